@@ -1,0 +1,113 @@
+//! The command line: the engine on stdin/stdout by default, and
+//! subcommands for people and scripts.
+
+use crate::rules::{KingLanding, Position, Variant, divide, perft_parallel};
+use clap::{Parser, Subcommand};
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(name = "bashni", version, about = "An engine for column draughts (Bashni and Lasca)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (draw rules ignored).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        #[arg(long, default_value = "bashni", value_parser = parse_variant)]
+        variant: Variant,
+        #[arg(long, default_value = "continue", value_parser = parse_king_landing)]
+        king_landing: KingLanding,
+        /// A position string; the start position by default.
+        #[arg(long)]
+        fen: Option<String>,
+        /// One line per root move, sorted by move text.
+        #[arg(long)]
+        divide: bool,
+        /// Share the root moves out over this many threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+    },
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+}
+
+fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
+    s.parse()
+}
+
+/// Parse the command line and run; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            eprintln!("the engine loop is not built yet");
+            Ok(())
+        }
+        Some(Command::Perft {
+            depth,
+            variant,
+            king_landing,
+            fen,
+            divide,
+            threads,
+        }) => run_perft(depth, variant, king_landing, fen.as_deref(), divide, threads as usize),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    }
+}
+
+/// Build a position for a subcommand from an optional FEN.
+pub fn setup_position(
+    variant: Variant,
+    king_landing: KingLanding,
+    fen: Option<&str>,
+) -> anyhow::Result<Position> {
+    let mut pos = match fen {
+        Some(fen) => Position::from_fen(variant, fen)
+            .map_err(|e| anyhow::anyhow!("bad position '{fen}': {e}"))?,
+        None => Position::start(variant),
+    };
+    pos.set_king_landing(king_landing);
+    Ok(pos)
+}
+
+fn run_perft(
+    depth: u32,
+    variant: Variant,
+    king_landing: KingLanding,
+    fen: Option<&str>,
+    show_divide: bool,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let pos = setup_position(variant, king_landing, fen)?;
+    let start = Instant::now();
+    let total = if show_divide {
+        let lines = divide(&pos, depth, threads);
+        for (mv, count) in &lines {
+            println!("{mv}: {count}");
+        }
+        lines.iter().map(|(_, n)| n).sum()
+    } else {
+        perft_parallel(&pos, depth, threads)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes searched: {total}");
+    println!(
+        "Time: {:.3} s, {:.1} Mnps",
+        secs,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! The game model: boards, columns, positions, move generation, notation
+//! and perft. It depends on nothing else in the crate.
+
+mod column;
+mod geometry;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod position;
+
+pub use column::{Column, ColumnError, MAX_HEIGHT, Piece};
+pub use geometry::{Bitboard, Colour, Direction, Geometry, Square, Variant, squares};
+pub use moves::{MAX_CAPTURES, Move};
+pub use notation::{NotationError, parse_square};
+pub use perft::{divide, perft, perft_parallel};
+pub use position::{KingLanding, Position, Undo};

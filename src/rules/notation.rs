@@ -1,0 +1,294 @@
+//! Squares, moves and the position string of protocol.md: printing and
+//! parsing with errors that say what is wrong and where.
+
+use super::column::{Column, ColumnError, Piece};
+use super::geometry::{Colour, Square, Variant};
+use super::moves::Move;
+use super::position::Position;
+use std::fmt;
+
+/// Why a square, move or position string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    BadSquare { text: String, reason: &'static str },
+    UnplayableSquare { square: String },
+    BadSide { text: String },
+    EmptyColumn { square: String },
+    BadPiece { square: String, piece: char },
+    AlternatingColours { square: String },
+    ColumnTooTall { square: String },
+    DuplicateSquare { square: String },
+    PromotedMan { square: String },
+    TooManyPieces { colour: Colour, count: u32, max: u32 },
+    BadNumber { field: &'static str, text: String },
+    Garbage { text: String },
+    IllegalMove { text: String },
+    AmbiguousMove { text: String, candidates: Vec<String> },
+    BadMove { text: String },
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NotationError::*;
+        match self {
+            BadSquare { text, reason } => write!(f, "bad square '{text}': {reason}"),
+            UnplayableSquare { square } => {
+                write!(f, "square {square} is a light square, not playable")
+            }
+            BadSide { text } => write!(f, "bad side to move '{text}' (expected W or B)"),
+            EmptyColumn { square } => write!(f, "column on {square} has no pieces"),
+            BadPiece { square, piece } => write!(
+                f,
+                "column on {square}: bad piece '{piece}' (expected w, W, b or B)"
+            ),
+            AlternatingColours { square } => write!(
+                f,
+                "column on {square} alternates colours, which no game can reach"
+            ),
+            ColumnTooTall { square } => write!(f, "column on {square} is too tall"),
+            DuplicateSquare { square } => write!(f, "square {square} is given twice"),
+            PromotedMan { square } => write!(
+                f,
+                "column on {square} is led by a man on its own promotion rank (it would be a king)"
+            ),
+            TooManyPieces { colour, count, max } => write!(
+                f,
+                "{count} {} pieces, more than the {max} the game has",
+                colour_name(*colour)
+            ),
+            BadNumber { field, text } => write!(f, "bad {field} '{text}'"),
+            Garbage { text } => write!(f, "unexpected '{text}'"),
+            IllegalMove { text } => write!(f, "illegal move '{text}'"),
+            AmbiguousMove { text, candidates } => write!(
+                f,
+                "ambiguous move '{text}': could be {}",
+                candidates.join(" or ")
+            ),
+            BadMove { text } => write!(f, "malformed move '{text}'"),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+fn colour_name(colour: Colour) -> &'static str {
+    match colour {
+        Colour::White => "white",
+        Colour::Black => "black",
+    }
+}
+
+/// Parse a square such as `c3` (upper case accepted) on the variant's board.
+pub fn parse_square(variant: Variant, text: &str) -> Result<Square, NotationError> {
+    let bad = |reason| NotationError::BadSquare {
+        text: text.to_string(),
+        reason,
+    };
+    let bytes = text.as_bytes();
+    let (&file, rank) = bytes.split_first().ok_or(bad("empty"))?;
+    let file = file.to_ascii_lowercase();
+    if !file.is_ascii_lowercase() {
+        return Err(bad("expected a file letter"));
+    }
+    let rank = std::str::from_utf8(rank)
+        .ok()
+        .filter(|r| !r.is_empty() && r.len() <= 2 && r.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|r| r.parse::<u8>().ok())
+        .ok_or(bad("expected a rank number"))?;
+    let g = variant.geometry();
+    let sq = (rank >= 1)
+        .then(|| g.square_on_board(file - b'a', rank - 1))
+        .flatten()
+        .ok_or(bad("off the board"))?;
+    if !g.is_playable(sq) {
+        return Err(NotationError::UnplayableSquare {
+            square: sq.to_string(),
+        });
+    }
+    Ok(sq)
+}
+
+fn piece_char(p: Piece) -> char {
+    match (p.colour, p.king) {
+        (Colour::White, false) => 'w',
+        (Colour::White, true) => 'W',
+        (Colour::Black, false) => 'b',
+        (Colour::Black, true) => 'B',
+    }
+}
+
+impl Position {
+    /// The position string of protocol.md, columns in a1, c1, ... order.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::new();
+        s.push(if self.side == Colour::White { 'W' } else { 'B' });
+        s.push(':');
+        let mut first = true;
+        for sq in self.geometry.squares() {
+            let col = self.column(sq);
+            if col.is_empty() {
+                continue;
+            }
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(&sq.to_string());
+            s.extend(col.pieces().map(piece_char));
+        }
+        s.push_str(&format!(" {} {}", self.no_progress, self.fullmove));
+        s
+    }
+
+    /// Parse a position string: `<side>:<col>,<col>... [<no-progress> <move>]`.
+    /// The whole string may hold the two numbers after whitespace.
+    pub fn from_fen(variant: Variant, text: &str) -> Result<Position, NotationError> {
+        let mut tokens = text.split_whitespace();
+        let board = tokens.next().ok_or(NotationError::Garbage {
+            text: "empty position".to_string(),
+        })?;
+        let no_progress = parse_number(tokens.next(), "no-progress count", 0)?;
+        let fullmove = parse_number(tokens.next(), "move number", 1)?;
+        if fullmove == 0 {
+            return Err(NotationError::BadNumber {
+                field: "move number",
+                text: "0".into(),
+            });
+        }
+        if let Some(extra) = tokens.next() {
+            return Err(NotationError::Garbage { text: extra.into() });
+        }
+        Position::from_board_token(variant, board, no_progress, fullmove)
+    }
+
+    fn from_board_token(
+        variant: Variant,
+        board: &str,
+        no_progress: u32,
+        fullmove: u32,
+    ) -> Result<Position, NotationError> {
+        let (side, columns) = board.split_once(':').ok_or(NotationError::Garbage {
+            text: format!("{board} (expected <W|B>:<columns>)"),
+        })?;
+        let side = match side {
+            "W" | "w" => Colour::White,
+            "B" | "b" => Colour::Black,
+            _ => return Err(NotationError::BadSide { text: side.into() }),
+        };
+        let mut pos = Position::empty(variant);
+        pos.set_side(side);
+        pos.set_counters(no_progress, fullmove);
+        let g = variant.geometry();
+        for item in columns.split(',').filter(|c| !c.is_empty()) {
+            // The square is a letter and the digits after it; pieces follow.
+            let split = item
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| !c.is_ascii_digit())
+                .map_or(item.len(), |(i, _)| i);
+            let (sq_text, pieces_text) = item.split_at(split);
+            let sq = parse_square(variant, sq_text)?;
+            let name = sq.to_string();
+            if !pos.column(sq).is_empty() {
+                return Err(NotationError::DuplicateSquare { square: name });
+            }
+            let pieces = pieces_text
+                .chars()
+                .map(|c| match c {
+                    'w' => Ok(Piece { colour: Colour::White, king: false }),
+                    'W' => Ok(Piece { colour: Colour::White, king: true }),
+                    'b' => Ok(Piece { colour: Colour::Black, king: false }),
+                    'B' => Ok(Piece { colour: Colour::Black, king: true }),
+                    _ => Err(NotationError::BadPiece { square: name.clone(), piece: c }),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let col = Column::from_pieces(&pieces).map_err(|e| match e {
+                ColumnError::AlternatingColours { .. } => NotationError::AlternatingColours {
+                    square: name.clone(),
+                },
+                ColumnError::TooTall => NotationError::ColumnTooTall {
+                    square: name.clone(),
+                },
+            })?;
+            if col.is_empty() {
+                return Err(NotationError::EmptyColumn { square: name });
+            }
+            if !col.top_is_king() && g.promotion[col.owner().index()] & sq.bb() != 0 {
+                return Err(NotationError::PromotedMan { square: name });
+            }
+            pos.set(sq.index(), col);
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let count = pos.piece_count(colour);
+            let max = variant.pieces_per_side();
+            if count > max {
+                return Err(NotationError::TooManyPieces { colour, count, max });
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Parse a move in input notation against the legal moves: `c3-d4`,
+    /// `c3xe5xc7`, `:` for `x`, any case, and `c3xc7` (start and end only)
+    /// when exactly one legal move matches.
+    pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        let variant = self.variant();
+        let lower = text.to_ascii_lowercase().replace(':', "x");
+        let bad = || NotationError::BadMove { text: text.to_string() };
+        let (squares, capture) = if lower.contains('x') {
+            (lower.split('x').collect::<Vec<_>>(), true)
+        } else {
+            (lower.split('-').collect::<Vec<_>>(), false)
+        };
+        if squares.len() < 2 || (!capture && squares.len() != 2) {
+            return Err(bad());
+        }
+        let squares = squares
+            .iter()
+            .map(|s| parse_square(variant, s))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad())?;
+        let legal = self.legal_moves();
+        let exact: Vec<&Move> = legal
+            .iter()
+            .filter(|m| {
+                m.is_capture() == capture
+                    && m.from() == squares[0]
+                    && if capture {
+                        m.landings().eq(squares[1..].iter().copied())
+                    } else {
+                        m.to() == squares[1]
+                    }
+            })
+            .collect();
+        if let [mv] = exact[..] {
+            return Ok(*mv);
+        }
+        let shortened: Vec<&Move> = if capture && squares.len() == 2 {
+            legal
+                .iter()
+                .filter(|m| m.is_capture() && m.from() == squares[0] && m.to() == squares[1])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        match shortened[..] {
+            [mv] => Ok(*mv),
+            [] => Err(NotationError::IllegalMove { text: text.to_string() }),
+            _ => Err(NotationError::AmbiguousMove {
+                text: text.to_string(),
+                candidates: shortened.iter().map(|m| m.to_string()).collect(),
+            }),
+        }
+    }
+}
+
+fn parse_number(token: Option<&str>, field: &'static str, default: u32) -> Result<u32, NotationError> {
+    match token {
+        None => Ok(default),
+        Some(t) => t.parse::<u32>().map_err(|_| NotationError::BadNumber {
+            field,
+            text: t.to_string(),
+        }),
+    }
+}

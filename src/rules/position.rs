@@ -1,0 +1,278 @@
+//! The position: columns, bitboards, side to move, draw counters and the
+//! Zobrist-style key; make and unmake.
+
+use super::column::{Column, Piece};
+use super::geometry::{Bitboard, Colour, Geometry, Square, Variant};
+use super::moves::Move;
+
+/// How a flying king may land after a capture (Bashni only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum KingLanding {
+    /// Seed 004: if some landing squares let the capture go on, land on one
+    /// of them.
+    #[default]
+    Continue,
+    /// Seed 002: any empty square behind the captured column.
+    Free,
+}
+
+impl std::str::FromStr for KingLanding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "continue" => Ok(KingLanding::Continue),
+            "free" => Ok(KingLanding::Free),
+            _ => Err(format!("unknown king landing '{s}' (expected continue or free)")),
+        }
+    }
+}
+
+impl std::fmt::Display for KingLanding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KingLanding::Continue => "continue",
+            KingLanding::Free => "free",
+        })
+    }
+}
+
+/// What `make` returns and `unmake` needs; everything else is recomputed.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    key: u64,
+    no_progress: u32,
+}
+
+/// A full game state.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(super) geometry: &'static Geometry,
+    pub(super) king_landing: KingLanding,
+    pub(super) columns: [Column; 64],
+    /// Squares by the commander's colour.
+    pub(super) by_colour: [Bitboard; 2],
+    /// Squares whose commander is a king.
+    pub(super) kings: Bitboard,
+    pub(super) side: Colour,
+    /// Plies since the last capture or man move.
+    pub(super) no_progress: u32,
+    /// Starts at 1, goes up after Black moves.
+    pub(super) fullmove: u32,
+    pub(super) key: u64,
+}
+
+/// splitmix64's finaliser: a strong 64-bit mixer.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
+
+/// The key of one square: a mix of the packed column and a per-square salt,
+/// the same cost at any column height.
+#[inline]
+fn square_key(sq: usize, col: Column) -> u64 {
+    if col.is_empty() {
+        0
+    } else {
+        mix(col.bits() ^ (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+}
+
+impl Position {
+    /// An empty board with White to move.
+    pub fn empty(variant: Variant) -> Position {
+        Position {
+            geometry: variant.geometry(),
+            king_landing: KingLanding::default(),
+            columns: [Column::EMPTY; 64],
+            by_colour: [0; 2],
+            kings: 0,
+            side: Colour::White,
+            no_progress: 0,
+            fullmove: 1,
+            key: 0,
+        }
+    }
+
+    /// The start position of a variant.
+    pub fn start(variant: Variant) -> Position {
+        Position::from_fen(variant, variant.start_fen()).expect("start FEN is valid")
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.geometry.variant
+    }
+
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+
+    pub fn king_landing(&self) -> KingLanding {
+        self.king_landing
+    }
+
+    /// Chooses the landing rule; it only matters in Bashni.
+    pub fn set_king_landing(&mut self, rule: KingLanding) {
+        self.king_landing = rule;
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Colour {
+        self.side
+    }
+
+    #[inline]
+    pub fn column(&self, sq: Square) -> Column {
+        self.columns[sq.index()]
+    }
+
+    /// Squares commanded by `colour`.
+    #[inline]
+    pub fn commanded_by(&self, colour: Colour) -> Bitboard {
+        self.by_colour[colour.index()]
+    }
+
+    /// Squares commanded by a king (of either colour).
+    #[inline]
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_colour[0] | self.by_colour[1]
+    }
+
+    /// Plies since the last capture or man move.
+    #[inline]
+    pub fn no_progress_plies(&self) -> u32 {
+        self.no_progress
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Plies played since move 1 with White to move.
+    #[inline]
+    pub fn game_ply(&self) -> u32 {
+        (self.fullmove - 1) * 2 + self.side.index() as u32
+    }
+
+    /// The hash key of the full column state and side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The key computed from nothing: tests check it against `key()`.
+    pub fn key_from_scratch(&self) -> u64 {
+        let squares = (0..64).fold(0, |k, sq| k ^ square_key(sq, self.columns[sq]));
+        squares ^ if self.side == Colour::Black { SIDE_KEY } else { 0 }
+    }
+
+    /// Set up a square; keeps bitboards and key in step.
+    #[inline]
+    pub(super) fn set(&mut self, sq: usize, col: Column) {
+        let old = self.columns[sq];
+        self.key ^= square_key(sq, old) ^ square_key(sq, col);
+        self.columns[sq] = col;
+        let bit = 1u64 << sq;
+        self.by_colour[0] &= !bit;
+        self.by_colour[1] &= !bit;
+        self.kings &= !bit;
+        if !col.is_empty() {
+            self.by_colour[col.owner().index()] |= bit;
+            if col.top_is_king() {
+                self.kings |= bit;
+            }
+        }
+    }
+
+    pub(super) fn set_side(&mut self, side: Colour) {
+        if side != self.side {
+            self.side = side;
+            self.key ^= SIDE_KEY;
+        }
+    }
+
+    pub(super) fn set_counters(&mut self, no_progress: u32, fullmove: u32) {
+        self.no_progress = no_progress;
+        self.fullmove = fullmove;
+    }
+
+    /// Pieces of `colour` anywhere on the board, buried ones included.
+    pub fn piece_count(&self, colour: Colour) -> u32 {
+        self.columns.iter().map(|c| c.count(colour)).sum()
+    }
+
+    /// Play a legal move of this position.
+    #[inline]
+    pub fn make(&mut self, mv: &Move) -> Undo {
+        let undo = Undo {
+            key: self.key,
+            no_progress: self.no_progress,
+        };
+        let from = mv.from as usize;
+        let mut col = self.columns[from];
+        let man_moved = !col.top_is_king();
+        self.set(from, Column::EMPTY);
+        for &sq in &mv.jumped[..mv.captures as usize] {
+            let (rest, king) = self.columns[sq as usize].take_top();
+            self.set(sq as usize, rest);
+            col = col.add_prisoner(king);
+        }
+        if mv.promotes {
+            col = col.promote();
+        }
+        self.set(mv.to as usize, col);
+        self.no_progress = if man_moved || mv.captures > 0 {
+            0
+        } else {
+            self.no_progress + 1
+        };
+        if self.side == Colour::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        self.key ^= SIDE_KEY;
+        undo
+    }
+
+    /// Take back `mv`, which must be the last move made.
+    #[inline]
+    pub fn unmake(&mut self, mv: &Move, undo: Undo) {
+        self.side = !self.side;
+        if self.side == Colour::Black {
+            self.fullmove -= 1;
+        }
+        let enemy = !self.side;
+        let mut col = self.columns[mv.to as usize];
+        self.set(mv.to as usize, Column::EMPTY);
+        if mv.promotes {
+            col = col.demote();
+        }
+        for &sq in mv.jumped[..mv.captures as usize].iter().rev() {
+            let (rest, king) = col.remove_bottom();
+            col = rest;
+            let back = self.columns[sq as usize].put_on_top(Piece { colour: enemy, king });
+            self.set(sq as usize, back);
+        }
+        self.set(mv.from as usize, col);
+        self.no_progress = undo.no_progress;
+        self.key = undo.key;
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_fen())
+    }
+}
