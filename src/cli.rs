@@ -32,6 +32,8 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
     },
+    /// Play engine-vs-engine games over the protocol.
+    Match(crate::tournament::MatchArgs),
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -58,6 +60,7 @@ pub fn run() -> i32 {
             divide,
             threads,
         }) => run_perft(depth, variant, king_landing, fen.as_deref(), divide, threads as usize),
+        Some(Command::Match(args)) => crate::tournament::run_match(args),
     };
     match result {
         Ok(()) => 0,
