@@ -108,7 +108,13 @@ pub fn parse_square(variant: Variant, text: &str) -> Result<Square, NotationErro
     Ok(sq)
 }
 
-fn piece_char(p: Piece) -> char {
+/// The pieces of a column, top first, as in the position string (`Wbb`).
+pub fn column_text(col: Column) -> String {
+    col.pieces().map(piece_char).collect()
+}
+
+/// `w`, `W`, `b` or `B`.
+pub fn piece_char(p: Piece) -> char {
     match (p.colour, p.king) {
         (Colour::White, false) => 'w',
         (Colour::White, true) => 'W',
