@@ -75,7 +75,15 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> BenchReport {
             depth: Some(options.depth),
             ..Limits::default()
         };
-        let outcome = search::think(&pos, &[], &limits, &config, &tt, &Signals::default(), &mut |_| {});
+        let outcome = search::think(
+            &pos,
+            &[],
+            &limits,
+            &config,
+            &tt,
+            &Signals::default(),
+            &mut |_| {},
+        );
         nodes += outcome.nodes;
         let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
         lines.push(format!(

@@ -63,7 +63,9 @@ impl Table for LockFreeTable {
     fn with_megabytes(mb: usize) -> Self {
         let n = (mb.max(1) << 20) / 16;
         LockFreeTable {
-            slots: (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            slots: (0..n)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
         }
     }
     fn probe(&self, key: u64) -> Option<TtEntry> {
@@ -86,6 +88,11 @@ impl Table for LockFreeTable {
     }
     fn hashfull(&self) -> u32 {
         let n = self.slots.len().min(1000);
-        self.slots[..n].iter().filter(|s| s[1].load(Ordering::Relaxed) != 0).count() as u32 * 1000 / n as u32
+        self.slots[..n]
+            .iter()
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count() as u32
+            * 1000
+            / n as u32
     }
 }

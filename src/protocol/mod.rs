@@ -78,7 +78,9 @@ fn read_stdin(queue: mpsc::Sender<String>, signals: &Signals, flags: &Flags) {
                 std::process::exit(0);
             }
             Some("isready") if searching => send("readyok"),
-            Some("debug") => flags.debug.store(tokens.next() == Some("on"), Ordering::SeqCst),
+            Some("debug") => flags
+                .debug
+                .store(tokens.next() == Some("on"), Ordering::SeqCst),
             Some(word) => {
                 if searching && word == "stop" {
                     signals.stop.store(true, Ordering::SeqCst);
@@ -173,9 +175,10 @@ impl Engine {
                 Ok(())
             }
             "setoption" => self.set_option(args),
-            "position" => parse_position(args, self.options.variant, self.options.king_landing).map(|game| {
-                self.game = game;
-            }),
+            "position" => parse_position(args, self.options.variant, self.options.king_landing)
+                .map(|game| {
+                    self.game = game;
+                }),
             "go" => self.go(args),
             "d" => {
                 send(&board_text(&self.game.position));
@@ -240,7 +243,9 @@ impl Engine {
             GoCommand::Search(limits) => limits,
         };
         if let Some(reason) = self.drawn_by_rule() {
-            send(&format!("info string the position is already drawn ({reason}); playing on"));
+            send(&format!(
+                "info string the position is already drawn ({reason}); playing on"
+            ));
         }
         let config = Config {
             threads: self.options.threads,

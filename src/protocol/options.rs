@@ -59,19 +59,34 @@ pub fn declarations() -> Vec<String> {
     let d = Options::default();
     vec![
         "option name UCI_Variant type combo default bashni var bashni var lasca".to_string(),
-        format!("option name Threads type spin default {} min 1 max 1024", d.threads),
-        format!("option name Hash type spin default {} min 1 max 65536", d.hash_mb),
+        format!(
+            "option name Threads type spin default {} min 1 max 1024",
+            d.threads
+        ),
+        format!(
+            "option name Hash type spin default {} min 1 max 65536",
+            d.hash_mb
+        ),
         "option name Clear Hash type button".to_string(),
-        format!("option name MultiPV type spin default {} min 1 max 64", d.multi_pv),
+        format!(
+            "option name MultiPV type spin default {} min 1 max 64",
+            d.multi_pv
+        ),
         "option name Ponder type check default false".to_string(),
-        format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            d.move_overhead
+        ),
         "option name Skill Level type spin default 0 min 0 max 7".to_string(),
         "option name KingLanding type combo default continue var continue var free".to_string(),
         format!(
             "option name NoProgressPlies type spin default {} min 0 max 1000",
             d.no_progress_plies
         ),
-        format!("option name MaxPlies type spin default {} min 0 max 100000", d.max_plies),
+        format!(
+            "option name MaxPlies type spin default {} min 0 max 100000",
+            d.max_plies
+        ),
     ]
 }
 

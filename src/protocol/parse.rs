@@ -28,8 +28,15 @@ impl GamePosition {
 }
 
 /// `position startpos|fen <fen> [moves m1 m2 ...]`.
-pub fn parse_position(args: &[&str], variant: Variant, king_landing: KingLanding) -> Result<GamePosition, String> {
-    let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+pub fn parse_position(
+    args: &[&str],
+    variant: Variant,
+    king_landing: KingLanding,
+) -> Result<GamePosition, String> {
+    let moves_at = args
+        .iter()
+        .position(|&t| t == "moves")
+        .unwrap_or(args.len());
     let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
     let mut position = match setup.first() {
         Some(&"startpos") => Position::start(variant),
@@ -62,8 +69,19 @@ pub enum GoCommand {
 }
 
 const GO_KEYWORDS: [&str; 13] = [
-    "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "infinite", "ponder",
-    "searchmoves", "mate", "perft",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "mate",
+    "perft",
 ];
 
 fn number(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
@@ -98,7 +116,11 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
             "binc" => binc = number(keyword, value)?,
             "movestogo" => moves_to_go = Some(positive(keyword, value)?),
             "mate" => limits.mate = Some(positive(keyword, value)?.min(MAX_DEPTH as u64) as u32),
-            "perft" => return Ok(GoCommand::Perft(positive(keyword, value)?.min(MAX_DEPTH as u64) as u32)),
+            "perft" => {
+                return Ok(GoCommand::Perft(
+                    positive(keyword, value)?.min(MAX_DEPTH as u64) as u32,
+                ));
+            }
             "infinite" => {
                 limits.infinite = true;
                 i -= 1;
@@ -138,7 +160,9 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
 /// `setoption name <N...> [value <V...>]`, or the short `setoption variant <V>`.
 pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
     match args {
-        [word, value] if word.eq_ignore_ascii_case("variant") => Ok(("UCI_Variant".into(), Some(value.to_string()))),
+        [word, value] if word.eq_ignore_ascii_case("variant") => {
+            Ok(("UCI_Variant".into(), Some(value.to_string())))
+        }
         [name_kw, rest @ ..] if *name_kw == "name" => {
             let value_at = rest.iter().position(|&t| t == "value");
             let name = rest[..value_at.unwrap_or(rest.len())].join(" ");

@@ -182,7 +182,9 @@ impl<T: Table> Shared<'_, T> {
 /// uniformly random move (seed 004's ladder of rivals).
 pub fn skill_ladder(level: u32) -> Option<(u32, u32)> {
     const RANDOM_PERCENT: [u32; 7] = [30, 15, 7, 3, 1, 0, 0];
-    (1..=7).contains(&level).then(|| (level, RANDOM_PERCENT[level as usize - 1]))
+    (1..=7)
+        .contains(&level)
+        .then(|| (level, RANDOM_PERCENT[level as usize - 1]))
 }
 
 /// Search `pos` and return the chosen move. `game_keys` are the keys of
@@ -217,7 +219,9 @@ pub fn think<T: Table>(
     let budget = if let Some(ms) = limits.movetime {
         Some(TimeBudget::fixed(ms, config.move_overhead))
     } else {
-        limits.clock.map(|c| TimeBudget::for_clock(c, config.move_overhead))
+        limits
+            .clock
+            .map(|c| TimeBudget::for_clock(c, config.move_overhead))
     };
     // Under a game clock a single legal move is played at once.
     if legal.len() == 1 && limits.clock.is_some() && !limits.infinite && !limits.ponder {
@@ -318,7 +322,10 @@ pub fn think<T: Table>(
             {
                 break;
             }
-            if is_mate_score(roots[0].score) && depth as usize > (MATE - roots[0].score.abs()) as usize + 2 && timed {
+            if is_mate_score(roots[0].score)
+                && depth as usize > (MATE - roots[0].score.abs()) as usize + 2
+                && timed
+            {
                 break; // the mate is proven; deeper search cannot change it
             }
             if let (Some(b), Some(elapsed)) = (budget.filter(|_| timed), shared.clock_elapsed()) {
@@ -349,7 +356,12 @@ pub fn think<T: Table>(
 
 /// Search one MultiPV line with a window around the last score, widening
 /// it until the score falls inside.
-fn aspiration<T: Table>(worker: &mut Worker<T>, roots: &mut [RootMove], line: usize, depth: i32) -> i32 {
+fn aspiration<T: Table>(
+    worker: &mut Worker<T>,
+    roots: &mut [RootMove],
+    line: usize,
+    depth: i32,
+) -> i32 {
     let previous = roots[line].score;
     let mut delta = 25;
     let (mut alpha, mut beta) = if depth >= 4 && !is_mate_score(previous) && previous > -MATE {

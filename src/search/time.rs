@@ -28,13 +28,22 @@ impl TimeBudget {
     /// is kept back for the transport of every move we may still have to
     /// make, so the clock never falls.
     pub fn for_clock(clock: Clock, overhead: u64) -> TimeBudget {
-        let moves = clock.moves_to_go.unwrap_or(HORIZON_MOVES).clamp(1, HORIZON_MOVES);
+        let moves = clock
+            .moves_to_go
+            .unwrap_or(HORIZON_MOVES)
+            .clamp(1, HORIZON_MOVES);
         // What we may use at all: the clock minus a reserve for overheads.
-        let usable = clock.time.saturating_sub(overhead.saturating_mul(2).max(overhead + 5));
+        let usable = clock
+            .time
+            .saturating_sub(overhead.saturating_mul(2).max(overhead + 5));
         let share = usable / moves + clock.increment * 3 / 4;
         let optimum = share.min(usable / 2);
         // With few moves to the time control, a long think could flag.
-        let hard_cap = if moves == 1 { usable * 3 / 4 } else { usable / 3 };
+        let hard_cap = if moves == 1 {
+            usable * 3 / 4
+        } else {
+            usable / 3
+        };
         let maximum = (optimum * 4).min(hard_cap).max(optimum);
         TimeBudget {
             optimum: Duration::from_millis(optimum),
@@ -61,9 +70,16 @@ mod tests {
         for time in [1, 5, 20, 100, 1000, 60_000] {
             for inc in [0, 10, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let clock = Clock { time, increment: inc, moves_to_go: mtg };
+                    let clock = Clock {
+                        time,
+                        increment: inc,
+                        moves_to_go: mtg,
+                    };
                     let b = TimeBudget::for_clock(clock, 10);
-                    assert!(b.maximum.as_millis() as u64 + 10 <= time.max(10), "{clock:?} {b:?}");
+                    assert!(
+                        b.maximum.as_millis() as u64 + 10 <= time.max(10),
+                        "{clock:?} {b:?}"
+                    );
                     assert!(b.optimum <= b.maximum);
                 }
             }
@@ -72,8 +88,20 @@ mod tests {
 
     #[test]
     fn more_time_means_a_longer_think() {
-        let short = TimeBudget::for_clock(Clock { time: 1_000, ..Clock::default() }, 10);
-        let long = TimeBudget::for_clock(Clock { time: 60_000, ..Clock::default() }, 10);
+        let short = TimeBudget::for_clock(
+            Clock {
+                time: 1_000,
+                ..Clock::default()
+            },
+            10,
+        );
+        let long = TimeBudget::for_clock(
+            Clock {
+                time: 60_000,
+                ..Clock::default()
+            },
+            10,
+        );
         assert!(long.optimum > short.optimum * 10);
     }
 }

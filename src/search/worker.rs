@@ -47,7 +47,13 @@ pub struct Worker<'a, T: Table> {
 }
 
 impl<'a, T: Table> Worker<'a, T> {
-    pub fn new(pos: Position, game_keys: &[u64], shared: &'a Shared<'a, T>, rules: DrawRules, main_thread: bool) -> Self {
+    pub fn new(
+        pos: Position,
+        game_keys: &[u64],
+        shared: &'a Shared<'a, T>,
+        rules: DrawRules,
+        main_thread: bool,
+    ) -> Self {
         let mut keys = game_keys.to_vec();
         if keys.last() != Some(&pos.key()) {
             keys.push(pos.key());
@@ -61,9 +67,11 @@ impl<'a, T: Table> Worker<'a, T> {
             seldepth: 0,
             aborted: false,
             main_thread,
-            move_lists: vec![Vec::with_capacity(64); MAX_PLY + 1],
-            order_scores: vec![Vec::with_capacity(64); MAX_PLY + 1],
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            order_scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
             history: Box::new([[[0; 64]; 64]; 2]),
         }
@@ -79,7 +87,9 @@ impl<'a, T: Table> Worker<'a, T> {
                 self.shared.check_limits();
             }
         }
-        if self.shared.halt.load(Ordering::Relaxed) || self.shared.signals.stop.load(Ordering::Relaxed) {
+        if self.shared.halt.load(Ordering::Relaxed)
+            || self.shared.signals.stop.load(Ordering::Relaxed)
+        {
             self.aborted = true;
         }
         self.aborted
@@ -105,12 +115,21 @@ impl<'a, T: Table> Worker<'a, T> {
         let key = self.pos.key();
         let window = (self.pos.no_progress_plies() as usize).min(self.keys.len() - 1);
         let n = self.keys.len();
-        (2..=window).step_by(2).any(|back| self.keys[n - 1 - back] == key)
+        (2..=window)
+            .step_by(2)
+            .any(|back| self.keys[n - 1 - back] == key)
     }
 
     /// Search every root move in `roots[first..]` with the window
     /// `(alpha, beta)`; sorts them best first and returns the best score.
-    pub fn search_root(&mut self, roots: &mut [RootMove], first: usize, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    pub fn search_root(
+        &mut self,
+        roots: &mut [RootMove],
+        first: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.seldepth = 0;
         let mut best = -MATE;
         for i in first..roots.len() {
@@ -161,7 +180,7 @@ impl<'a, T: Table> Worker<'a, T> {
             }
         }
         // Stable sort keeps the previous order among equals.
-        roots[first..].sort_by(|a, b| b.score.cmp(&a.score));
+        roots[first..].sort_by_key(|r| std::cmp::Reverse(r.score));
         best
     }
 
@@ -230,7 +249,11 @@ impl<'a, T: Table> Worker<'a, T> {
             if index == 0 {
                 score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
             } else {
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES && !self.pos.has_capture() {
+                let reduction = if quiet
+                    && depth >= LMR_MIN_DEPTH
+                    && index >= LMR_MIN_MOVES
+                    && !self.pos.has_capture()
+                {
                     1 + (index >= 3 * LMR_MIN_MOVES) as i32
                 } else {
                     0
