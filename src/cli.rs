@@ -46,6 +46,8 @@ enum Command {
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
     },
+    /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
+    Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
 }
@@ -91,6 +93,7 @@ pub fn run() -> i32 {
             divide,
             threads as usize,
         ),
+        Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
     };
     match result {

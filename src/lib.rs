@@ -3,6 +3,7 @@
 //! Data flows one way: `protocol` -> `search` -> (`eval`, `tt`) -> `rules`.
 //! `tournament` talks to engines only through the text protocol.
 
+pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod eval;

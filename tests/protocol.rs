@@ -33,7 +33,11 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines }
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send(&mut self, command: &str) {
@@ -73,7 +77,10 @@ impl Engine {
     fn fen(&mut self) -> String {
         self.send("d");
         let lines = self.until("Key:");
-        let fen = lines.iter().find(|l| l.starts_with("Fen: ")).expect("a Fen line");
+        let fen = lines
+            .iter()
+            .find(|l| l.starts_with("Fen: "))
+            .expect("a Fen line");
         fen["Fen: ".len()..].to_string()
     }
 
@@ -96,8 +103,7 @@ fn legal_moves(variant: bashni::rules::Variant, fen: &str) -> Vec<String> {
     pos.legal_moves().iter().map(|m| m.to_string()).collect()
 }
 
-const BASHNI_START: &str =
-    "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,e3w,g3w,b6b,d6b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 1";
+const BASHNI_START: &str = "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,e3w,g3w,b6b,d6b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 1";
 
 #[test]
 fn uci_handshake_declares_every_option() {
@@ -161,7 +167,11 @@ fn stop_ends_an_infinite_search_promptly() {
     let asked = Instant::now();
     e.send("stop");
     let mv = e.bestmove();
-    assert!(asked.elapsed() < Duration::from_secs(2), "took {:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        asked.elapsed()
+    );
     assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
 }
 
@@ -175,7 +185,10 @@ fn infinite_search_waits_for_stop_even_when_finished() {
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
     assert_eq!(
-        e.until("readyok").iter().filter(|l| l.starts_with("bestmove")).count(),
+        e.until("readyok")
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
         0
     );
     e.send("stop");
@@ -272,7 +285,10 @@ fn bad_input_gives_one_error_line_and_keeps_the_position() {
         e.send(bad);
         let lines = e.sync();
         assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
-        assert!(lines[0].starts_with("info string error: "), "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: "),
+            "{bad}: {lines:?}"
+        );
         assert_eq!(e.fen(), before, "{bad} changed the position");
     }
 }
@@ -329,7 +345,10 @@ fn forced_win_is_reported_as_mate() {
     e.send("position fen W:c3w,d4b 0 1");
     e.send("go depth 3");
     let lines = e.until("bestmove");
-    assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:#?}"
+    );
     assert_eq!(lines.last().unwrap(), "bestmove c3xe5");
 }
 
@@ -339,7 +358,11 @@ fn a_drawn_position_still_gets_a_move_with_a_note() {
     e.send("position fen W:a1W,h8B 50 40");
     e.send("go depth 2");
     let lines = e.until("bestmove");
-    assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("drawn")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("drawn"))
+    );
     assert_ne!(lines.last().unwrap(), "bestmove (none)");
 }
 
@@ -350,7 +373,10 @@ fn multipv_reports_distinct_lines() {
     e.send("position startpos");
     e.send("go depth 4");
     let lines = e.until("bestmove");
-    let depth4: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 4 ")).collect();
+    let depth4: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
     let firsts: std::collections::HashSet<&str> = depth4
         .iter()
         .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
@@ -369,7 +395,11 @@ fn ponder_then_ponderhit_gives_a_bestmove() {
     e.send("go ponder wtime 2000 btime 2000");
     std::thread::sleep(Duration::from_millis(100));
     e.send("isready");
-    assert!(e.until("readyok").iter().all(|l| !l.starts_with("bestmove")));
+    assert!(
+        e.until("readyok")
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
     e.send("ponderhit");
     let mv = e.bestmove();
     assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
@@ -401,7 +431,10 @@ fn display_and_eval_commands_answer() {
     e.send("position fen W:d4Wbb,f6b 0 1");
     e.send("d");
     let lines = e.until("Key:");
-    assert!(lines.iter().any(|l| l.starts_with("d4: height 3")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("d4: height 3")),
+        "{lines:#?}"
+    );
     e.send("eval");
     let lines = e.sync();
     assert!(!lines.is_empty());
