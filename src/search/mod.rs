@@ -213,6 +213,7 @@ pub fn think<T: Table>(
         random_move: false,
     };
     if legal.is_empty() {
+        outcome.score = -MATE; // no legal move: the side to move has lost
         return outcome;
     }
     let skill = skill_ladder(config.skill_level);
