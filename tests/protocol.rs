@@ -241,6 +241,8 @@ fn end_of_input_finishes_queued_work_then_quits() {
         .expect("write");
     let output = child.wait_with_output().expect("engine exits");
     let text = String::from_utf8_lossy(&output.stdout);
+    // The search ran to its limit: end of input does not cut it short.
+    assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
 
