@@ -32,7 +32,13 @@ pub fn find_move(p: &Position, text: &str) -> Move {
     p.legal_moves()
         .into_iter()
         .find(|m| m.to_string() == text)
-        .unwrap_or_else(|| panic!("{text} is not legal in {}: {:?}", p.to_fen(), move_strings(p)))
+        .unwrap_or_else(|| {
+            panic!(
+                "{text} is not legal in {}: {:?}",
+                p.to_fen(),
+                move_strings(p)
+            )
+        })
 }
 
 /// Play a move given by its full output text and return the new position.
@@ -41,4 +47,19 @@ pub fn after(p: &Position, text: &str) -> Position {
     let mv = find_move(p, text);
     next.make(&mv);
     next
+}
+
+/// Compare the legal moves with a hand-derived list (any order).
+#[track_caller]
+pub fn assert_moves(p: &Position, expected: &[&str]) {
+    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(
+        move_strings(p),
+        want,
+        "legal moves of {} ({}, landing {})",
+        p.to_fen(),
+        p.variant(),
+        p.king_landing()
+    );
 }
