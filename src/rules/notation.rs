@@ -344,6 +344,11 @@ impl Position {
     }
 }
 
+/// The largest counter a position string may carry: far beyond any game
+/// (MaxPlies is at most 100,000), and small enough that no counter
+/// arithmetic (`game_ply` doubles the move number) can overflow.
+pub const MAX_COUNTER: u32 = 1 << 30;
+
 fn parse_number(
     token: Option<&str>,
     field: &'static str,
@@ -351,9 +356,13 @@ fn parse_number(
 ) -> Result<u32, NotationError> {
     match token {
         None => Ok(default),
-        Some(t) => t.parse::<u32>().map_err(|_| NotationError::BadNumber {
-            field,
-            text: t.to_string(),
-        }),
+        Some(t) => t
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= MAX_COUNTER)
+            .ok_or_else(|| NotationError::BadNumber {
+                field,
+                text: t.to_string(),
+            }),
     }
 }
