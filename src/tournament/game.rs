@@ -160,11 +160,7 @@ pub fn play_game(
         let mv = match pos.parse_move(&reply.best_move) {
             Ok(mv) => mv,
             Err(_) => {
-                let shown = if reply.best_move.is_empty() {
-                    "(no move)"
-                } else {
-                    &reply.best_move
-                };
+                let shown = printable(&reply.best_move);
                 return end(
                     loses,
                     format!("illegal move: {shown} by {name}"),
@@ -177,6 +173,23 @@ pub fn play_game(
         moves.push(mv.to_string());
         *seen.entry(pos.key()).or_insert(0) += 1;
     }
+}
+
+/// An engine's move text fit for a PDN tag: control characters become
+/// `?` and a long text is cut, so junk cannot break the file.
+fn printable(text: &str) -> String {
+    if text.is_empty() {
+        return "(no move)".into();
+    }
+    let mut shown: String = text
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().count() > 40 {
+        shown.push_str("...");
+    }
+    shown
 }
 
 /// Why the position is a draw by the runner's rules, if it is.
@@ -346,6 +359,16 @@ mod tests {
         assert_eq!(
             c.go_command(Colour::White),
             "go wtime 1400 btime 1800 movestogo 2"
+        );
+    }
+
+    #[test]
+    fn junk_moves_are_shown_safely() {
+        assert_eq!(printable(""), "(no move)");
+        assert_eq!(printable("a\u{0}b\u{7f}"), "a?b?");
+        assert_eq!(
+            printable(&"z".repeat(100)),
+            format!("{}...", "z".repeat(40))
         );
     }
 

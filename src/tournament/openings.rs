@@ -125,6 +125,51 @@ mod tests {
         assert!(!is_balanced(&pos));
     }
 
+    /// The shipped books: depth and size of each.
+    const BOOKS: [(Variant, u32, usize); 2] = [(Variant::Bashni, 4, 40), (Variant::Lasca, 6, 40)];
+
+    fn book_text(variant: Variant, plies: u32, positions: &[String]) -> String {
+        let mut text = format!(
+            "# {variant} openings for `bashni match --openings`: {} positions.\n\
+             # Made by openings::generate({variant}, {plies} plies): every distinct\n\
+             # position {plies} plies after the start in which both sides have the same\n\
+             # free pieces and the same prisoners and the side to move has no capture\n\
+             # pending, sorted by position string, picked evenly through the list.\n\
+             # Regenerate: BASHNI_WRITE_OPENINGS=1 cargo test --lib shipped_books\n",
+            positions.len()
+        );
+        for fen in positions {
+            text += fen;
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn shipped_books_are_the_generated_ones() {
+        for (variant, plies, count) in BOOKS {
+            let generated = generate(variant, plies, count);
+            let path = format!(
+                "{}/bench-positions/openings-{variant}.txt",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            if std::env::var_os("BASHNI_WRITE_OPENINGS").is_some() {
+                std::fs::write(&path, book_text(variant, plies, &generated)).unwrap();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let book = parse_openings(variant, &text).unwrap();
+            assert_eq!(book, generated, "{path} differs from the generator");
+            assert!(book.len() >= 30, "{path}: only {} positions", book.len());
+            let distinct: BTreeSet<&String> = book.iter().collect();
+            assert_eq!(distinct.len(), book.len(), "{path} repeats a position");
+            for fen in &book {
+                let pos = Position::from_fen(variant, fen).unwrap();
+                assert!(is_balanced(&pos), "{fen}");
+                assert_eq!(pos.game_ply(), plies, "{fen}");
+            }
+        }
+    }
+
     #[test]
     fn shuffles_are_permutations_and_repeatable() {
         assert_eq!(order(5, None), vec![0, 1, 2, 3, 4]);

@@ -85,7 +85,7 @@ impl Plan {
             (None, _) => FIXED_WORK_TIMEOUT,
         };
         let limit_text = match limit {
-            SearchLimit::Clock(tc) => tc.to_string(),
+            SearchLimit::Clock(tc) => format!("tc {tc}"),
             SearchLimit::MoveTime(ms) => format!("movetime {ms}"),
             SearchLimit::Depth(d) => format!("depth {d}"),
             SearchLimit::Nodes(n) => format!("nodes {n}"),
@@ -386,7 +386,12 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
     if plan.settings.king_landing != KingLanding::default() {
         tags.push(("KingLanding", plan.settings.king_landing.to_string()));
     }
-    tags.push(("TimeControl", plan.limit_text.clone()));
+    let limit = match plan.settings.limit {
+        // The clock in the `--tc` form; other limits as their `go` words.
+        SearchLimit::Clock(tc) => tc.to_string(),
+        _ => plan.limit_text.clone(),
+    };
+    tags.push(("TimeControl", limit));
     tags.push(("PlyCount", record.outcome.moves.len().to_string()));
     tags.push(("Termination", record.outcome.termination.clone()));
     PdnGame {
@@ -429,7 +434,7 @@ fn print_report(plan: &Plan, tally: &Tally, pdn_path: Option<&std::path::Path>) 
             100.0 * s
         ))
     );
-    if let Some(est) = elo_estimate(wdl) {
+    if let Some(est) = elo_estimate(wdl).filter(|e| e.elo.is_finite()) {
         println!(
             "Elo difference: {:.1} +/- {:.1} (95% interval {:.1} .. {:.1})",
             est.elo,
@@ -437,6 +442,9 @@ fn print_report(plan: &Plan, tally: &Tally, pdn_path: Option<&std::path::Path>) 
             est.lower,
             est.upper
         );
+    } else if wdl.games() > 0 {
+        let elo = if wdl.wins > 0 { "+inf" } else { "-inf" };
+        println!("Elo difference: {elo} (one side scored every point: no interval)");
     }
     if let Some(sprt) = &plan.sprt {
         println!(
