@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
-#[command(name = "bashni", version, about = "An engine for column draughts (Bashni and Lasca)")]
+#[command(
+    name = "bashni",
+    version,
+    about = "An engine for column draughts (Bashni and Lasca)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -32,6 +36,18 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
     },
+    /// Search the built-in bench positions to a fixed depth.
+    Bench {
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+        #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
+        depth: u32,
+        /// Hash size in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
+    Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
 }
@@ -48,8 +64,18 @@ fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            eprintln!("the engine loop is not built yet");
+        None => return crate::protocol::run_stdio(),
+        Some(Command::Bench {
+            threads,
+            depth,
+            hash,
+        }) => {
+            let report = crate::bench::run(&crate::bench::BenchOptions {
+                threads: threads as usize,
+                depth,
+                hash_mb: hash as usize,
+            });
+            report.lines.iter().for_each(|l| println!("{l}"));
             Ok(())
         }
         Some(Command::Perft {
@@ -59,7 +85,15 @@ pub fn run() -> i32 {
             fen,
             divide,
             threads,
-        }) => run_perft(depth, variant, king_landing, fen.as_deref(), divide, threads as usize),
+        }) => run_perft(
+            depth,
+            variant,
+            king_landing,
+            fen.as_deref(),
+            divide,
+            threads as usize,
+        ),
+        Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
     };
     match result {

@@ -3,6 +3,8 @@
 //! Data flows one way: `protocol` -> `search` -> (`eval`, `tt`) -> `rules`.
 //! `tournament` talks to engines only through the text protocol.
 
+pub mod analyse;
+pub mod bench;
 pub mod cli;
 pub mod eval;
 pub mod protocol;

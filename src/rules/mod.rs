@@ -12,6 +12,6 @@ mod position;
 pub use column::{Column, ColumnError, MAX_HEIGHT, Piece};
 pub use geometry::{Bitboard, Colour, Direction, Geometry, Square, Variant, squares};
 pub use moves::{MAX_CAPTURES, Move};
-pub use notation::{NotationError, parse_square};
+pub use notation::{NotationError, column_text, parse_square, piece_char};
 pub use perft::{divide, perft, perft_parallel};
 pub use position::{KingLanding, Position, Undo};

@@ -1,1 +1,0 @@
-//! protocol (being written).

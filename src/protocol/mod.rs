@@ -1,0 +1,314 @@
+//! The text protocol on stdin/stdout (protocol.md).
+//!
+//! A reader thread owns stdin. It answers `isready`, `stop`, `ponderhit`,
+//! `debug` and `quit` itself while a search runs, and queues every command
+//! (in order) for the controller, which runs on the calling thread. The
+//! controller starts each search on its own thread and waits for it only
+//! when a later command needs the engine; so neither the reader nor the
+//! search ever waits for the other.
+
+mod display;
+mod options;
+mod parse;
+
+pub use display::{board_text, info_line, score_text};
+pub use options::{Change, Options, declarations, draw_defaults};
+pub use parse::{GamePosition, GoCommand, parse_go, parse_position, parse_setoption};
+
+use crate::rules::divide;
+use crate::search::{self, Config, DrawRules, Limits, Signals};
+use crate::tt::{LockFreeTable, Table};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Print one protocol line (stdout is line-buffered and locked per call).
+fn send(line: &str) {
+    println!("{line}");
+}
+
+fn error(message: &str) {
+    send(&format!("info string error: {message}"));
+}
+
+/// State the reader thread shares with the controller.
+#[derive(Default)]
+struct Flags {
+    searching: AtomicBool,
+    debug: AtomicBool,
+}
+
+/// Run the engine on stdin/stdout until `quit` or end of input.
+pub fn run_stdio() -> i32 {
+    let signals = Arc::new(Signals::default());
+    let flags = Arc::new(Flags::default());
+    let (queue, commands) = mpsc::channel::<String>();
+    {
+        let signals = Arc::clone(&signals);
+        let flags = Arc::clone(&flags);
+        std::thread::spawn(move || read_stdin(queue, &signals, &flags));
+    }
+    let mut engine = Engine::new(signals, flags);
+    for line in commands {
+        if !engine.execute(&line) {
+            break;
+        }
+    }
+    engine.finish_search();
+    0
+}
+
+fn read_stdin(queue: mpsc::Sender<String>, signals: &Signals, flags: &Flags) {
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    while let Some(Ok(line)) = lines.next() {
+        let mut tokens = line.split_whitespace();
+        let searching = flags.searching.load(Ordering::SeqCst);
+        match tokens.next() {
+            Some("quit") => {
+                signals.stop.store(true, Ordering::SeqCst);
+                // Let a running search print its bestmove, but no longer.
+                let deadline = Instant::now() + Duration::from_millis(100);
+                while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                std::process::exit(0);
+            }
+            Some("isready") if searching => send("readyok"),
+            Some("debug") => flags
+                .debug
+                .store(tokens.next() == Some("on"), Ordering::SeqCst),
+            Some(word) => {
+                if searching && word == "stop" {
+                    signals.stop.store(true, Ordering::SeqCst);
+                }
+                if searching && word == "ponderhit" {
+                    signals.ponderhit.store(true, Ordering::SeqCst);
+                }
+                if queue.send(line).is_err() {
+                    return;
+                }
+            }
+            None => {}
+        }
+    }
+    // End of input means quit, after the commands already sent.
+    let _ = queue.send("quit".to_string());
+}
+
+/// The controller: options, the current game position and the search.
+struct Engine {
+    options: Options,
+    game: GamePosition,
+    tt: Arc<LockFreeTable>,
+    signals: Arc<Signals>,
+    flags: Arc<Flags>,
+    search: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Engine {
+        let options = Options::default();
+        Engine {
+            game: GamePosition::start(options.variant, options.king_landing),
+            tt: Arc::new(LockFreeTable::with_megabytes(options.hash_mb)),
+            options,
+            signals,
+            flags,
+            search: None,
+        }
+    }
+
+    fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            let _ = handle.join();
+        }
+    }
+
+    fn debug(&self, message: &str) {
+        if self.flags.debug.load(Ordering::SeqCst) {
+            send(&format!("info string {message}"));
+        }
+    }
+
+    /// Carry out one command line; false means quit.
+    fn execute(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&word, args)) = tokens.split_first() else {
+            return true;
+        };
+        match word {
+            "isready" => {
+                send("readyok");
+                return true;
+            }
+            "stop" => {
+                self.signals.stop.store(true, Ordering::SeqCst);
+                self.finish_search();
+                return true;
+            }
+            "ponderhit" => {
+                self.signals.ponderhit.store(true, Ordering::SeqCst);
+                return true;
+            }
+            "quit" => {
+                self.signals.stop.store(true, Ordering::SeqCst);
+                return false;
+            }
+            _ => {}
+        }
+        // Everything else waits for a running search to end.
+        self.finish_search();
+        let result = match word {
+            "uci" => {
+                send(&format!("id name bashni {}", env!("CARGO_PKG_VERSION")));
+                send("id author the bashni developers");
+                declarations().iter().for_each(|l| send(l));
+                send("uciok");
+                Ok(())
+            }
+            "ucinewgame" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "setoption" => self.set_option(args),
+            "position" => parse_position(args, self.options.variant, self.options.king_landing)
+                .map(|game| {
+                    self.game = game;
+                }),
+            "go" => self.go(args),
+            "d" => {
+                send(&board_text(&self.game.position));
+                Ok(())
+            }
+            "eval" => {
+                send(&crate::eval::explain(&self.game.position));
+                Ok(())
+            }
+            "bench" => {
+                let report = crate::bench::run(&crate::bench::BenchOptions {
+                    threads: self.options.threads,
+                    ..Default::default()
+                });
+                report.lines.iter().for_each(|l| send(l));
+                Ok(())
+            }
+            "debug" => Ok(()),
+            _ => Err(format!("unknown command '{word}'")),
+        };
+        if let Err(message) = result {
+            error(&message);
+        }
+        true
+    }
+
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+        let (name, value) = parse_setoption(args)?;
+        match self.options.set(&name, value.as_deref())? {
+            Change::Value => {}
+            Change::Variant | Change::KingLanding => {
+                self.game = GamePosition::start(self.options.variant, self.options.king_landing);
+            }
+            Change::Hash => self.tt = Arc::new(LockFreeTable::with_megabytes(self.options.hash_mb)),
+            Change::ClearHash => self.tt.clear(),
+        }
+        self.debug(&format!("{name} set"));
+        Ok(())
+    }
+
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            no_progress_plies: self.options.no_progress_plies,
+            max_plies: self.options.max_plies,
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+        let pos = &self.game.position;
+        let limits = match parse_go(args, pos)? {
+            GoCommand::Perft(depth) => {
+                let start = Instant::now();
+                let lines = divide(pos, depth, self.options.threads);
+                for (mv, count) in &lines {
+                    send(&format!("{mv}: {count}"));
+                }
+                let total: u64 = lines.iter().map(|(_, n)| n).sum();
+                self.debug(&format!("perft took {} ms", start.elapsed().as_millis()));
+                send(&format!("Nodes searched: {total}"));
+                return Ok(());
+            }
+            GoCommand::Search(limits) => limits,
+        };
+        if let Some(reason) = self.drawn_by_rule() {
+            send(&format!(
+                "info string the position is already drawn ({reason}); playing on"
+            ));
+        }
+        let config = Config {
+            threads: self.options.threads,
+            multi_pv: self.options.multi_pv,
+            skill_level: self.options.skill_level,
+            move_overhead: self.options.move_overhead,
+            draw_rules: self.draw_rules(),
+        };
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals.ponderhit.store(false, Ordering::SeqCst);
+        self.flags.searching.store(true, Ordering::SeqCst);
+        let pos = pos.clone();
+        let history = self.game.history.clone();
+        let tt = Arc::clone(&self.tt);
+        let signals = Arc::clone(&self.signals);
+        let flags = Arc::clone(&self.flags);
+        self.search = Some(std::thread::spawn(move || {
+            run_search(&pos, &history, &limits, &config, &*tt, &signals);
+            flags.searching.store(false, Ordering::SeqCst);
+        }));
+        Ok(())
+    }
+
+    fn drawn_by_rule(&self) -> Option<&'static str> {
+        let pos = &self.game.position;
+        let rules = self.draw_rules();
+        if rules.no_progress_plies > 0 && pos.no_progress_plies() >= rules.no_progress_plies {
+            Some("no-progress count")
+        } else if rules.max_plies > 0 && pos.game_ply() >= rules.max_plies {
+            Some("ply limit")
+        } else if self.game.occurrences() >= 3 {
+            Some("threefold repetition")
+        } else {
+            None
+        }
+    }
+}
+
+/// One search on its own thread: `info` lines, then `bestmove`.
+fn run_search<T: Table>(
+    pos: &crate::rules::Position,
+    history: &[u64],
+    limits: &Limits,
+    config: &Config,
+    tt: &T,
+    signals: &Signals,
+) {
+    let outcome = search::think(pos, history, limits, config, tt, signals, &mut |report| {
+        send(&info_line(report));
+    });
+    // UCI: after `go infinite` or `go ponder` the answer waits for `stop`
+    // (or, when pondering, for `ponderhit`).
+    while !signals.stop.load(Ordering::SeqCst)
+        && (limits.infinite || (limits.ponder && !signals.ponderhit.load(Ordering::SeqCst)))
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    if outcome.random_move {
+        send("info string skill level: random move");
+    }
+    match (outcome.best, outcome.ponder) {
+        (Some(best), Some(ponder)) => send(&format!("bestmove {best} ponder {ponder}")),
+        (Some(best), None) => send(&format!("bestmove {best}")),
+        (None, _) => send("bestmove (none)"),
+    }
+}

@@ -1,0 +1,177 @@
+//! Parsing the arguments of `position`, `go` and `setoption`.
+
+use crate::rules::{KingLanding, Move, Position, Variant};
+use crate::search::{Clock, Limits, MAX_DEPTH};
+
+/// A position set up by `position`, with the keys of the positions before
+/// it (for repetitions) and whether the game is already drawn by repetition.
+pub struct GamePosition {
+    pub position: Position,
+    pub history: Vec<u64>,
+}
+
+impl GamePosition {
+    pub fn start(variant: Variant, king_landing: KingLanding) -> GamePosition {
+        let mut position = Position::start(variant);
+        position.set_king_landing(king_landing);
+        GamePosition {
+            position,
+            history: Vec::new(),
+        }
+    }
+
+    /// How often the current position occurred in the game, itself included.
+    pub fn occurrences(&self) -> usize {
+        let key = self.position.key();
+        1 + self.history.iter().filter(|&&k| k == key).count()
+    }
+}
+
+/// `position startpos|fen <fen> [moves m1 m2 ...]`.
+pub fn parse_position(
+    args: &[&str],
+    variant: Variant,
+    king_landing: KingLanding,
+) -> Result<GamePosition, String> {
+    let moves_at = args
+        .iter()
+        .position(|&t| t == "moves")
+        .unwrap_or(args.len());
+    let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
+    let mut position = match setup.first() {
+        Some(&"startpos") => Position::start(variant),
+        Some(&"fen") => {
+            if setup.len() < 2 {
+                return Err("position fen needs a position string".into());
+            }
+            let fen = setup[1..].join(" ");
+            Position::from_fen(variant, &fen).map_err(|e| format!("bad position '{fen}': {e}"))?
+        }
+        Some(other) => return Err(format!("position: expected startpos or fen, got '{other}'")),
+        None => return Err("position: expected startpos or fen".into()),
+    };
+    position.set_king_landing(king_landing);
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| format!("move {} of position: {e}", i + 1))?;
+        history.push(position.key());
+        position.make(&mv);
+    }
+    Ok(GamePosition { position, history })
+}
+
+/// What `go` asked for.
+pub enum GoCommand {
+    Search(Limits),
+    Perft(u32),
+}
+
+const GO_KEYWORDS: [&str; 13] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "mate",
+    "perft",
+];
+
+fn number(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
+    let text = value.ok_or_else(|| format!("go {keyword} needs a number"))?;
+    text.parse::<u64>()
+        .map_err(|_| format!("go {keyword}: '{text}' is not a non-negative whole number"))
+}
+
+fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
+    match number(keyword, value)? {
+        0 => Err(format!("go {keyword}: must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+/// `go ...` for the position `pos` (moves in `searchmoves` must be legal).
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
+    let mut limits = Limits::default();
+    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) = (None, None, 0, 0, None);
+    let mut i = 0;
+    while i < args.len() {
+        let keyword = args[i];
+        let value = args.get(i + 1);
+        i += 2;
+        match keyword {
+            "depth" => limits.depth = Some(positive(keyword, value)?.min(MAX_DEPTH as u64) as u32),
+            "nodes" => limits.nodes = Some(positive(keyword, value)?),
+            "movetime" => limits.movetime = Some(number(keyword, value)?),
+            "wtime" => wtime = Some(number(keyword, value)?),
+            "btime" => btime = Some(number(keyword, value)?),
+            "winc" => winc = number(keyword, value)?,
+            "binc" => binc = number(keyword, value)?,
+            "movestogo" => moves_to_go = Some(positive(keyword, value)?),
+            "mate" => limits.mate = Some(positive(keyword, value)?.min(MAX_DEPTH as u64) as u32),
+            "perft" => {
+                return Ok(GoCommand::Perft(
+                    positive(keyword, value)?.min(MAX_DEPTH as u64) as u32,
+                ));
+            }
+            "infinite" => {
+                limits.infinite = true;
+                i -= 1;
+            }
+            "ponder" => {
+                limits.ponder = true;
+                i -= 1;
+            }
+            "searchmoves" => {
+                i -= 1;
+                while let Some(text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) {
+                    let mv: Move = pos
+                        .parse_move(text)
+                        .map_err(|e| format!("go searchmoves: {e}"))?;
+                    limits.search_moves.push(mv);
+                    i += 1;
+                }
+            }
+            // As in UCI, unknown tokens are ignored.
+            _ => i -= 1,
+        }
+    }
+    let (time, increment) = match pos.side_to_move() {
+        crate::rules::Colour::White => (wtime, winc),
+        crate::rules::Colour::Black => (btime, binc),
+    };
+    if let Some(time) = time {
+        limits.clock = Some(Clock {
+            time,
+            increment,
+            moves_to_go,
+        });
+    }
+    Ok(GoCommand::Search(limits))
+}
+
+/// `setoption name <N...> [value <V...>]`, or the short `setoption variant <V>`.
+pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    match args {
+        [word, value] if word.eq_ignore_ascii_case("variant") => {
+            Ok(("UCI_Variant".into(), Some(value.to_string())))
+        }
+        [name_kw, rest @ ..] if *name_kw == "name" => {
+            let value_at = rest.iter().position(|&t| t == "value");
+            let name = rest[..value_at.unwrap_or(rest.len())].join(" ");
+            if name.is_empty() {
+                return Err("setoption: missing option name".into());
+            }
+            let value = value_at.map(|v| rest[v + 1..].join(" "));
+            Ok((name, value.filter(|v| !v.is_empty())))
+        }
+        _ => Err("setoption: expected 'name <option> [value <value>]'".into()),
+    }
+}

@@ -1,1 +1,0 @@
-//! search (being written).

@@ -1,0 +1,428 @@
+//! One search thread: principal-variation search with a capture-only
+//! quiescence, a shared transposition table, killers and history.
+
+use super::{DrawRules, MATE, MAX_PLY, Shared, is_mate_score};
+use crate::eval::evaluate;
+use crate::rules::{Move, Position};
+use crate::tt::{Bound, Table, TtEntry};
+use std::sync::atomic::Ordering;
+
+/// Scores of move ordering, highest first.
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+
+/// Late move reductions: quiet moves after this many are searched shallower.
+const LMR_MIN_MOVES: usize = 4;
+const LMR_MIN_DEPTH: i32 = 3;
+
+/// A root move with what the last iteration learned of it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    /// The bound of `score` when its search failed outside the window.
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+pub struct Worker<'a, T: Table> {
+    pub pos: Position,
+    shared: &'a Shared<'a, T>,
+    rules: DrawRules,
+    /// Keys of the game and of the search path; the last is the current one.
+    keys: Vec<u64>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub aborted: bool,
+    main_thread: bool,
+    move_lists: Vec<Vec<Move>>,
+    order_scores: Vec<Vec<i32>>,
+    pv: Vec<Vec<Move>>,
+    killers: Vec<[u32; 2]>,
+    /// History of quiet moves by (from, to) for the side that played them.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl<'a, T: Table> Worker<'a, T> {
+    pub fn new(
+        pos: Position,
+        game_keys: &[u64],
+        shared: &'a Shared<'a, T>,
+        rules: DrawRules,
+        main_thread: bool,
+    ) -> Self {
+        let mut keys = game_keys.to_vec();
+        if keys.last() != Some(&pos.key()) {
+            keys.push(pos.key());
+        }
+        Worker {
+            pos,
+            shared,
+            rules,
+            keys,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            main_thread,
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            order_scores: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            killers: vec![[0; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+
+    /// Count a node; now and then publish the count and check for a stop.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            self.shared.publish_nodes(self.main_thread, self.nodes);
+            if self.main_thread {
+                self.shared.check_limits();
+            }
+        }
+        if self.shared.halt.load(Ordering::Relaxed)
+            || self.shared.signals.stop.load(Ordering::Relaxed)
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn make(&mut self, mv: &Move) -> crate::rules::Undo {
+        let undo = self.pos.make(mv);
+        self.keys.push(self.pos.key());
+        undo
+    }
+
+    fn unmake(&mut self, mv: &Move, undo: crate::rules::Undo) {
+        self.keys.pop();
+        self.pos.unmake(mv, undo);
+    }
+
+    /// A draw by the variant's rules or by repetition of a position since
+    /// the last irreversible move.
+    fn is_draw(&self) -> bool {
+        if self.rules.is_rule_draw(&self.pos) {
+            return true;
+        }
+        let key = self.pos.key();
+        let window = (self.pos.no_progress_plies() as usize).min(self.keys.len() - 1);
+        let n = self.keys.len();
+        (2..=window)
+            .step_by(2)
+            .any(|back| self.keys[n - 1 - back] == key)
+    }
+
+    /// Search every root move in `roots[first..]` with the window
+    /// `(alpha, beta)`; sorts them best first and returns the best score.
+    pub fn search_root(
+        &mut self,
+        roots: &mut [RootMove],
+        first: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.seldepth = 0;
+        let mut best = -MATE;
+        for i in first..roots.len() {
+            let mv = roots[i].mv;
+            let undo = self.make(&mv);
+            let forced = roots.len() == 1;
+            let child_depth = if forced { depth } else { depth - 1 };
+            let mut score;
+            if i == first {
+                score = -self.negamax(child_depth, -beta, -alpha, 1);
+            } else {
+                score = -self.negamax(child_depth, -alpha - 1, -alpha, 1);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(child_depth, -beta, -alpha, 1);
+                }
+            }
+            self.unmake(&mv, undo);
+            if self.aborted {
+                return best;
+            }
+            let root = &mut roots[i];
+            root.previous_score = root.score;
+            if i == first || score > alpha {
+                root.score = score;
+                root.seldepth = self.seldepth;
+                root.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                root.pv.clear();
+                root.pv.push(mv);
+                root.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                // Only known to be no better than alpha: keep it behind.
+                root.score = -MATE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps the previous order among equals.
+        roots[first..].sort_by_key(|r| std::cmp::Reverse(r.score));
+        best
+    }
+
+    fn negamax(&mut self, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        // Mate distance pruning: no line from here beats a mate already found.
+        let alpha_floor = alpha.max(-MATE + ply as i32);
+        let beta_ceiling = beta.min(MATE - ply as i32 - 1);
+        if alpha_floor >= beta_ceiling {
+            return alpha_floor;
+        }
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let tt_entry = self.shared.tt.probe(key);
+        let mut tt_move = 0;
+        if let Some(entry) = tt_entry {
+            tt_move = entry.mv;
+            let score = score_from_tt(entry.score, ply);
+            if !pv_node && entry.depth >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        self.pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return -MATE + ply as i32;
+        }
+        // A forced move costs nothing to look past.
+        if moves.len() == 1 && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        let mut scores = std::mem::take(&mut self.order_scores[ply]);
+        self.score_moves(&moves, &mut scores, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -MATE;
+        let mut best_move = 0u32;
+        let side = self.pos.side_to_move().index();
+        for index in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, index);
+            let quiet = !mv.is_capture() && !mv.promotes();
+            let undo = self.make(&mv);
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let reduction = if quiet
+                    && depth >= LMR_MIN_DEPTH
+                    && index >= LMR_MIN_MOVES
+                    && !self.pos.has_capture()
+                {
+                    1 + (index >= 3 * LMR_MIN_MOVES) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && score > alpha && !self.aborted {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            self.unmake(&mv, undo);
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv.tt_code();
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(&mv, side, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        self.order_scores[ply] = scores;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                score: score_to_tt(best_score, ply),
+                eval: 0,
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// Captures are compulsory, so a position with a capture has no "stand
+    /// pat": every capture is searched until the position is quiet.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.rules.is_rule_draw(&self.pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY || !self.pos.has_capture() {
+            return evaluate(&self.pos);
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        self.pos.generate_moves(&mut moves);
+        // Longer chains first: they usually decide the exchange.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.capture_count()));
+        let mut best = -MATE;
+        for mv in moves.iter() {
+            let undo = self.make(mv);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.unmake(mv, undo);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(*mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        best
+    }
+
+    fn score_moves(&self, moves: &[Move], scores: &mut Vec<i32>, tt_move: u32, ply: usize) {
+        let side = self.pos.side_to_move().index();
+        scores.clear();
+        scores.extend(moves.iter().map(|mv| {
+            let code = mv.tt_code();
+            if code == tt_move {
+                TT_MOVE
+            } else if mv.is_capture() || mv.promotes() {
+                CAPTURE + 16 * mv.capture_count() as i32 + mv.promotes() as i32
+            } else if self.killers[ply][0] == code {
+                KILLER + 1
+            } else if self.killers[ply][1] == code {
+                KILLER
+            } else {
+                self.history[side][mv.from().index()][mv.to().index()]
+            }
+        }));
+    }
+
+    fn reward_quiet(&mut self, mv: &Move, side: usize, depth: i32, ply: usize) {
+        let code = mv.tt_code();
+        if self.killers[ply][0] != code {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = code;
+        }
+        let entry = &mut self.history[side][mv.from().index()][mv.to().index()];
+        *entry += depth * depth;
+        if *entry > KILLER / 2 {
+            for table in self.history.iter_mut() {
+                for row in table.iter_mut() {
+                    for h in row.iter_mut() {
+                        *h /= 2;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Move the best-scored remaining move to `index` and return it.
+#[inline]
+fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if is_mate_score(score) {
+        score + score.signum() * ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if is_mate_score(score) {
+        score - score.signum() * ply as i32
+    } else {
+        score
+    }
+}
