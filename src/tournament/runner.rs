@@ -158,6 +158,9 @@ struct Tally {
     wdl: Wdl,
     terminations: BTreeMap<String, u32>,
     finished: usize,
+    /// The SPRT's verdict and the game count when it first came; games
+    /// already running then still finish and count, but do not undo it.
+    decided: Option<(SprtDecision, usize)>,
 }
 
 /// A finished game as the runner records it.
@@ -281,9 +284,13 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
                     bar.inc(1);
                     bar.set_message(score_line(first, &t.wdl));
                     if let Some(sprt) = &plan.sprt
-                        && sprt.decision(&t.wdl) != SprtDecision::Continue
+                        && t.decided.is_none()
                     {
-                        stop.store(true, Ordering::SeqCst);
+                        let decision = sprt.decision(&t.wdl);
+                        if decision != SprtDecision::Continue {
+                            t.decided = Some((decision, t.finished));
+                            stop.store(true, Ordering::SeqCst);
+                        }
                     }
                 }
             });
@@ -447,8 +454,12 @@ fn print_report(plan: &Plan, tally: &Tally, pdn_path: Option<&std::path::Path>) 
         println!("Elo difference: {elo} (one side scored every point: no interval)");
     }
     if let Some(sprt) = &plan.sprt {
+        let verdict = match tally.decided {
+            Some((decision, games)) => format!("{decision} after {games} games"),
+            None => "no decision yet".to_string(),
+        };
         println!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3}, bounds {:.3} .. {:.3}: {}",
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3}, bounds {:.3} .. {:.3}: {verdict}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
@@ -456,7 +467,6 @@ fn print_report(plan: &Plan, tally: &Tally, pdn_path: Option<&std::path::Path>) 
             sprt.llr(wdl),
             sprt.lower_bound(),
             sprt.upper_bound(),
-            sprt.decision(wdl)
         );
     }
     let ends: Vec<String> = tally
