@@ -10,7 +10,7 @@ use std::time::Instant;
 pub const POSITIONS: &str = include_str!("../bench-positions/bench.txt");
 
 /// Depth searched per position unless told otherwise.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

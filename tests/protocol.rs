@@ -241,6 +241,8 @@ fn end_of_input_finishes_queued_work_then_quits() {
         .expect("write");
     let output = child.wait_with_output().expect("engine exits");
     let text = String::from_utf8_lossy(&output.stdout);
+    // The search ran to its limit: end of input does not cut it short.
+    assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
 
@@ -438,4 +440,73 @@ fn display_and_eval_commands_answer() {
     e.send("eval");
     let lines = e.sync();
     assert!(!lines.is_empty());
+}
+
+#[test]
+fn two_threads_play_legal_moves_and_stop_promptly() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves c3-d4");
+    e.send("go depth 6");
+    let mv = e.bestmove();
+    assert!(e.fen().starts_with("B:"));
+    let mut p = bashni::rules::Position::start(bashni::rules::Variant::Bashni);
+    let first = p.parse_move("c3-d4").unwrap();
+    p.make(&first);
+    assert!(legal_moves(bashni::rules::Variant::Bashni, &p.to_fen()).contains(&mv));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("stop");
+    e.bestmove();
+    assert!(asked.elapsed() < Duration::from_secs(2), "took {:?}", asked.elapsed());
+}
+
+#[test]
+fn draw_rule_options_change_what_is_drawn() {
+    let mut e = Engine::start();
+    // A king ending: 10 plies without progress is nothing by default...
+    e.send("position fen W:a1W,h8B 10 20");
+    e.send("go depth 1");
+    assert!(e.until("bestmove").iter().all(|l| !l.contains("drawn")));
+    // ...but a draw once NoProgressPlies is 10.
+    e.send("setoption name NoProgressPlies value 10");
+    e.send("position fen W:a1W,h8B 10 20");
+    e.send("go depth 1");
+    assert!(e.until("bestmove").iter().any(|l| l.contains("drawn")));
+    // MaxPlies: move 20 with White to move is ply 38.
+    e.send("setoption name NoProgressPlies value 0");
+    e.send("setoption name MaxPlies value 38");
+    e.send("position fen W:a1W,h8B 0 20");
+    e.send("go depth 1");
+    assert!(e.until("bestmove").iter().any(|l| l.contains("ply limit")));
+}
+
+#[test]
+fn threefold_repetition_in_the_moves_is_reported() {
+    let mut e = Engine::start();
+    e.send("position fen W:c1W,h8B 0 1 moves c1-d2 h8-g7 d2-c1 g7-h8 c1-d2 h8-g7 d2-c1 g7-h8");
+    e.send("go depth 1");
+    assert!(e.until("bestmove").iter().any(|l| l.contains("threefold")));
+}
+
+#[test]
+fn king_landing_option_changes_the_legal_moves() {
+    // The white king on a1 takes c3. Under `continue` it must land on d4,
+    // the one square from which it can go on (taking c5); under `free` it
+    // may also stop on e5, f6, g7 or h8.
+    let perft = |e: &mut Engine| {
+        e.send("position fen W:a1W,c3b,c5b 0 1");
+        e.send("go perft 1");
+        let mut lines = e.until("Nodes searched:");
+        lines.pop();
+        lines
+    };
+    let mut e = Engine::start();
+    assert_eq!(perft(&mut e), ["a1xd4xa7: 1", "a1xd4xb6: 1"]);
+    e.send("setoption name KingLanding value free");
+    assert_eq!(
+        perft(&mut e),
+        ["a1xd4xa7: 1", "a1xd4xb6: 1", "a1xe5: 1", "a1xf6: 1", "a1xg7: 1", "a1xh8: 1"]
+    );
 }

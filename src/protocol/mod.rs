@@ -34,6 +34,10 @@ fn error(message: &str) {
     send(&format!("info string error: {message}"));
 }
 
+/// Queued by the reader when stdin closes (not a protocol command: it
+/// cannot be typed, as a command word has no spaces).
+const END_OF_INPUT: &str = "end of input";
+
 /// State the reader thread shares with the controller.
 #[derive(Default)]
 struct Flags {
@@ -96,7 +100,7 @@ fn read_stdin(queue: mpsc::Sender<String>, signals: &Signals, flags: &Flags) {
         }
     }
     // End of input means quit, after the commands already sent.
-    let _ = queue.send("quit".to_string());
+    let _ = queue.send(END_OF_INPUT.to_string());
 }
 
 /// The controller: options, the current game position and the search.
@@ -107,6 +111,8 @@ struct Engine {
     signals: Arc<Signals>,
     flags: Arc<Flags>,
     search: Option<JoinHandle<()>>,
+    /// The running search waits for `stop` (`go infinite` or `go ponder`).
+    search_waits_for_stop: bool,
 }
 
 impl Engine {
@@ -119,6 +125,7 @@ impl Engine {
             signals,
             flags,
             search: None,
+            search_waits_for_stop: false,
         }
     }
 
@@ -156,6 +163,13 @@ impl Engine {
             }
             "quit" => {
                 self.signals.stop.store(true, Ordering::SeqCst);
+                return false;
+            }
+            _ if line == END_OF_INPUT => {
+                // A search with a limit may finish; one waiting for `stop` ends.
+                if self.search_waits_for_stop {
+                    self.signals.stop.store(true, Ordering::SeqCst);
+                }
                 return false;
             }
             _ => {}
@@ -257,6 +271,7 @@ impl Engine {
         self.signals.stop.store(false, Ordering::SeqCst);
         self.signals.ponderhit.store(false, Ordering::SeqCst);
         self.flags.searching.store(true, Ordering::SeqCst);
+        self.search_waits_for_stop = limits.infinite || limits.ponder;
         let pos = pos.clone();
         let history = self.game.history.clone();
         let tt = Arc::clone(&self.tt);

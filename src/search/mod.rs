@@ -135,6 +135,8 @@ pub(crate) struct Shared<'a, T: Table> {
     node_limit: Option<u64>,
     helper_nodes: AtomicU64,
     main_nodes: AtomicU64,
+    /// Time and node limits wait for depth 1, so there is always a searched move.
+    first_iteration_done: AtomicBool,
 }
 
 impl<T: Table> Shared<'_, T> {
@@ -165,6 +167,9 @@ impl<T: Table> Shared<'_, T> {
 
     /// Called by the main thread every few hundred nodes.
     fn check_limits(&self) {
+        if !self.first_iteration_done.load(Ordering::Relaxed) {
+            return;
+        }
         if let Some(limit) = self.node_limit
             && self.total_nodes() >= limit
         {
@@ -245,6 +250,7 @@ pub fn think<T: Table>(
         node_limit: limits.nodes,
         helper_nodes: AtomicU64::new(0),
         main_nodes: AtomicU64::new(0),
+        first_iteration_done: AtomicBool::new(false),
     };
     tt.new_search();
     let roots: Vec<RootMove> = legal
@@ -309,6 +315,7 @@ pub fn think<T: Table>(
             if main.aborted {
                 break;
             }
+            shared.first_iteration_done.store(true, Ordering::Relaxed);
             outcome.depth = depth as u32;
             outcome.score = roots[0].score;
             outcome.best = Some(roots[0].mv);
