@@ -172,6 +172,9 @@ impl Engine {
         go: &str,
         timeout: Duration,
     ) -> Result<SearchReply, EngineFailure> {
+        // Whatever arrived since the last answer (a second `bestmove`, late
+        // `info`) must not be taken for the answer to this `go`.
+        while self.lines.try_recv().is_ok() {}
         self.send(position)?;
         let start = Instant::now();
         self.send(go)?;
