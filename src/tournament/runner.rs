@@ -483,6 +483,102 @@ fn print_report(plan: &Plan, tally: &Tally, pdn_path: Option<&std::path::Path>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        options: MatchOptions,
+    }
+
+    fn plan(args: &[&str]) -> Plan {
+        let cli =
+            Cli::try_parse_from(std::iter::once("match").chain(args.iter().copied())).unwrap();
+        Plan::from_args(cli.options).unwrap()
+    }
+
+    #[test]
+    fn schedule_pairs_openings_swaps_colours_and_numbers_rounds() {
+        let book = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench-positions/openings-bashni.txt"
+        );
+        let p = plan(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--games",
+            "3",
+            "--rounds",
+            "2",
+            "--openings",
+            book,
+        ]);
+        assert_eq!(p.total_games, 6);
+        let slots: Vec<usize> = (0..6).map(|i| p.opening(i).0).collect();
+        assert_eq!(slots, [0, 0, 1, 1, 2, 2]);
+        let whites: Vec<bool> = (0..6).map(Plan::first_is_white).collect();
+        assert_eq!(whites, [true, false, true, false, true, false]);
+        let rounds: Vec<String> = (0..6).map(|i| p.round_tag(i)).collect();
+        assert_eq!(rounds, ["1.1", "1.2", "1.3", "2.1", "2.2", "2.3"]);
+        assert_eq!(
+            p.settings.limit,
+            SearchLimit::Clock(TimeControl {
+                moves: 0,
+                base_ms: 10_000,
+                increment_ms: 100
+            })
+        );
+        assert_eq!(
+            (p.settings.max_plies, p.settings.no_progress_plies),
+            (250, 50)
+        );
+    }
+
+    #[test]
+    fn setup_sends_the_variant_first_and_names_stay_apart() {
+        let p = plan(&[
+            "--engine",
+            "cmd=x/eng,option.Hash=8",
+            "--engine",
+            "x/eng",
+            "--variant",
+            "lasca",
+            "--max-plies",
+            "90",
+            "--depth",
+            "3",
+        ]);
+        assert_eq!(p.engines[0].name, "eng-1");
+        assert_eq!(p.engines[1].name, "eng-2");
+        assert_eq!(
+            p.setup[0],
+            [
+                "setoption name UCI_Variant value lasca",
+                "setoption name MaxPlies value 90",
+                "setoption name Hash value 8"
+            ]
+        );
+        assert_eq!(p.setup[1].len(), 2);
+        assert_eq!(
+            (p.settings.max_plies, p.settings.no_progress_plies),
+            (90, 0)
+        );
+        assert_eq!(p.settings.hang_timeout, FIXED_WORK_TIMEOUT);
+        let p = plan(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--movetime",
+            "100",
+            "--variant",
+            "lasca",
+        ]);
+        assert_eq!(p.settings.hang_timeout, Duration::from_millis(5_200));
+        assert_eq!(p.settings.max_plies, LASCA_MAX_PLIES);
+    }
 
     #[test]
     fn termination_kinds_drop_names_but_keep_adjudication_reasons() {
