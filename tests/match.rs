@@ -390,3 +390,47 @@ fn bad_match_arguments_exit_with_code_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
 }
+
+#[test]
+fn lone_kings_are_drawn_by_the_draw_rules() {
+    // A lone king each: neither side can force a capture, and an engine
+    // that sees two plies never steps into one, so only a draw rule ends
+    // these games (the engine at fixed depth plays the same game each run).
+    let book = std::env::temp_dir().join(format!("bashni-match-{}-kings.txt", std::process::id()));
+    std::fs::write(&book, "# lone kings\nW:c1W,f8B 0 1\n").unwrap();
+    for (max_plies, expected) in [
+        (None, None),
+        (Some("6"), Some("adjudication: ply limit (6 plies)")),
+    ] {
+        let pdn = pdn_path(&format!("kings-{}", max_plies.unwrap_or("default")));
+        let mut args = vec!["--engine", BIN, "--engine", BIN, "--depth", "2"];
+        args.extend([
+            "--openings",
+            book.to_str().unwrap(),
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        if let Some(plies) = max_plies {
+            args.extend(["--max-plies", plies]);
+        }
+        let out = run_match(&args);
+        assert!(out.status.success(), "{out:?}");
+        let games = read_games(&pdn);
+        assert_eq!(games.len(), 2);
+        for game in &games {
+            assert_eq!(game.result, "1-1", "{game:?}");
+            let termination = tag(game, "Termination");
+            match expected {
+                Some(t) => assert_eq!(termination, t),
+                None => assert!(
+                    termination == "adjudication: threefold repetition"
+                        || termination == "adjudication: no-progress rule (50 plies)",
+                    "{termination}"
+                ),
+            }
+            check_game(game, 6);
+        }
+        let _ = std::fs::remove_file(&pdn);
+    }
+    let _ = std::fs::remove_file(&book);
+}
