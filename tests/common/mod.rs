@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests.
+// Each test binary uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use bashni::rules::{KingLanding, Move, Position, Variant};
+
+/// Parse a position that the test itself wrote; a typo is a test bug.
+pub fn pos(variant: Variant, fen: &str) -> Position {
+    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("test FEN {fen:?}: {e}"))
+}
+
+/// A Bashni position with the given landing rule.
+pub fn bashni(fen: &str, landing: KingLanding) -> Position {
+    let mut p = pos(Variant::Bashni, fen);
+    p.set_king_landing(landing);
+    p
+}
+
+pub fn lasca(fen: &str) -> Position {
+    pos(Variant::Lasca, fen)
+}
+
+/// The legal moves in output notation, sorted.
+pub fn move_strings(p: &Position) -> Vec<String> {
+    let mut v: Vec<String> = p.legal_moves().iter().map(Move::to_string).collect();
+    v.sort();
+    v
+}
+
+/// Find a legal move by its full output text.
+pub fn find_move(p: &Position, text: &str) -> Move {
+    p.legal_moves()
+        .into_iter()
+        .find(|m| m.to_string() == text)
+        .unwrap_or_else(|| {
+            panic!(
+                "{text} is not legal in {}: {:?}",
+                p.to_fen(),
+                move_strings(p)
+            )
+        })
+}
+
+/// Play a move given by its full output text and return the new position.
+pub fn after(p: &Position, text: &str) -> Position {
+    let mut next = p.clone();
+    let mv = find_move(p, text);
+    next.make(&mv);
+    next
+}
+
+/// Compare the legal moves with a hand-derived list (any order).
+#[track_caller]
+pub fn assert_moves(p: &Position, expected: &[&str]) {
+    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(
+        move_strings(p),
+        want,
+        "legal moves of {} ({}, landing {})",
+        p.to_fen(),
+        p.variant(),
+        p.king_landing()
+    );
+}
