@@ -219,91 +219,118 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         bar.set_style(style);
     }
 
-    let tally = Mutex::new(Tally::default());
-    let pdn = Mutex::new(pdn);
-    let next_game = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let date = today();
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-
+    let shared = Shared {
+        plan: &plan,
+        tally: Mutex::new(Tally::default()),
+        pdn: Mutex::new(pdn),
+        next_game: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        failure: Mutex::new(None),
+        bar,
+        date: today(),
+    };
     std::thread::scope(|scope| {
         for _ in 0..concurrency.min(plan.total_games) {
-            scope.spawn(|| {
-                let mut engines: [Option<Engine>; 2] = [None, None];
-                while !stop.load(Ordering::SeqCst) {
-                    let index = next_game.fetch_add(1, Ordering::SeqCst);
-                    if index >= plan.total_games {
-                        break;
-                    }
-                    let record = match play_scheduled(&plan, index, &mut engines) {
-                        Ok(record) => record,
-                        Err(e) => {
-                            stop.store(true, Ordering::SeqCst);
-                            lock(&failure).get_or_insert(e);
-                            break;
-                        }
-                    };
-                    let pdn_text = pdn_game(&plan, &record, &date).to_pdn();
-                    if let Some(file) = lock(&pdn).as_mut() {
-                        // One write per game, flushed at once: an
-                        // interrupted match keeps every finished game.
-                        if let Err(e) = file
-                            .write_all(pdn_text.as_bytes())
-                            .and_then(|()| file.flush())
-                        {
-                            stop.store(true, Ordering::SeqCst);
-                            lock(&failure)
-                                .get_or_insert(anyhow::anyhow!("cannot write the PDN file: {e}"));
-                        }
-                    }
-                    let mut t = lock(&tally);
-                    match record.first_won() {
-                        Some(true) => t.wdl.wins += 1,
-                        Some(false) => t.wdl.losses += 1,
-                        None => t.wdl.draws += 1,
-                    }
-                    *t.terminations
-                        .entry(termination_kind(&record.outcome.termination))
-                        .or_insert(0) += 1;
-                    t.finished += 1;
-                    let (white, black) = if record.first_is_white {
-                        (first, second)
-                    } else {
-                        (second, first)
-                    };
-                    bar.suspend(|| {
-                        println!(
-                            "Finished game {} ({white} vs {black}, opening {}): {} {{{}}}; {}",
-                            record.index + 1,
-                            record.opening + 1,
-                            record.outcome.result.pdn(),
-                            record.outcome.termination,
-                            score_line(first, &t.wdl),
-                        )
-                    });
-                    bar.inc(1);
-                    bar.set_message(score_line(first, &t.wdl));
-                    if let Some(sprt) = &plan.sprt
-                        && t.decided.is_none()
-                    {
-                        let decision = sprt.decision(&t.wdl);
-                        if decision != SprtDecision::Continue {
-                            t.decided = Some((decision, t.finished));
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                }
-            });
+            scope.spawn(|| shared.work());
         }
     });
-    bar.finish_and_clear();
+    shared.bar.finish_and_clear();
 
-    if let Some(e) = lock(&failure).take() {
+    if let Some(e) = lock(&shared.failure).take() {
         return Err(e);
     }
-    let t = lock(&tally);
-    print_report(&plan, &t, pdn_path.as_deref());
+    print_report(&plan, &lock(&shared.tally), pdn_path.as_deref());
     Ok(())
+}
+
+/// What the worker threads share.
+struct Shared<'a> {
+    plan: &'a Plan,
+    tally: Mutex<Tally>,
+    pdn: Mutex<Option<File>>,
+    next_game: AtomicUsize,
+    /// No new game starts once set (SPRT decided, or an error).
+    stop: AtomicBool,
+    failure: Mutex<Option<anyhow::Error>>,
+    bar: ProgressBar,
+    date: String,
+}
+
+impl Shared<'_> {
+    /// One worker: take the next game of the schedule until none is left
+    /// or the match stops. Its engines die with it.
+    fn work(&self) {
+        let mut engines: [Option<Engine>; 2] = [None, None];
+        while !self.stop.load(Ordering::SeqCst) {
+            let index = self.next_game.fetch_add(1, Ordering::SeqCst);
+            if index >= self.plan.total_games {
+                break;
+            }
+            match play_scheduled(self.plan, index, &mut engines) {
+                Ok(record) => self.record(&record),
+                Err(e) => self.fail(e),
+            }
+        }
+    }
+
+    fn fail(&self, error: anyhow::Error) {
+        self.stop.store(true, Ordering::SeqCst);
+        lock(&self.failure).get_or_insert(error);
+    }
+
+    /// Write a finished game to the PDN, count it, show it, and ask the
+    /// SPRT whether to go on.
+    fn record(&self, record: &Record) {
+        let plan = self.plan;
+        let pdn_text = pdn_game(plan, record, &self.date).to_pdn();
+        if let Some(file) = lock(&self.pdn).as_mut() {
+            // One write per game, flushed at once: an interrupted match
+            // keeps every finished game.
+            if let Err(e) = file
+                .write_all(pdn_text.as_bytes())
+                .and_then(|()| file.flush())
+            {
+                self.fail(anyhow::anyhow!("cannot write the PDN file: {e}"));
+            }
+        }
+        let mut t = lock(&self.tally);
+        match record.first_won() {
+            Some(true) => t.wdl.wins += 1,
+            Some(false) => t.wdl.losses += 1,
+            None => t.wdl.draws += 1,
+        }
+        *t.terminations
+            .entry(termination_kind(&record.outcome.termination))
+            .or_insert(0) += 1;
+        t.finished += 1;
+        let [first, second] = [&plan.engines[0].name, &plan.engines[1].name];
+        let (white, black) = if record.first_is_white {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        self.bar.suspend(|| {
+            println!(
+                "Finished game {} ({white} vs {black}, opening {}): {} {{{}}}; {}",
+                record.index + 1,
+                record.opening + 1,
+                record.outcome.result.pdn(),
+                record.outcome.termination,
+                score_line(first, &t.wdl),
+            )
+        });
+        self.bar.inc(1);
+        self.bar.set_message(score_line(first, &t.wdl));
+        if let Some(sprt) = &plan.sprt
+            && t.decided.is_none()
+        {
+            let decision = sprt.decision(&t.wdl);
+            if decision != SprtDecision::Continue {
+                t.decided = Some((decision, t.finished));
+                self.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
 }
 
 /// Lock a mutex even if another worker panicked while holding it: the
