@@ -319,8 +319,9 @@ impl Shared<'_> {
                 score_line(first, &t.wdl),
             )
         });
-        self.bar.inc(1);
+        // The message first, so the redraw that `inc` causes shows it.
         self.bar.set_message(score_line(first, &t.wdl));
+        self.bar.inc(1);
         if let Some(sprt) = &plan.sprt
             && t.decided.is_none()
         {
