@@ -1,0 +1,228 @@
+//! Portable Draughts Notation: the games of a match as text.
+//!
+//! A game is a block of tags (`[Name "value"]`) and then the numbered moves
+//! in the protocol's notation, ending with the result in the draughts form
+//! (`2-0` White won, `0-2` Black won, `1-1` draw, `*` unfinished). The move
+//! numbers follow the `[FEN]` tag: its move number, and `N...` first when
+//! Black is to move.
+
+/// One game: its tags in order, its moves and its result token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<String>,
+    pub result: String,
+}
+
+const RESULTS: [&str; 7] = ["2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2"];
+
+impl PdnGame {
+    /// The value of a tag, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The game as PDN text, ending in a blank line.
+    pub fn to_pdn(&self) -> String {
+        let mut out = String::new();
+        for (name, value) in &self.tags {
+            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+            out += &format!("[{name} \"{value}\"]\n");
+        }
+        out.push('\n');
+        let (mut number, mut black) = self.tag("FEN").map_or((1, false), start_of);
+        let mut tokens = Vec::new();
+        for (i, mv) in self.moves.iter().enumerate() {
+            if !black {
+                tokens.push(format!("{number}."));
+            } else if i == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(mv.clone());
+            if black {
+                number += 1;
+            }
+            black = !black;
+        }
+        tokens.push(self.result.clone());
+        let mut line = String::new();
+        for token in tokens {
+            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+                out += &line;
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line += &token;
+        }
+        out += &line;
+        out += "\n\n";
+        out
+    }
+}
+
+/// The move number and whether Black moves first, from a position string.
+fn start_of(fen: &str) -> (u32, bool) {
+    let mut tokens = fen.split_whitespace();
+    let black = tokens
+        .next()
+        .is_some_and(|board| board.starts_with(['B', 'b']));
+    let number = tokens.nth(1).and_then(|n| n.parse().ok()).unwrap_or(1);
+    (number, black)
+}
+
+/// Read every game of a PDN text.
+pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
+    let mut games = Vec::new();
+    let mut tags = Vec::new();
+    let mut moves = Vec::new();
+    let mut in_moves = false;
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('[') && !in_moves {
+            tags.push(
+                parse_tag(line).ok_or_else(|| format!("line {}: bad tag '{line}'", index + 1))?,
+            );
+            continue;
+        }
+        let mut comment = false;
+        for token in line.split_whitespace() {
+            // Comments in braces are skipped; our writer makes none.
+            if comment {
+                comment = !token.ends_with('}');
+                continue;
+            }
+            if token.starts_with('{') {
+                comment = !token.ends_with('}');
+                continue;
+            }
+            in_moves = true;
+            if RESULTS.contains(&token) {
+                games.push(PdnGame {
+                    tags: std::mem::take(&mut tags),
+                    moves: std::mem::take(&mut moves),
+                    result: token.to_string(),
+                });
+                in_moves = false;
+                continue;
+            }
+            let mv = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if !mv.is_empty() {
+                moves.push(mv.to_string());
+            }
+        }
+    }
+    if in_moves || !tags.is_empty() {
+        return Err("the last game has no result".into());
+    }
+    Ok(games)
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.push(chars.next()?);
+        } else {
+            value.push(c);
+        }
+    }
+    Some((name.to_string(), value))
+}
+
+/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(fen: &str, moves: &[&str], result: &str) -> PdnGame {
+        PdnGame {
+            tags: vec![
+                ("Event".into(), "test \"quoted\" \\ name".into()),
+                ("FEN".into(), fen.into()),
+            ],
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            result: result.into(),
+        }
+    }
+
+    #[test]
+    fn numbers_follow_the_fen() {
+        let white = game("W:a1w,h8b 0 1", &["c3-d4", "f6-e5", "d4xf6"], "2-0");
+        assert!(
+            white
+                .to_pdn()
+                .ends_with("\n1. c3-d4 f6-e5 2. d4xf6 2-0\n\n"),
+            "{}",
+            white.to_pdn()
+        );
+        let black = game("B:a1w,h8b 4 7", &["f6-e5", "c3-d4"], "1-1");
+        assert!(
+            black.to_pdn().ends_with("\n7... f6-e5 8. c3-d4 1-1\n\n"),
+            "{}",
+            black.to_pdn()
+        );
+    }
+
+    #[test]
+    fn write_then_read_gives_the_same_games() {
+        let long: Vec<String> = (0..60).map(|i| format!("c{}xe5xc7", i % 7)).collect();
+        let long: Vec<&str> = long.iter().map(String::as_str).collect();
+        let games = vec![
+            game("W:a1w,h8b 0 1", &["c3-d4", "f6-e5", "d4xf6"], "2-0"),
+            game("B:a1w,h8b 4 7", &[], "0-2"),
+            game("B:a1w,h8b 0 3", &long, "1-1"),
+        ];
+        let text: String = games.iter().map(PdnGame::to_pdn).collect();
+        assert!(text.lines().all(|l| l.len() <= 79));
+        assert_eq!(parse_pdn(&text).unwrap(), games);
+    }
+
+    #[test]
+    fn reader_skips_comments_and_rejects_unfinished_games() {
+        let text = "[FEN \"W:a1w 0 1\"]\n\n1. c3-d4 {a comment} f6-e5 {two words} 1-1\n";
+        let games = parse_pdn(text).unwrap();
+        assert_eq!(games[0].moves, vec!["c3-d4", "f6-e5"]);
+        assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4\n").is_err());
+        assert!(parse_pdn("[FEN W]\n").is_err());
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(today().len(), 10);
+    }
+}
