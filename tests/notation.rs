@@ -449,7 +449,10 @@ fn any_accepted_counters_survive_a_move_and_read_back() {
     // Counters near u32::MAX would overflow make() and game_ply(): they
     // are refused, and the largest accepted ones play on safely.
     for fen in ["B:a1w,d4B 4294967295 4294967295", "B:a1w,d4B 0 2147483649"] {
-        assert!(Position::from_fen(Variant::Bashni, fen).is_err(), "{fen} accepted");
+        assert!(
+            Position::from_fen(Variant::Bashni, fen).is_err(),
+            "{fen} accepted"
+        );
     }
     for fen in [
         "B:a1w,d4B 4294967295 4294967295",

@@ -242,7 +242,10 @@ fn end_of_input_finishes_queued_work_then_quits() {
     let output = child.wait_with_output().expect("engine exits");
     let text = String::from_utf8_lossy(&output.stdout);
     // The search ran to its limit: end of input does not cut it short.
-    assert!(text.lines().any(|l| l.starts_with("info depth 3 ")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("info depth 3 ")),
+        "{text}"
+    );
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
 
@@ -459,7 +462,11 @@ fn two_threads_play_legal_moves_and_stop_promptly() {
     let asked = Instant::now();
     e.send("stop");
     e.bestmove();
-    assert!(asked.elapsed() < Duration::from_secs(2), "took {:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        asked.elapsed()
+    );
 }
 
 #[test]
@@ -507,6 +514,31 @@ fn king_landing_option_changes_the_legal_moves() {
     e.send("setoption name KingLanding value free");
     assert_eq!(
         perft(&mut e),
-        ["a1xd4xa7: 1", "a1xd4xb6: 1", "a1xe5: 1", "a1xf6: 1", "a1xg7: 1", "a1xh8: 1"]
+        [
+            "a1xd4xa7: 1",
+            "a1xd4xb6: 1",
+            "a1xe5: 1",
+            "a1xf6: 1",
+            "a1xg7: 1",
+            "a1xh8: 1"
+        ]
     );
+}
+
+#[test]
+fn quit_after_piped_commands_answers_them_first() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"uci\nisready\nquit\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("engine exits");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("uciok") && text.contains("readyok"), "{text}");
 }

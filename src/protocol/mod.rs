@@ -72,9 +72,9 @@ fn read_stdin(queue: mpsc::Sender<String>, signals: &Signals, flags: &Flags) {
         let mut tokens = line.split_whitespace();
         let searching = flags.searching.load(Ordering::SeqCst);
         match tokens.next() {
-            Some("quit") => {
+            Some("quit") if searching => {
                 signals.stop.store(true, Ordering::SeqCst);
-                // Let a running search print its bestmove, but no longer.
+                // Let the search print its bestmove, but no longer.
                 let deadline = Instant::now() + Duration::from_millis(100);
                 while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
                     std::thread::sleep(Duration::from_millis(1));
