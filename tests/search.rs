@@ -1,0 +1,615 @@
+//! Search tests: the engine finds forced wins that an independent solver
+//! proves, and its node counts are reproducible with one thread.
+//!
+//! The tactics files (`bench-positions/tactics-*.txt`) hold positions with
+//! a single winning first move. For every line this file checks
+//! (a) the proof: the exhaustive solver in `support/solver.rs` finds that
+//!     the `bm` move is the only first move that wins within the N plies of
+//!     the line's `proof: N=` comment, and that nothing wins sooner; the
+//!     theme the line's id names is checked on the board too;
+//! (b) the engine: `search::think` to depth N+2 plays `bm` and reports the
+//!     mate in exactly N plies;
+//! (c) `bashni analyse` on each file prints `solved M/M`.
+//! Then (d) `bashni bench` and (e) `go nodes` repeat their node counts.
+
+#[path = "support/solver.rs"]
+mod solver;
+
+use bashni::rules::{Colour, KingLanding, Move, Position, Variant};
+use bashni::search::{self, Config, DrawRules, Limits, MATE, Signals, is_mate_score};
+use bashni::tt::{LockFreeTable, Table};
+use solver::Solver;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+const BASHNI_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/bench-positions/tactics-bashni.txt"
+);
+const LASCA_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/bench-positions/tactics-lasca.txt"
+);
+
+/// The solver may spend at most this many nodes on one proof, which keeps
+/// every proof well under a second.
+const PROOF_NODE_LIMIT: u64 = 200_000;
+
+/// One line of a tactics file.
+struct Tactic {
+    line: usize,
+    id: String,
+    position: Position,
+    bm: Move,
+    /// The shortest forced win, in plies (from the `proof: N=` comment).
+    plies: u32,
+    /// The comment says the verdict differs under `KingLanding=free`.
+    free_differs: bool,
+}
+
+impl Tactic {
+    fn name(&self) -> String {
+        format!("{} (line {})", self.id, self.line)
+    }
+}
+
+/// Read a tactics file: each position line needs `bm` and `id` fields
+/// and a `# proof: N=<plies>` comment above it.
+fn tactics(path: &str, variant: Variant) -> Vec<Tactic> {
+    let text = std::fs::read_to_string(path).expect("tactics file is readable");
+    let mut proof: Option<(u32, bool)> = None;
+    let mut out = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.trim();
+        if let Some(comment) = content.strip_prefix('#') {
+            if let Some(rest) = comment.trim().strip_prefix("proof: N=") {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let plies = digits
+                    .parse()
+                    .unwrap_or_else(|_| panic!("line {line}: bad 'proof: N=' comment"));
+                proof = Some((plies, rest.contains("KingLanding=free")));
+            }
+            continue;
+        }
+        if content.is_empty() {
+            continue;
+        }
+        let mut fields = content.split(';').map(str::trim);
+        let fen = fields.next().unwrap();
+        let position = Position::from_fen(variant, fen)
+            .unwrap_or_else(|e| panic!("line {line}: bad position {fen}: {e}"));
+        assert_eq!(position.king_landing(), KingLanding::Continue);
+        let (mut bm, mut id) = (None, None);
+        for field in fields {
+            if let Some(text) = field.strip_prefix("bm ") {
+                bm = Some(
+                    position
+                        .parse_move(text.trim())
+                        .unwrap_or_else(|e| panic!("line {line}: bad bm {text}: {e}")),
+                );
+            } else if let Some(name) = field.strip_prefix("id ") {
+                id = Some(name.trim().to_string());
+            }
+        }
+        let (plies, free_differs) = proof
+            .take()
+            .unwrap_or_else(|| panic!("line {line}: no '# proof: N=' comment above it"));
+        out.push(Tactic {
+            line,
+            id: id.unwrap_or_else(|| panic!("line {line}: no id")),
+            position,
+            bm: bm.unwrap_or_else(|| panic!("line {line}: no bm")),
+            plies,
+            free_differs,
+        });
+    }
+    out
+}
+
+fn all_tactics() -> Vec<Tactic> {
+    let mut all = tactics(BASHNI_FILE, Variant::Bashni);
+    all.extend(tactics(LASCA_FILE, Variant::Lasca));
+    all
+}
+
+fn names(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+/// The solver's proof: `bm` is the only first move that wins within
+/// `plies`, and no first move wins sooner. Returns the nodes it took.
+fn prove(position: &Position, bm: Move, plies: u32) -> Result<u64, String> {
+    let mut solver = Solver::with_budget(PROOF_NODE_LIMIT);
+    let winners = solver
+        .winning_moves(position, plies)
+        .map_err(|_| format!("proof needs more than {PROOF_NODE_LIMIT} nodes"))?;
+    if winners != [bm] {
+        return Err(format!(
+            "winning first moves within {plies} plies are {:?}, expected only {bm}",
+            names(&winners)
+        ));
+    }
+    if plies >= 3 {
+        let sooner = solver
+            .winning_moves(position, plies - 2)
+            .map_err(|_| format!("proof needs more than {PROOF_NODE_LIMIT} nodes"))?;
+        if !sooner.is_empty() {
+            return Err(format!(
+                "{:?} already win within {} plies",
+                names(&sooner),
+                plies - 2
+            ));
+        }
+    }
+    Ok(solver.nodes)
+}
+
+/// The theme a line's id names, checked on the board.
+fn check_theme(t: &Tactic) -> Result<(), String> {
+    let pos = &t.position;
+    let side = pos.side_to_move();
+    let legal = pos.legal_moves();
+    let mut after = pos.clone();
+    after.make(&t.bm);
+    let replies = after.legal_moves();
+    let id = t.id.as_str();
+    if id.starts_with("sac-") && !replies.iter().all(Move::is_capture) {
+        return Err("a sacrifice, but the reply is not a forced capture".into());
+    }
+    if id.starts_with("sac-recapture") {
+        let recaptured = replies.iter().all(|r| {
+            let mut p = after.clone();
+            p.make(r);
+            p.legal_moves().iter().any(Move::is_capture)
+        });
+        if !recaptured {
+            return Err("not every forced capture can be taken back".into());
+        }
+    }
+    if id.contains("steered") {
+        let king_captures = replies
+            .iter()
+            .all(|r| r.is_capture() && after.column(r.from()).top_is_king());
+        if !king_captures {
+            return Err("the forced reply is not a king's capture".into());
+        }
+    }
+    if id.starts_with("landing-") {
+        let king = pos.column(t.bm.from()).top_is_king();
+        let alternatives = legal
+            .iter()
+            .filter(|m| **m != t.bm && m.from() == t.bm.from() && m.jumped().eq(t.bm.jumped()))
+            .count();
+        if !king || !t.bm.is_capture() || alternatives == 0 {
+            return Err("not a king capture with a choice of landing squares".into());
+        }
+    }
+    let far_rank = match side {
+        Colour::White => pos.geometry().size - 1,
+        Colour::Black => 0,
+    };
+    if id.starts_with("midchain-promo") {
+        let n = t.bm.capture_count();
+        let crowned_on_the_way = t.bm.landings().take(n - 1).any(|s| s.rank() == far_rank);
+        if pos.column(t.bm.from()).top_is_king() || !crowned_on_the_way {
+            return Err("not a man crowned in the middle of its chain".into());
+        }
+    }
+    if id.starts_with("promotion-capture") && !(t.bm.is_capture() && t.bm.promotes()) {
+        return Err("not a crowning capture".into());
+    }
+    if id.starts_with("promotion-stops") && !replies.iter().all(|r| r.is_capture() && r.promotes())
+    {
+        return Err("the forced reply is not a crowning capture".into());
+    }
+    if id.contains("frees") || id.contains("liberation") {
+        let frees = t.bm.jumped().any(|sq| {
+            pos.column(sq)
+                .piece(1)
+                .is_some_and(|below| below.colour == side)
+        });
+        let frees_later = id.starts_with("sac-")
+            && replies.iter().all(|r| {
+                let mut p = after.clone();
+                p.make(r);
+                p.legal_moves().iter().any(|m| {
+                    m.jumped()
+                        .any(|sq| p.column(sq).piece(1).is_some_and(|b| b.colour == side))
+                })
+            });
+        if !frees && !frees_later {
+            return Err("no capture frees pieces buried under an enemy top".into());
+        }
+    }
+    if t.free_differs {
+        let mut free = pos.clone();
+        free.set_king_landing(KingLanding::Free);
+        if prove(&free, t.bm, t.plies).is_ok() {
+            return Err("the proof is the same under KingLanding=free".into());
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn tactics_files_are_large_enough() {
+    let bashni = tactics(BASHNI_FILE, Variant::Bashni);
+    let lasca = tactics(LASCA_FILE, Variant::Lasca);
+    assert!(bashni.len() >= 12, "{} Bashni tactics", bashni.len());
+    assert!(lasca.len() >= 8, "{} Lasca tactics", lasca.len());
+    let mut ids: Vec<&str> = bashni.iter().chain(&lasca).map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
+    let count = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "ids are unique");
+    // Every theme the task asks for is present.
+    for (tactics, prefixes) in [
+        (
+            &bashni,
+            &[
+                "sac-quiet",
+                "sac-capture",
+                "steered",
+                "landing-",
+                "midchain-promo",
+                "frees",
+            ][..],
+        ),
+        (
+            &lasca,
+            &[
+                "sac-recapture",
+                "promotion-stops",
+                "promotion-capture",
+                "liberation",
+            ][..],
+        ),
+    ] {
+        for prefix in prefixes {
+            assert!(
+                tactics.iter().any(|t| t.id.contains(prefix)),
+                "no tactic for theme {prefix}"
+            );
+        }
+    }
+}
+
+#[test]
+fn solver_proves_every_tactic() {
+    let mut failures = Vec::new();
+    for t in all_tactics() {
+        if let Err(why) = prove(&t.position, t.bm, t.plies) {
+            failures.push(format!("{}: {why}", t.name()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_tactic_shows_its_theme() {
+    let mut failures = Vec::new();
+    for t in all_tactics() {
+        if let Err(why) = check_theme(&t) {
+            failures.push(format!("{}: {why}", t.name()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The solver itself on positions small enough to check by hand.
+#[test]
+fn solver_answers_hand_checked_positions() {
+    // White to move, a5-b6 leaves the man on a7 no move (b6 taken, and the
+    // jump over b6 is blocked by c5): a win in 1. c5-b6 and c5-d6 do not.
+    let pos = Position::from_fen(Variant::Bashni, "W:a5w,c5w,a7b").unwrap();
+    let mut solver = Solver::default();
+    assert_eq!(names(&solver.winning_moves(&pos, 1).unwrap()), ["a5-b6"]);
+    assert!(solver.side_wins(&mut pos.clone(), 3).unwrap());
+    // A side with no move has lost already: it wins nothing.
+    let lost = Position::from_fen(Variant::Bashni, "B:a5w,c5w,b6w,a7b").unwrap();
+    assert!(lost.legal_moves().is_empty());
+    assert!(!solver.side_wins(&mut lost.clone(), 9).unwrap());
+    // Lone kings far apart: nobody can force anything quickly.
+    let kings = Position::from_fen(Variant::Bashni, "W:a1W,h8B").unwrap();
+    assert!(!solver.side_wins(&mut kings.clone(), 5).unwrap());
+    // The budget is honoured.
+    let mut tiny = Solver::with_budget(10);
+    assert!(
+        tiny.side_wins(&mut Position::start(Variant::Bashni), 9)
+            .is_err()
+    );
+}
+
+fn config_for(variant: Variant) -> Config {
+    let (no_progress_plies, max_plies) = bashni::protocol::draw_defaults(variant);
+    Config {
+        threads: 1,
+        draw_rules: DrawRules {
+            no_progress_plies,
+            max_plies,
+        },
+        ..Config::default()
+    }
+}
+
+/// The engine's move and score at `depth`, one thread, a fresh table.
+fn engine(pos: &Position, depth: u32) -> search::Outcome {
+    let tt = LockFreeTable::with_megabytes(16);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    search::think(
+        pos,
+        &[],
+        &limits,
+        &config_for(pos.variant()),
+        &tt,
+        &Signals::default(),
+        &mut |_| {},
+    )
+}
+
+/// The engine at depth N+2 plays the proven move with the proven score.
+fn engine_check(pos: &Position, bm: Move, plies: u32) -> Result<(), String> {
+    let outcome = engine(pos, plies + 2);
+    let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
+    let expected = MATE - plies as i32;
+    if outcome.best != Some(bm) || outcome.score != expected {
+        return Err(format!(
+            "depth {}: engine plays {best} with score {} (mate: {}), \
+             the solver proves {bm} wins in {plies} plies (score {expected})",
+            plies + 2,
+            outcome.score,
+            is_mate_score(outcome.score),
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn engine_finds_every_tactic() {
+    let mut failures = Vec::new();
+    for t in all_tactics() {
+        if let Err(why) = engine_check(&t.position, t.bm, t.plies) {
+            failures.push(format!("{}: {why}", t.name()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Proven wins found by the miner that the engine misses at depth N+2
+/// (fen, bm, N). Their proofs are checked in
+/// `solver_proves_the_missed_wins`; the engine's failure is the ignored
+/// test `engine_finds_the_missed_wins`.
+const MISSED_WINS: [(Variant, &str, &str, u32); 5] = [
+    // At depth 9 the engine plays g7xa1 (cp 700); it finds g7xb2 at depth 10.
+    (Variant::Bashni, "W:c3b,h4wb,a5bb,c7W,g7W", "g7xb2", 7),
+    (Variant::Bashni, "B:c1Bw,a3Bbw,f6W,d8b", "a3-b4", 7),
+    (Variant::Bashni, "W:a3w,f6bb,f8W", "f8-h6", 9),
+    (Variant::Lasca, "W:b2b,g3ww,d6w,e7Wb", "e7-f6", 9),
+    (Variant::Lasca, "W:g3wb,d4bw,b6w,g7Wwwb", "g7-f6", 9),
+];
+
+#[test]
+fn solver_proves_the_missed_wins() {
+    for (variant, fen, bm, plies) in MISSED_WINS {
+        let pos = Position::from_fen(variant, fen).unwrap();
+        let bm = pos.parse_move(bm).unwrap();
+        prove(&pos, bm, plies).unwrap_or_else(|why| panic!("{fen}: {why}"));
+    }
+}
+
+#[test]
+#[ignore = "engine bug: quiescence scores a side with no legal move by the static \
+            eval instead of as lost, so with LMR a proven win of N plies can be \
+            missed at depth N+2"]
+fn engine_finds_the_missed_wins() {
+    let mut failures = Vec::new();
+    for (variant, fen, bm, plies) in MISSED_WINS {
+        let pos = Position::from_fen(variant, fen).unwrap();
+        let bm = pos.parse_move(bm).unwrap();
+        if let Err(why) = engine_check(&pos, bm, plies) {
+            failures.push(format!("{fen}: {why}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "engine bug: at the search horizon (quiescence) a side with no legal \
+            move is scored by the static eval, so depth 1 scores a mate in 1 as cp 100"]
+fn engine_sees_a_win_on_the_last_ply() {
+    // a5-b6 leaves Black no legal move (see solver_answers_hand_checked_positions).
+    let pos = Position::from_fen(Variant::Bashni, "W:a5w,c5w,a7b").unwrap();
+    let outcome = engine(&pos, 1);
+    assert_eq!(
+        outcome.best.map(|m| m.to_string()).as_deref(),
+        Some("a5-b6")
+    );
+    assert_eq!(outcome.score, MATE - 1, "depth 1 sees the mate in 1");
+}
+
+fn bashni_command(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8(output.stdout).expect("utf-8 output");
+    assert!(
+        output.status.success(),
+        "bashni {args:?} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn analyse_solves_both_tactics_files() {
+    for (file, variant) in [(BASHNI_FILE, Variant::Bashni), (LASCA_FILE, Variant::Lasca)] {
+        let count = tactics(file, variant).len();
+        let depth = tactics(file, variant)
+            .iter()
+            .map(|t| t.plies + 2)
+            .max()
+            .unwrap()
+            .to_string();
+        let out = bashni_command(&[
+            "analyse",
+            file,
+            "--variant",
+            variant.name(),
+            "--depth",
+            &depth,
+        ]);
+        let last = out.lines().last().unwrap_or("");
+        assert_eq!(
+            last,
+            format!("solved {count}/{count}"),
+            "{variant} tactics:\n{out}"
+        );
+        assert_eq!(out.matches("  solved").count(), count, "{out}");
+    }
+}
+
+/// The node count of `bashni bench`'s last line, and the per-position lines.
+fn bench_run() -> (u64, Vec<String>) {
+    let out = bashni_command(&["bench", "--depth", "5"]);
+    let last = out.lines().last().expect("bench prints something");
+    let fields: Vec<&str> = last.split_whitespace().collect();
+    assert!(
+        matches!(fields[..], [_, "nodes", _, "nps"]),
+        "last line is '<nodes> nodes <nps> nps': {last}"
+    );
+    let nodes = fields[0].parse().expect("a node count");
+    let positions = out
+        .lines()
+        .filter(|l| l.starts_with("position"))
+        .map(str::to_string)
+        .collect();
+    (nodes, positions)
+}
+
+#[test]
+fn bench_node_count_repeats() {
+    let (first, first_lines) = bench_run();
+    let (second, second_lines) = bench_run();
+    assert!(first > 0);
+    assert_eq!(first, second, "bench nodes differ between two runs");
+    assert_eq!(first_lines, second_lines);
+    assert!(!first_lines.is_empty());
+}
+
+/// The engine on stdin/stdout; lines arrive through a channel so a silent
+/// engine fails the test instead of hanging it.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The `info` lines without their timing fields, then the `bestmove`.
+    fn search(&mut self, go: &str) -> Vec<String> {
+        self.send(go);
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the engine answers");
+            if line.starts_with("info") && !line.starts_with("info string") {
+                seen.push(without_timing(&line));
+            } else if line.starts_with("bestmove") {
+                seen.push(line);
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// An `info` line without `nps`, `time` and `hashfull`, which may vary.
+fn without_timing(line: &str) -> String {
+    let mut out = Vec::new();
+    let mut tokens = line.split_whitespace();
+    while let Some(token) = tokens.next() {
+        if matches!(token, "nps" | "time" | "hashfull") {
+            tokens.next();
+        } else {
+            out.push(token);
+        }
+    }
+    out.join(" ")
+}
+
+#[test]
+fn go_nodes_repeats_with_one_thread() {
+    let cases = [
+        ("bashni", "position startpos"),
+        (
+            "bashni",
+            "position fen W:a1Wwb,c3bw,g3b,b4Bb,f4w,g5w,d6b,e7bW,h8Bbw 0 1",
+        ),
+        ("lasca", "position startpos"),
+    ];
+    for (variant, position) in cases {
+        let go = "go nodes 20000";
+        let mut first = Engine::start();
+        first.send(&format!("setoption name UCI_Variant value {variant}"));
+        first.send("setoption name Threads value 1");
+        first.send(position);
+        let a = first.search(go);
+        // The same process after ucinewgame, and a fresh process.
+        first.send("ucinewgame");
+        first.send(position);
+        let b = first.search(go);
+        let mut second = Engine::start();
+        second.send(&format!("setoption name UCI_Variant value {variant}"));
+        second.send(position);
+        let c = second.search(go);
+        assert!(a.len() >= 2, "{variant} {position}: {a:?}");
+        assert!(a.last().unwrap().starts_with("bestmove "));
+        assert_eq!(a, b, "{variant} {position}: after ucinewgame");
+        assert_eq!(a, c, "{variant} {position}: in a fresh process");
+    }
+}
