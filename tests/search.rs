@@ -381,12 +381,11 @@ fn engine_finds_every_tactic() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Proven wins found by the miner that the engine misses at depth N+2
-/// (fen, bm, N). Their proofs are checked in
-/// `solver_proves_the_missed_wins`; the engine's failure is the ignored
-/// test `engine_finds_the_missed_wins`.
+/// Proven wins (fen, bm, N) that the engine once missed at depth N+2,
+/// because quiescence scored a side with no legal move by the static
+/// evaluation. Their proofs are checked in `solver_proves_the_missed_wins`.
 const MISSED_WINS: [(Variant, &str, &str, u32); 5] = [
-    // At depth 9 the engine plays g7xa1 (cp 700); it finds g7xb2 at depth 10.
+    // With the bug, depth 9 played g7xa1 (cp 700).
     (Variant::Bashni, "W:c3b,h4wb,a5bb,c7W,g7W", "g7xb2", 7),
     (Variant::Bashni, "B:c1Bw,a3Bbw,f6W,d8b", "a3-b4", 7),
     (Variant::Bashni, "W:a3w,f6bb,f8W", "f8-h6", 9),
@@ -404,9 +403,6 @@ fn solver_proves_the_missed_wins() {
 }
 
 #[test]
-#[ignore = "engine bug: quiescence scores a side with no legal move by the static \
-            eval instead of as lost, so with LMR a proven win of N plies can be \
-            missed at depth N+2"]
 fn engine_finds_the_missed_wins() {
     let mut failures = Vec::new();
     for (variant, fen, bm, plies) in MISSED_WINS {
@@ -420,8 +416,6 @@ fn engine_finds_the_missed_wins() {
 }
 
 #[test]
-#[ignore = "engine bug: at the search horizon (quiescence) a side with no legal \
-            move is scored by the static eval, so depth 1 scores a mate in 1 as cp 100"]
 fn engine_sees_a_win_on_the_last_ply() {
     // a5-b6 leaves Black no legal move (see solver_answers_hand_checked_positions).
     let pos = Position::from_fen(Variant::Bashni, "W:a5w,c5w,a7b").unwrap();

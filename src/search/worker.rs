@@ -324,8 +324,19 @@ impl<'a, T: Table> Worker<'a, T> {
         if self.rules.is_rule_draw(&self.pos) {
             return 0;
         }
-        if ply >= MAX_PLY || !self.pos.has_capture() {
+        if ply >= MAX_PLY {
             return evaluate(&self.pos);
+        }
+        if !self.pos.has_capture() {
+            // Quiet, unless the side to move cannot move at all: then it has lost.
+            let mut scratch = std::mem::take(&mut self.move_lists[ply]);
+            let stuck = self.pos.count_moves(&mut scratch) == 0;
+            self.move_lists[ply] = scratch;
+            return if stuck {
+                -MATE + ply as i32
+            } else {
+                evaluate(&self.pos)
+            };
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         self.pos.generate_moves(&mut moves);
