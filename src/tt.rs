@@ -729,4 +729,74 @@ mod tests {
         concurrent_entries_are_never_mixed::<LockFreeTable>();
         concurrent_entries_are_never_mixed::<DashMapTable>();
     }
+
+    /// Speed figures for docs/tt-and-eval.md:
+    /// `cargo test --release --lib tt_speed -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn tt_speed() {
+        println!(
+            "| table | MiB | threads | store ns/op | probe ns/op | probe hits | probes M/s, all threads |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+        for mb in [1, 256] {
+            measure::<LockFreeTable>("lock-free", mb);
+            measure::<DashMapTable>("dashmap", mb);
+        }
+    }
+
+    /// Store then probe 2^21 random keys per thread on a table filled by an
+    /// earlier search (as many stores as it has entries), so stores meet
+    /// full buckets as in a long game.
+    fn measure<T: Table>(name: &str, mb: usize) {
+        use std::hint::black_box;
+        use std::time::Instant;
+        const OPS: usize = 1 << 21;
+        let table = T::with_megabytes(mb);
+        let mut rng = SplitMix(mb as u64);
+        for threads in [1, 2] {
+            // The fastest of three rounds with fresh keys: other jobs share
+            // the cores.
+            let (mut store_ns, mut probe_ns, mut hits) = (f64::MAX, f64::MAX, 0);
+            for _ in 0..3 {
+                table.clear();
+                for _ in 0..(mb << 20) / 16 {
+                    table.store(rng.next(), signed_entry(0, 1));
+                }
+                table.new_search();
+                let keys: Vec<Vec<u64>> = (0..threads)
+                    .map(|_| (0..OPS).map(|_| rng.next()).collect())
+                    .collect();
+                let run = |op: &(dyn Fn(&[u64]) -> usize + Sync)| {
+                    let start = Instant::now();
+                    let found: usize = std::thread::scope(|s| {
+                        let workers: Vec<_> = keys.iter().map(|k| s.spawn(move || op(k))).collect();
+                        workers.into_iter().map(|w| w.join().unwrap()).sum()
+                    });
+                    (start.elapsed().as_nanos() as f64 / OPS as f64, found)
+                };
+                let (ns, _) = run(&|keys| {
+                    for &k in keys {
+                        table.store(k, signed_entry(k, 5));
+                    }
+                    0
+                });
+                store_ns = store_ns.min(ns);
+                // Probe in reverse order, so recent keys are not still cached.
+                let (ns, found) = run(&|keys| {
+                    keys.iter()
+                        .rev()
+                        .filter(|&&k| black_box(table.probe(k)).is_some())
+                        .count()
+                });
+                probe_ns = probe_ns.min(ns);
+                hits = found;
+            }
+            println!(
+                "| {name} | {mb} | {threads} | {store_ns:.1} | {probe_ns:.1} | {:.0}% | {:.1} |",
+                hits as f64 * 100.0 / (threads * OPS) as f64,
+                threads as f64 * 1e3 / probe_ns,
+            );
+        }
+    }
 }
