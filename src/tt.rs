@@ -1,98 +1,802 @@
-//! Stand-in transposition table until the lock-free one lands.
+//! Transposition tables shared by all search threads.
+//!
+//! [`LockFreeTable`] is the engine's table: a fixed array of 64-byte buckets
+//! of four 16-byte slots, written and read with plain relaxed atomics and no
+//! lock. Each slot is two words, a check word and a data word, in the spirit
+//! of Hyatt's "lockless hashing": the check word holds the key XOR a mix of
+//! the data word, so a slot torn by two threads writing at once (check word
+//! from one write, data word from another) fails the key test and reads as a
+//! miss instead of returning mixed data.
+//!
+//! [`DashMapTable`] is a plain concurrent hash map with the same entry
+//! budget, kept to measure the lock-free table against (docs/tt-and-eval.md).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+/// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     Exact,
+    /// The true score is at least this (a fail-high).
     Lower,
+    /// The true score is at most this (a fail-low).
     Upper,
 }
 
+/// One search result. `score` and `eval` are stored as i16 and `depth` as
+/// i8: values outside those ranges come back saturated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
+    /// `Move::tt_code`, 0 = no move.
     pub mv: u32,
     pub score: i32,
+    /// The static evaluation of the position.
     pub eval: i32,
+    /// Remaining depth; negative in quiescence search.
     pub depth: i32,
     pub bound: Bound,
 }
 
+/// A table shared by all search threads.
 pub trait Table: Send + Sync + 'static {
     fn with_megabytes(mb: usize) -> Self
     where
         Self: Sized;
     fn probe(&self, key: u64) -> Option<TtEntry>;
     fn store(&self, key: u64, entry: TtEntry);
+    /// A new search starts: entries from older searches age and are replaced first.
     fn new_search(&self);
     fn clear(&self);
+    /// Permille of sampled slots used by the current search (UCI hashfull).
     fn hashfull(&self) -> u32;
 }
 
-pub struct LockFreeTable {
-    slots: Vec<[AtomicU64; 2]>,
+/// Searches are counted modulo this (six bits of the slot's meta field).
+const GENERATIONS: u8 = 64;
+
+/// How many generations old an entry stamped `stamp` is.
+#[inline]
+fn relative_age(current: u8, stamp: u8) -> i32 {
+    (current.wrapping_sub(stamp) % GENERATIONS) as i32
 }
 
-fn pack(e: TtEntry) -> u64 {
-    let bound = match e.bound {
-        Bound::Exact => 0u64,
-        Bound::Lower => 1,
-        Bound::Upper => 2,
+/// Stockfish's rule for a store that hits the same position: keep the old
+/// entry when it comes from this search, is at least 4 plies deeper and the
+/// new one is not exact; otherwise overwrite.
+#[inline]
+fn keeps_old(old: &TtEntry, old_age: i32, new: &TtEntry) -> bool {
+    old_age == 0 && new.bound != Bound::Exact && new.depth + 4 <= old.depth
+}
+
+/// How much a slot is worth keeping when a new position needs room:
+/// depth, less 8 plies for each search it is old (Stockfish's measure).
+#[inline]
+fn worth(depth: i32, age: i32) -> i32 {
+    depth - 8 * age
+}
+
+// ---------------------------------------------------------------------------
+// Slot encoding of the lock-free table.
+//
+// data word:  bits 0..32 move code, 32..48 score (i16), 48..64 eval (i16)
+// check word: bits 16..64 = (key << 16 ^ mix(data)) bits 16..64
+//             bits 0..8 depth (i8), 8..10 bound (0 = empty), 10..16 generation
+//
+// So a hit verifies the low 48 key bits, and the bucket index comes from
+// the high 32, which adds the index bits to the check. Any change of the
+// data word changes the check bits through the mixer.
+
+const CHECK_MASK: u64 = !0xFFFF;
+
+/// splitmix64's finaliser: a bijective mixer, so different data words give
+/// unrelated check bits.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn saturate_i16(v: i32) -> u64 {
+    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64
+}
+
+#[inline]
+fn encode(key: u64, entry: &TtEntry, generation: u8) -> (u64, u64) {
+    let data = entry.mv as u64 | saturate_i16(entry.score) << 32 | saturate_i16(entry.eval) << 48;
+    let depth = entry.depth.clamp(i8::MIN as i32, i8::MAX as i32) as i8 as u8 as u64;
+    let bound = match entry.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
     };
-    e.mv as u64
-        | ((e.score as i16 as u16 as u64) << 32)
-        | ((e.depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
-        | bound << 56
+    let meta = depth | bound << 8 | (generation as u64) << 10;
+    ((((key << 16) ^ mix(data)) & CHECK_MASK) | meta, data)
 }
 
-fn unpack(d: u64) -> TtEntry {
+#[inline]
+fn is_empty(check: u64) -> bool {
+    (check >> 8) & 3 == 0
+}
+
+#[inline]
+fn slot_depth(check: u64) -> i32 {
+    check as u8 as i8 as i32
+}
+
+#[inline]
+fn slot_generation(check: u64) -> u8 {
+    (check >> 10) as u8 & (GENERATIONS - 1)
+}
+
+#[inline]
+fn verifies(key: u64, check: u64, data: u64) -> bool {
+    !is_empty(check) && (check ^ mix(data)) & CHECK_MASK == key << 16
+}
+
+#[inline]
+fn decode(check: u64, data: u64) -> TtEntry {
     TtEntry {
-        mv: d as u32,
-        score: (d >> 32) as u16 as i16 as i32,
-        eval: 0,
-        depth: (d >> 48) as u8 as i8 as i32,
-        bound: match (d >> 56) & 3 {
-            0 => Bound::Exact,
-            1 => Bound::Lower,
+        mv: data as u32,
+        score: (data >> 32) as u16 as i16 as i32,
+        eval: (data >> 48) as u16 as i16 as i32,
+        depth: slot_depth(check),
+        bound: match (check >> 8) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
             _ => Bound::Upper,
         },
     }
 }
 
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> (u64, u64) {
+        (self.check.load(Relaxed), self.data.load(Relaxed))
+    }
+
+    #[inline]
+    fn write(&self, (check, data): (u64, u64)) {
+        self.check.store(check, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+const SLOTS_PER_BUCKET: usize = 4;
+
+/// One cache line: a probe touches one line only.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; SLOTS_PER_BUCKET],
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const _: () = assert!(BUCKET_BYTES == 64);
+
+/// Buckets sampled by `hashfull`: 250 buckets = 1000 slots, so the count is
+/// the permille.
+const HASHFULL_BUCKETS: usize = 1000 / SLOTS_PER_BUCKET;
+
+/// Tables above this size are zeroed by all cores on `clear`.
+const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
+
+/// The engine's table. Its size is exactly `mb` MiB of buckets (`mb` is
+/// at least 1), plus a few words for the struct itself.
+pub struct LockFreeTable {
+    buckets: Box<[Bucket]>,
+    generation: AtomicU8,
+}
+
+impl LockFreeTable {
+    /// Bytes held by the bucket array.
+    pub fn size_in_bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Number of entries the table can hold.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * SLOTS_PER_BUCKET
+    }
+
+    /// Any bucket count works: the high 32 key bits scaled by the count
+    /// (a multiply-high) pick the bucket, so no power-of-two rounding.
+    #[inline]
+    fn bucket_index(&self, key: u64) -> usize {
+        (((key >> 32) * self.buckets.len() as u64) >> 32) as usize
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[self.bucket_index(key)]
+    }
+
+    #[inline]
+    fn generation(&self) -> u8 {
+        self.generation.load(Relaxed)
+    }
+}
+
 impl Table for LockFreeTable {
     fn with_megabytes(mb: usize) -> Self {
-        let n = (mb.max(1) << 20) / 16;
+        let count = (mb.max(1) << 20) / BUCKET_BYTES;
+        let zeroed = Box::<[Bucket]>::new_zeroed_slice(count);
+        // SAFETY: a bucket is only atomics, and all-zero bytes are a valid
+        // atomic (zero). Zeroed pages come from the OS untouched, so a big
+        // table costs nothing until it is used.
+        let buckets = unsafe { zeroed.assume_init() };
         LockFreeTable {
-            slots: (0..n)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
+            buckets,
+            generation: AtomicU8::new(0),
         }
     }
+
+    #[inline]
     fn probe(&self, key: u64) -> Option<TtEntry> {
-        let s = &self.slots[(key % self.slots.len() as u64) as usize];
-        let (k, d) = (s[0].load(Ordering::Relaxed), s[1].load(Ordering::Relaxed));
-        (d != 0 && k ^ d == key).then(|| unpack(d))
+        let generation = self.generation();
+        for slot in &self.bucket(key).slots {
+            let (check, data) = slot.load();
+            if verifies(key, check, data) {
+                if slot_generation(check) != generation {
+                    // Used again by this search: refresh its age. A failed
+                    // exchange means another thread rewrote the slot; fine.
+                    let fresh = (check & !(0x3F << 10)) | (generation as u64) << 10;
+                    let _ = slot.check.compare_exchange(check, fresh, Relaxed, Relaxed);
+                }
+                return Some(decode(check, data));
+            }
+        }
+        None
     }
+
+    #[inline]
     fn store(&self, key: u64, entry: TtEntry) {
-        let s = &self.slots[(key % self.slots.len() as u64) as usize];
-        let d = pack(entry);
-        s[0].store(key ^ d, Ordering::Relaxed);
-        s[1].store(d, Ordering::Relaxed);
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let (check, data) = slot.load();
+            if is_empty(check) {
+                if victim_worth != i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            let age = relative_age(generation, slot_generation(check));
+            if verifies(key, check, data) {
+                let old = decode(check, data);
+                if keeps_old(&old, age, &entry) {
+                    return;
+                }
+                // A store without a move keeps the move found before.
+                let mv = if entry.mv == 0 { old.mv } else { entry.mv };
+                slot.write(encode(key, &TtEntry { mv, ..entry }, generation));
+                return;
+            }
+            let w = worth(slot_depth(check), age);
+            if w < victim_worth {
+                victim = i;
+                victim_worth = w;
+            }
+        }
+        bucket.slots[victim].write(encode(key, &entry, generation));
     }
-    fn new_search(&self) {}
+
+    fn new_search(&self) {
+        self.generation
+            .store((self.generation() + 1) % GENERATIONS, Relaxed);
+    }
+
     fn clear(&self) {
-        for s in &self.slots {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
+        let zero = |bucket: &Bucket| bucket.slots.iter().for_each(|s| s.write((0, 0)));
+        if self.size_in_bytes() >= PARALLEL_CLEAR_BYTES {
+            self.buckets.par_iter().for_each(zero);
+        } else {
+            self.buckets.iter().for_each(zero);
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sampled = &self.buckets[..HASHFULL_BUCKETS.min(self.buckets.len())];
+        let used = sampled
+            .iter()
+            .flat_map(|b| &b.slots)
+            .filter(|s| {
+                let check = s.check.load(Relaxed);
+                !is_empty(check) && slot_generation(check) == generation
+            })
+            .count();
+        (used * 1000 / (sampled.len() * SLOTS_PER_BUCKET)) as u32
+    }
+}
+
+/// What the map table keeps per position: the entry and its search.
+#[derive(Clone, Copy)]
+struct Stamped {
+    entry: TtEntry,
+    generation: u8,
+}
+
+/// The comparison table: a `DashMap` holding at most as many entries as
+/// the lock-free table of the same size. Its policy is deliberately simple:
+/// a store for a position already present follows the same rule as the
+/// lock-free table; a new position is refused while the map is full; when
+/// a search starts on a full map, entries of older searches are dropped in
+/// one pass. Each entry costs about 40 bytes against the lock-free 16, so
+/// the same entry budget uses roughly 2.5 times the memory.
+pub struct DashMapTable {
+    map: DashMap<u64, Stamped>,
+    capacity: usize,
+    len: AtomicUsize,
+    generation: AtomicU8,
+}
+
+impl DashMapTable {
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub fn len(&self) -> usize {
+        self.len.load(Relaxed)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Entries sampled by the map table's `hashfull`.
+const HASHFULL_SAMPLE: usize = 1000;
+
+impl Table for DashMapTable {
+    fn with_megabytes(mb: usize) -> Self {
+        DashMapTable {
+            map: DashMap::new(),
+            capacity: (mb.max(1) << 20) / std::mem::size_of::<Slot>(),
+            len: AtomicUsize::new(0),
+            generation: AtomicU8::new(0),
         }
     }
+
+    fn probe(&self, key: u64) -> Option<TtEntry> {
+        self.map.get(&key).map(|s| s.entry)
+    }
+
+    fn store(&self, key: u64, entry: TtEntry) {
+        let generation = self.generation.load(Relaxed);
+        match self.map.entry(key) {
+            Entry::Occupied(mut slot) => {
+                let old = *slot.get();
+                if !keeps_old(&old.entry, relative_age(generation, old.generation), &entry) {
+                    let mv = if entry.mv == 0 {
+                        old.entry.mv
+                    } else {
+                        entry.mv
+                    };
+                    slot.insert(Stamped {
+                        entry: TtEntry { mv, ..entry },
+                        generation,
+                    });
+                }
+            }
+            Entry::Vacant(slot) => {
+                if self.len.fetch_add(1, Relaxed) < self.capacity {
+                    slot.insert(Stamped { entry, generation });
+                } else {
+                    self.len.fetch_sub(1, Relaxed);
+                }
+            }
+        }
+    }
+
+    fn new_search(&self) {
+        let generation = (self.generation.load(Relaxed) + 1) % GENERATIONS;
+        self.generation.store(generation, Relaxed);
+        if self.len() >= self.capacity {
+            self.map.retain(|_, s| s.generation == generation);
+            self.len.store(self.map.len(), Relaxed);
+        }
+    }
+
+    fn clear(&self) {
+        self.map.clear();
+        self.map.shrink_to_fit();
+        self.len.store(0, Relaxed);
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Entries of this search among a sample, scaled by how full the map is.
     fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        self.slots[..n]
-            .iter()
-            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
-            .count() as u32
-            * 1000
-            / n as u32
+        let generation = self.generation.load(Relaxed);
+        let (mut sampled, mut current) = (0usize, 0usize);
+        for s in self.map.iter().take(HASHFULL_SAMPLE) {
+            sampled += 1;
+            current += (s.generation == generation) as usize;
+        }
+        if sampled == 0 {
+            return 0;
+        }
+        let fill = self.len().min(self.capacity) as u64 * 1000 / self.capacity as u64;
+        (fill * current as u64 / sampled as u64) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// A small deterministic generator for keys and test data.
+    struct SplitMix(u64);
+    impl SplitMix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            mix(self.0)
+        }
+    }
+
+    fn entry(mv: u32, score: i32, eval: i32, depth: i32, bound: Bound) -> TtEntry {
+        TtEntry {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        }
+    }
+
+    fn round_trip<T: Table>() {
+        let table = T::with_megabytes(1);
+        let cases = [
+            entry(0, 0, 0, 0, Bound::Exact),
+            entry(0x8000_0001, -32_000, 32_000, 127, Bound::Lower),
+            entry(u32::MAX, 32_767, -32_768, -128, Bound::Upper),
+            entry(0x8123_4567, -1, -9_999, -3, Bound::Exact),
+            entry(0x8765_4321, 9_999, 1, 1, Bound::Upper),
+        ];
+        let mut rng = SplitMix(1);
+        let keys: Vec<u64> = cases.iter().map(|_| rng.next()).collect();
+        for (key, e) in keys.iter().zip(&cases) {
+            assert_eq!(table.probe(*key), None);
+            table.store(*key, *e);
+        }
+        for (key, e) in keys.iter().zip(&cases) {
+            assert_eq!(table.probe(*key), Some(*e));
+        }
+    }
+
+    #[test]
+    fn every_field_round_trips() {
+        round_trip::<LockFreeTable>();
+        round_trip::<DashMapTable>();
+    }
+
+    #[test]
+    fn out_of_range_values_saturate() {
+        let table = LockFreeTable::with_megabytes(1);
+        table.store(7, entry(1, 100_000, -100_000, 500, Bound::Lower));
+        assert_eq!(
+            table.probe(7),
+            Some(entry(1, 32_767, -32_768, 127, Bound::Lower))
+        );
+        table.store(9, entry(1, 0, 0, -500, Bound::Lower));
+        assert_eq!(table.probe(9).unwrap().depth, -128);
+    }
+
+    /// Keys that all land in the bucket of `key`, none equal to it.
+    fn bucket_mates(table: &LockFreeTable, key: u64, count: usize) -> Vec<u64> {
+        let mut rng = SplitMix(99);
+        let target = table.bucket_index(key);
+        let mut mates = Vec::new();
+        while mates.len() < count {
+            // Same high 32 bits = same bucket; random low bits = another position.
+            let k = (key & !0xFFFF_FFFF) | (rng.next() & 0xFFFF_FFFF);
+            if k != key && table.bucket_index(k) == target {
+                mates.push(k);
+            }
+        }
+        mates
+    }
+
+    #[test]
+    fn keys_sharing_a_bucket_do_not_alias() {
+        let table = LockFreeTable::with_megabytes(1);
+        let keys = bucket_mates(&table, 0x1234_5678, 4);
+        for (i, &k) in keys.iter().enumerate() {
+            table.store(
+                k,
+                entry(0x8000_0000 | i as u32, i as i32, 0, 5, Bound::Exact),
+            );
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(table.probe(k).unwrap().mv, 0x8000_0000 | i as u32);
+        }
+        // A fifth position of the same bucket was never stored.
+        let stranger = bucket_mates(&table, keys[0], 8)
+            .into_iter()
+            .find(|k| !keys.contains(k))
+            .unwrap();
+        assert_eq!(table.probe(stranger), None);
+    }
+
+    #[test]
+    fn replacement_keeps_deeper_entries_of_the_current_search() {
+        let table = LockFreeTable::with_megabytes(1);
+        let k = bucket_mates(&table, 42, 6);
+        let stored = |key, depth| table.store(key, entry(1, 0, 0, depth, Bound::Lower));
+        // Within one search the shallowest entry makes room.
+        for (key, depth) in [(k[0], 9), (k[1], 3), (k[2], 7), (k[3], 5)] {
+            stored(key, depth);
+        }
+        stored(k[4], 1);
+        assert_eq!(table.probe(k[1]), None, "depth 3 was the shallowest");
+        for key in [k[0], k[2], k[3], k[4]] {
+            assert!(table.probe(key).is_some());
+        }
+
+        // Entries of an older search go first, even when a little deeper.
+        let table = LockFreeTable::with_megabytes(1);
+        let stored = |key, depth| table.store(key, entry(1, 0, 0, depth, Bound::Lower));
+        stored(k[0], 6);
+        stored(k[1], 5);
+        table.new_search();
+        stored(k[2], 6);
+        stored(k[3], 5);
+        stored(k[4], 4);
+        stored(k[5], 4);
+        assert_eq!(table.probe(k[0]), None);
+        assert_eq!(table.probe(k[1]), None);
+        for key in &k[2..] {
+            assert!(table.probe(*key).is_some());
+        }
+    }
+
+    fn same_position_rule<T: Table>() {
+        let table = T::with_megabytes(1);
+        let key = 0xDEAD_BEEF_0000_0001;
+        table.store(key, entry(0x8000_0007, 50, 3, 12, Bound::Lower));
+        // Much shallower, not exact: the deep entry of this search stays.
+        table.store(key, entry(0x8000_0009, 10, 3, 2, Bound::Upper));
+        assert_eq!(table.probe(key).unwrap().depth, 12);
+        // Nearly as deep: overwritten, and a missing move keeps the old one.
+        table.store(key, entry(0, 20, 3, 9, Bound::Upper));
+        assert_eq!(
+            table.probe(key),
+            Some(entry(0x8000_0007, 20, 3, 9, Bound::Upper))
+        );
+        // Exact always wins.
+        table.store(key, entry(0x8000_000B, 30, 3, 1, Bound::Exact));
+        assert_eq!(table.probe(key).unwrap().bound, Bound::Exact);
+        // In a later search even a shallow bound replaces it.
+        table.new_search();
+        table.store(key, entry(0x8000_000D, 40, 3, 0, Bound::Lower));
+        assert_eq!(
+            table.probe(key),
+            Some(entry(0x8000_000D, 40, 3, 0, Bound::Lower))
+        );
+    }
+
+    #[test]
+    fn same_position_follows_the_depth_and_age_rule() {
+        same_position_rule::<LockFreeTable>();
+        same_position_rule::<DashMapTable>();
+    }
+
+    fn hashfull_counts_this_search<T: Table>() {
+        let table = T::with_megabytes(1);
+        assert_eq!(table.hashfull(), 0);
+        let mut rng = SplitMix(5);
+        let mut last = 0;
+        for _ in 0..4 {
+            for _ in 0..8_000 {
+                table.store(rng.next(), entry(1, 0, 0, 1, Bound::Exact));
+            }
+            let now = table.hashfull();
+            assert!(now > last, "hashfull {now} after {last}");
+            last = now;
+        }
+        table.new_search();
+        assert_eq!(table.hashfull(), 0, "older entries do not count");
+        table.clear();
+        assert_eq!(table.hashfull(), 0);
+    }
+
+    #[test]
+    fn hashfull_grows_from_zero() {
+        hashfull_counts_this_search::<LockFreeTable>();
+        hashfull_counts_this_search::<DashMapTable>();
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let table = LockFreeTable::with_megabytes(1);
+        table.store(3, entry(1, 2, 3, 4, Bound::Exact));
+        table.clear();
+        assert_eq!(table.probe(3), None);
+        let table = DashMapTable::with_megabytes(1);
+        table.store(3, entry(1, 2, 3, 4, Bound::Exact));
+        table.clear();
+        assert_eq!(table.probe(3), None);
+        assert!(table.is_empty());
+    }
+
+    #[test]
+    fn size_stays_within_the_megabytes_given() {
+        for mb in [1, 3, 64] {
+            let table = LockFreeTable::with_megabytes(mb);
+            assert_eq!(table.size_in_bytes(), mb << 20);
+            assert_eq!(table.capacity(), (mb << 20) / 16);
+            assert_eq!(std::mem::size_of_val(&*table.buckets), mb << 20);
+            assert_eq!(
+                DashMapTable::with_megabytes(mb).capacity(),
+                table.capacity()
+            );
+        }
+        assert!(std::mem::size_of::<LockFreeTable>() <= 64);
+    }
+
+    #[test]
+    fn full_map_table_refuses_new_positions_until_a_search_starts() {
+        let table = DashMapTable::with_megabytes(1);
+        let capacity = table.capacity() as u64;
+        for key in 0..capacity {
+            table.store(key, entry(1, 0, 0, 1, Bound::Exact));
+        }
+        table.store(capacity, entry(1, 0, 0, 1, Bound::Exact));
+        assert_eq!(table.probe(capacity), None);
+        table.new_search();
+        assert!(table.is_empty(), "a full map drops older searches");
+        table.store(capacity, entry(1, 0, 0, 1, Bound::Exact));
+        assert!(table.probe(capacity).is_some());
+    }
+
+    /// An entry whose every field is a function of the key and its depth,
+    /// so a probe can tell whether it is one that was really stored.
+    fn signed_entry(key: u64, depth: i32) -> TtEntry {
+        let h = mix(key ^ depth as u64);
+        entry(
+            h as u32 | 1 << 31,
+            (h >> 32) as i16 as i32,
+            (h >> 48) as i16 as i32,
+            depth,
+            [Bound::Exact, Bound::Lower, Bound::Upper][(h % 3) as usize],
+        )
+    }
+
+    const OPS_PER_THREAD: usize = 1_000_000;
+
+    fn hammer<T: Table>(table: &T, keys: &[u64], seed: u64) -> usize {
+        let mut rng = SplitMix(seed);
+        let mut hits = 0;
+        for i in 0..OPS_PER_THREAD {
+            let key = keys[rng.next() as usize % keys.len()];
+            if i % 2 == 0 {
+                let depth = (rng.next() % 100) as i32 - 10;
+                table.store(key, signed_entry(key, depth));
+            } else if let Some(found) = table.probe(key) {
+                assert_eq!(
+                    found,
+                    signed_entry(key, found.depth),
+                    "torn or mixed entry for {key:#x}"
+                );
+                hits += 1;
+            }
+            if i % (OPS_PER_THREAD / 4) == 0 {
+                table.new_search();
+            }
+        }
+        hits
+    }
+
+    fn concurrent_entries_are_never_mixed<T: Table>() {
+        let table = T::with_megabytes(1);
+        // Sixteen positions crowded into two buckets, so writers collide on
+        // slots all the time.
+        let mut keys: HashSet<u64> = HashSet::new();
+        let mut rng = SplitMix(11);
+        while keys.len() < 16 {
+            keys.insert((rng.next() % 2) << 63 | (rng.next() & 0xFFFF_FFFF));
+        }
+        let keys: Vec<u64> = keys.into_iter().collect();
+        let hits: usize = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..4)
+                .map(|t| {
+                    let (table, keys) = (&table, &keys);
+                    s.spawn(move || hammer(table, keys, t))
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert!(hits > 1000, "the probes found stored entries ({hits})");
+    }
+
+    #[test]
+    fn concurrent_store_and_probe_never_mix_entries() {
+        concurrent_entries_are_never_mixed::<LockFreeTable>();
+        concurrent_entries_are_never_mixed::<DashMapTable>();
+    }
+
+    /// Speed figures for docs/tt-and-eval.md:
+    /// `cargo test --release --lib tt_speed -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn tt_speed() {
+        println!(
+            "| table | MiB | threads | store ns/op | probe ns/op | probe hits | probes M/s, all threads |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+        for mb in [1, 256] {
+            measure::<LockFreeTable>("lock-free", mb);
+            measure::<DashMapTable>("dashmap", mb);
+        }
+    }
+
+    /// Store then probe 2^21 random keys per thread on a table filled by an
+    /// earlier search (as many stores as it has entries), so stores meet
+    /// full buckets as in a long game.
+    fn measure<T: Table>(name: &str, mb: usize) {
+        use std::hint::black_box;
+        use std::time::Instant;
+        const OPS: usize = 1 << 21;
+        let table = T::with_megabytes(mb);
+        let mut rng = SplitMix(mb as u64);
+        for threads in [1, 2] {
+            // The fastest of three rounds with fresh keys: other jobs share
+            // the cores.
+            let (mut store_ns, mut probe_ns, mut hits) = (f64::MAX, f64::MAX, 0);
+            for _ in 0..3 {
+                table.clear();
+                for _ in 0..(mb << 20) / 16 {
+                    table.store(rng.next(), signed_entry(0, 1));
+                }
+                table.new_search();
+                let keys: Vec<Vec<u64>> = (0..threads)
+                    .map(|_| (0..OPS).map(|_| rng.next()).collect())
+                    .collect();
+                let run = |op: &(dyn Fn(&[u64]) -> usize + Sync)| {
+                    let start = Instant::now();
+                    let found: usize = std::thread::scope(|s| {
+                        let workers: Vec<_> = keys.iter().map(|k| s.spawn(move || op(k))).collect();
+                        workers.into_iter().map(|w| w.join().unwrap()).sum()
+                    });
+                    (start.elapsed().as_nanos() as f64 / OPS as f64, found)
+                };
+                let (ns, _) = run(&|keys| {
+                    for &k in keys {
+                        table.store(k, signed_entry(k, 5));
+                    }
+                    0
+                });
+                store_ns = store_ns.min(ns);
+                // Probe in reverse order, so recent keys are not still cached.
+                let (ns, found) = run(&|keys| {
+                    keys.iter()
+                        .rev()
+                        .filter(|&&k| black_box(table.probe(k)).is_some())
+                        .count()
+                });
+                probe_ns = probe_ns.min(ns);
+                hits = found;
+            }
+            println!(
+                "| {name} | {mb} | {threads} | {store_ns:.1} | {probe_ns:.1} | {:.0}% | {:.1} |",
+                hits as f64 * 100.0 / (threads * OPS) as f64,
+                threads as f64 * 1e3 / probe_ns,
+            );
+        }
     }
 }
