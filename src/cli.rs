@@ -45,11 +45,21 @@ enum Command {
         /// Hash size in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+        /// The transposition table: the engine's lock-free one, or the
+        /// DashMap-backed one kept for comparison.
+        #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
+        tt: TableKind,
     },
     /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TableKind {
+    LockFree,
+    Dashmap,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -69,12 +79,17 @@ pub fn run() -> i32 {
             threads,
             depth,
             hash,
+            tt,
         }) => {
-            let report = crate::bench::run(&crate::bench::BenchOptions {
+            let options = crate::bench::BenchOptions {
                 threads: threads as usize,
                 depth,
                 hash_mb: hash as usize,
-            });
+            };
+            let report = match tt {
+                TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(&options),
+                TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(&options),
+            };
             report.lines.iter().for_each(|l| println!("{l}"));
             Ok(())
         }
