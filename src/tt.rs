@@ -227,18 +227,41 @@ impl LockFreeTable {
     }
 }
 
-impl Table for LockFreeTable {
-    fn with_megabytes(mb: usize) -> Self {
+impl LockFreeTable {
+    /// A table of `mb` MiB, or `None` when the system will not give that
+    /// much memory (a `Hash` value the machine cannot hold must not abort
+    /// the engine).
+    pub fn try_with_megabytes(mb: usize) -> Option<Self> {
         let count = (mb.max(1) << 20) / BUCKET_BYTES;
-        let zeroed = Box::<[Bucket]>::new_zeroed_slice(count);
-        // SAFETY: a bucket is only atomics, and all-zero bytes are a valid
-        // atomic (zero). Zeroed pages come from the OS untouched, so a big
-        // table costs nothing until it is used.
-        let buckets = unsafe { zeroed.assume_init() };
-        LockFreeTable {
+        let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+        // SAFETY: the layout is non-empty (at least 16,384 buckets); a
+        // bucket is only atomics, for which all-zero bytes are valid; and the
+        // pointer comes from the global allocator with the very layout that
+        // `Box<[Bucket]>` frees with. Zeroed pages come from the OS
+        // untouched, so a big table costs nothing until it is used.
+        let buckets = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+            if ptr.is_null() {
+                return None;
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
+        Some(LockFreeTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+}
+
+impl Table for LockFreeTable {
+    fn with_megabytes(mb: usize) -> Self {
+        Self::try_with_megabytes(mb).unwrap_or_else(|| {
+            let bytes = (mb.max(1) << 20).max(BUCKET_BYTES);
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 64)
+                    .unwrap_or(std::alloc::Layout::new::<Bucket>()),
+            )
+        })
     }
 
     #[inline]

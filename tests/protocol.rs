@@ -542,3 +542,21 @@ fn quit_after_piped_commands_answers_them_first() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("uciok") && text.contains("readyok"), "{text}");
 }
+
+#[test]
+fn a_hash_too_big_for_the_machine_does_not_kill_the_engine() {
+    let mut e = Engine::start();
+    // 64 GiB: refused on most machines (then one error line), accepted on
+    // big ones; either way the engine goes on searching.
+    e.send("setoption name Hash value 65536");
+    let lines = e.sync();
+    assert!(
+        lines.is_empty()
+            || (lines.len() == 1 && lines[0].starts_with("info string error: option Hash")),
+        "{lines:?}"
+    );
+    e.send("setoption name Hash value 1");
+    e.send("position startpos");
+    e.send("go depth 4");
+    assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&e.bestmove()));
+}

@@ -226,7 +226,17 @@ impl Engine {
             Change::Variant | Change::KingLanding => {
                 self.game = GamePosition::start(self.options.variant, self.options.king_landing);
             }
-            Change::Hash => self.tt = Arc::new(LockFreeTable::with_megabytes(self.options.hash_mb)),
+            Change::Hash => match LockFreeTable::try_with_megabytes(self.options.hash_mb) {
+                Some(table) => self.tt = Arc::new(table),
+                None => {
+                    let wanted = self.options.hash_mb;
+                    self.options.hash_mb = self.tt.size_in_bytes() >> 20;
+                    return Err(format!(
+                        "option Hash: cannot allocate {wanted} MiB; keeping {} MiB",
+                        self.options.hash_mb
+                    ));
+                }
+            },
             Change::ClearHash => self.tt.clear(),
         }
         self.debug(&format!("{name} set"));
