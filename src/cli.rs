@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
-#[command(name = "bashni", version, about = "An engine for column draughts (Bashni and Lasca)")]
+#[command(
+    name = "bashni",
+    version,
+    about = "An engine for column draughts (Bashni and Lasca)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -57,7 +61,14 @@ pub fn run() -> i32 {
             fen,
             divide,
             threads,
-        }) => run_perft(depth, variant, king_landing, fen.as_deref(), divide, threads as usize),
+        }) => run_perft(
+            depth,
+            variant,
+            king_landing,
+            fen.as_deref(),
+            divide,
+            threads as usize,
+        ),
     };
     match result {
         Ok(()) => 0,

@@ -47,12 +47,7 @@ impl Column {
     #[inline]
     fn from_parts(owner: Colour, own: u32, prisoners: u32, ranks: u64) -> Column {
         let owner_bit = if owner == Colour::Black { OWNER_BIT } else { 0 };
-        Column(
-            ranks
-                | (own as u64) << OWN_SHIFT
-                | (prisoners as u64) << PRISONER_SHIFT
-                | owner_bit,
-        )
+        Column(ranks | (own as u64) << OWN_SHIFT | (prisoners as u64) << PRISONER_SHIFT | owner_bit)
     }
 
     /// Build a column from its pieces, top first. Fails (with the index of
@@ -179,7 +174,7 @@ impl Column {
     /// Put a captured enemy piece under the bottom.
     #[inline]
     pub fn add_prisoner(self, king: bool) -> Column {
-        Column(self.0 + (1 << PRISONER_SHIFT) | (king as u64) << self.height())
+        Column((self.0 + (1 << PRISONER_SHIFT)) | ((king as u64) << self.height()))
     }
 
     /// Remove the bottom piece (undoing `add_prisoner`); returns its rank.
@@ -223,7 +218,9 @@ impl Column {
 pub enum ColumnError {
     /// The piece at this index (from the top) repeats the commander's colour
     /// below an enemy piece.
-    AlternatingColours { index: usize },
+    AlternatingColours {
+        index: usize,
+    },
     TooTall,
 }
 
@@ -231,10 +228,22 @@ pub enum ColumnError {
 mod tests {
     use super::*;
 
-    const WM: Piece = Piece { colour: Colour::White, king: false };
-    const WK: Piece = Piece { colour: Colour::White, king: true };
-    const BM: Piece = Piece { colour: Colour::Black, king: false };
-    const BK: Piece = Piece { colour: Colour::Black, king: true };
+    const WM: Piece = Piece {
+        colour: Colour::White,
+        king: false,
+    };
+    const WK: Piece = Piece {
+        colour: Colour::White,
+        king: true,
+    };
+    const BM: Piece = Piece {
+        colour: Colour::Black,
+        king: false,
+    };
+    const BK: Piece = Piece {
+        colour: Colour::Black,
+        king: true,
+    };
 
     #[test]
     fn packing_roundtrips_pieces() {
@@ -281,7 +290,10 @@ mod tests {
         for pieces in [&[WM][..], &[WK, BM], &[BM, BM, WK], &[WM, WK, BM, BK]] {
             let col = Column::from_pieces(pieces).unwrap();
             let (rest, king) = col.take_top();
-            let top = Piece { colour: col.owner(), king };
+            let top = Piece {
+                colour: col.owner(),
+                king,
+            };
             assert_eq!(rest.put_on_top(top), col);
         }
     }

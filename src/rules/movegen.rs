@@ -4,19 +4,560 @@
 //! depth-first without touching the board: the jumped squares are a
 //! bitboard that blocks crossing, landing and jumping again, and the
 //! capturing column's own start square counts as empty.
+//!
+//! Everything here works on bitboards only: which squares hold columns of
+//! which commander, and which commanders are kings. What lies under the
+//! commanders only matters when a capture is made, so counting the moves of
+//! a position (the last ply of perft) never reads the columns. The rule
+//! switches of each variant are compile-time constants (`Rules`), so each
+//! variant gets its own specialised code with no per-square rule tests.
 
-use super::geometry::{Bitboard, Direction, Geometry, Square, squares};
+use std::marker::PhantomData;
+
+use super::geometry::{BASHNI, Bitboard, Colour, Direction, Geometry, LASCA, Square, squares};
 use super::moves::{MAX_CAPTURES, Move};
-use super::position::{KingLanding, Position};
+use super::position::Position;
+
+/// The rules of one variant (and king-landing option), fixed at compile time.
+pub(super) trait Rules {
+    const FLYING: bool;
+    const MEN_CAPTURE_BACKWARDS: bool;
+    const PROMOTION_ENDS_MOVE: bool;
+    /// Flying kings must land where the chain goes on, if they can.
+    const LAND_TO_CONTINUE: bool;
+    fn geometry() -> &'static Geometry;
+}
+
+pub(super) struct BashniContinue;
+pub(super) struct BashniFree;
+pub(super) struct Lasca;
+
+impl Rules for BashniContinue {
+    const FLYING: bool = true;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const PROMOTION_ENDS_MOVE: bool = false;
+    const LAND_TO_CONTINUE: bool = true;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &BASHNI
+    }
+}
+
+impl Rules for BashniFree {
+    const FLYING: bool = true;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const PROMOTION_ENDS_MOVE: bool = false;
+    const LAND_TO_CONTINUE: bool = false;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &BASHNI
+    }
+}
+
+impl Rules for Lasca {
+    const FLYING: bool = false;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const PROMOTION_ENDS_MOVE: bool = true;
+    const LAND_TO_CONTINUE: bool = false;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &LASCA
+    }
+}
+
+/// Run `$body` with the type `$r` bound to the `Rules` of `$pos`.
+macro_rules! with_rules {
+    ($pos:expr, $r:ident => $body:expr) => {{
+        use $crate::rules::geometry::Variant;
+        use $crate::rules::movegen::{BashniContinue, BashniFree, Lasca};
+        use $crate::rules::position::KingLanding;
+        match ($pos.variant(), $pos.king_landing()) {
+            (Variant::Lasca, _) => {
+                type $r = Lasca;
+                $body
+            }
+            (Variant::Bashni, KingLanding::Continue) => {
+                type $r = BashniContinue;
+                $body
+            }
+            (Variant::Bashni, KingLanding::Free) => {
+                type $r = BashniFree;
+                $body
+            }
+        }
+    }};
+}
+pub(super) use with_rules;
+
+/// The part of a position move generation needs, seen from the side to
+/// move: commanders by colour and which commanders are kings.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bits {
+    pub own: Bitboard,
+    pub enemy: Bitboard,
+    pub kings: Bitboard,
+    pub side: Colour,
+}
+
+impl Bits {
+    #[inline]
+    pub fn of(pos: &Position) -> Bits {
+        Bits {
+            own: pos.commanded_by(pos.side),
+            enemy: pos.commanded_by(!pos.side),
+            kings: pos.kings,
+            side: pos.side,
+        }
+    }
+
+    /// The position after the quiet move `from`-`to`, the other side to move.
+    #[inline]
+    pub fn after_quiet<R: Rules>(&self, from: Bitboard, to: Bitboard) -> Bits {
+        let moved = from | to;
+        let mut kings = self.kings;
+        if kings & from != 0 {
+            kings ^= moved;
+        } else {
+            kings |= to & R::geometry().promotion[self.side.index()];
+        }
+        Bits {
+            own: self.enemy,
+            enemy: self.own ^ moved,
+            kings,
+            side: !self.side,
+        }
+    }
+
+    /// The position after a capture from `from` to `to` that jumped the
+    /// columns on `jumped`; `king` is the capturing commander's final rank.
+    /// Only here are the columns read: a jumped column loses its commander
+    /// and the next piece down (either colour, either rank) takes over.
+    #[inline]
+    pub fn after_capture(
+        &self,
+        pos: &Position,
+        from: Bitboard,
+        to: Bitboard,
+        jumped: Bitboard,
+        king: bool,
+    ) -> Bits {
+        let mut own = self.own & !from | to;
+        let mut enemy = self.enemy & !jumped;
+        let mut kings = self.kings & !(from | jumped);
+        if king {
+            kings |= to;
+        }
+        for sq in squares(jumped) {
+            let col = pos.columns[sq.index()];
+            let bit = sq.bb();
+            if col.own() > 1 {
+                enemy |= bit;
+            } else if col.prisoners() > 0 {
+                own |= bit;
+            } else {
+                continue;
+            }
+            if col.king_bits() & 2 != 0 {
+                kings |= bit;
+            }
+        }
+        Bits {
+            own: enemy,
+            enemy: own,
+            kings,
+            side: !self.side,
+        }
+    }
+
+    #[inline]
+    fn empty<R: Rules>(&self) -> Bitboard {
+        R::geometry().playable & !(self.own | self.enemy)
+    }
+
+    #[inline]
+    fn men(&self) -> Bitboard {
+        self.own & !self.kings
+    }
+
+    #[inline]
+    fn own_kings(&self) -> Bitboard {
+        self.own & self.kings
+    }
+
+    /// The men that can jump at once (bit-parallel over all men).
+    #[inline]
+    fn capturing_men<R: Rules>(&self, empty: Bitboard) -> Bitboard {
+        let men = self.men();
+        let mut found = 0;
+        for dir in Direction::ALL {
+            if R::MEN_CAPTURE_BACKWARDS || is_forward(dir, self.side) {
+                found |= back(dir, back(dir, empty) & self.enemy) & men;
+            }
+        }
+        found
+    }
+
+    /// Run the capture search of every column that might capture; returns
+    /// the number of complete chains found.
+    #[inline]
+    pub fn for_each_capture<R: Rules, S: Sink>(&self, sink: &mut S) -> u64 {
+        let empty = self.empty::<R>();
+        let candidates = self.capturing_men::<R>(empty) | self.own_kings();
+        let mut leaves = 0;
+        for from in squares(candidates) {
+            let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
+            chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
+            leaves += chain.leaves;
+        }
+        leaves
+    }
+
+    /// Whether the side to move has a capture.
+    #[inline]
+    pub fn has_capture<R: Rules>(&self) -> bool {
+        let empty = self.empty::<R>();
+        if self.capturing_men::<R>(empty) != 0 {
+            return true;
+        }
+        squares(self.own_kings()).any(|k| {
+            let mut sink = Count;
+            let chain = Chain::<R, Count>::new(self, k, empty, &mut sink);
+            chain.can_capture_as_king(k.0 as u32, 0)
+        })
+    }
+
+    /// Number of legal moves: chains are searched, plain moves are counted
+    /// with population counts.
+    #[inline]
+    pub fn count_moves<R: Rules>(&self) -> u64 {
+        let captures = self.for_each_capture::<R, _>(&mut Count);
+        if captures > 0 {
+            return captures;
+        }
+        let empty = self.empty::<R>();
+        let men = self.men();
+        let mut count = 0;
+        for dir in forward(self.side) {
+            count += (dir.shift(men) & empty).count_ones() as u64;
+        }
+        for k in squares(self.own_kings()) {
+            count += king_steps::<R>(k.0 as u32, empty).count_ones() as u64;
+        }
+        count
+    }
+
+    /// Call `f(from, to)` for every plain move, in the order of
+    /// `generate_moves` (men by direction then square, then kings).
+    #[inline]
+    pub fn for_each_quiet<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
+        let empty = self.empty::<R>();
+        let men = self.men();
+        for dir in forward(self.side) {
+            for to in squares(dir.shift(men) & empty) {
+                f(Square(back(dir, to.bb()).trailing_zeros() as u8), to);
+            }
+        }
+        for from in squares(self.own_kings()) {
+            for dir in Direction::ALL {
+                let steps = king_ray::<R>(from.0 as u32, dir, empty);
+                if dir.is_upward() {
+                    squares(steps).for_each(|to| f(from, to));
+                } else {
+                    squares_down(steps).for_each(|to| f(from, to));
+                }
+            }
+        }
+    }
+}
+
+/// The squares of `bb`, highest first.
+#[inline]
+fn squares_down(mut bb: Bitboard) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let sq = 63 - bb.leading_zeros();
+            bb ^= 1 << sq;
+            Square(sq as u8)
+        })
+    })
+}
+
+/// The two directions a man of `side` moves in.
+#[inline(always)]
+fn forward(side: Colour) -> [Direction; 2] {
+    Direction::forward(side)
+}
+
+#[inline(always)]
+fn is_forward(dir: Direction, side: Colour) -> bool {
+    dir.is_upward() == (side == Colour::White)
+}
+
+/// Shift one step against `dir`.
+#[inline(always)]
+fn back(dir: Direction, bb: Bitboard) -> Bitboard {
+    match dir {
+        Direction::NorthEast => bb >> 9,
+        Direction::NorthWest => bb >> 7,
+        Direction::SouthEast => bb << 7,
+        Direction::SouthWest => bb << 9,
+    }
+}
+
+/// Empty squares a king on `sq` can move to along `dir`.
+#[inline(always)]
+fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
+    if !R::FLYING {
+        return dir.shift(1 << sq) & empty;
+    }
+    let rays = &R::geometry().rays;
+    let mut ray = rays[sq as usize][dir as usize];
+    let blockers = ray & !empty;
+    if blockers != 0 {
+        ray ^= rays[dir.nearest(blockers) as usize][dir as usize];
+    }
+    ray & empty
+}
+
+/// Empty squares a king on `sq` can move to.
+#[inline(always)]
+fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
+    Direction::ALL
+        .iter()
+        .fold(0, |acc, &dir| acc | king_ray::<R>(sq, dir, empty))
+}
+
+/// Receives each complete capture chain.
+pub(super) trait Sink {
+    /// Whether the chain's squares must be recorded in order.
+    const PATH: bool;
+    /// A chain from `from` ends on `to` having jumped `jumped`; the
+    /// capturing commander ends as a king if `king`, crowned on the way if
+    /// `promoted`. With `PATH`, `landings` and `victims` list the legs.
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        from: Square,
+        to: Square,
+        jumped: Bitboard,
+        king: bool,
+        promoted: bool,
+        landings: &[u8],
+        victims: &[u8],
+    );
+}
+
+/// Counting needs nothing but the number of chains.
+pub(super) struct Count;
+
+impl Sink for Count {
+    const PATH: bool = false;
+    #[inline(always)]
+    fn leaf(&mut self, _: Square, _: Square, _: Bitboard, _: bool, _: bool, _: &[u8], _: &[u8]) {}
+}
+
+impl Sink for Vec<Move> {
+    const PATH: bool = true;
+    #[inline]
+    fn leaf(
+        &mut self,
+        from: Square,
+        to: Square,
+        _: Bitboard,
+        _: bool,
+        promoted: bool,
+        landings: &[u8],
+        victims: &[u8],
+    ) {
+        let mut mv = Move::quiet(from, to, promoted);
+        mv.captures = landings.len() as u8;
+        mv.landings[..landings.len()].copy_from_slice(landings);
+        mv.jumped[..victims.len()].copy_from_slice(victims);
+        self.push(mv);
+    }
+}
+
+/// Depth-first search of the capture chains of one column.
+struct Chain<'s, R, S> {
+    /// Empty squares, with the capturing column's start square among them.
+    empty: Bitboard,
+    enemy: Bitboard,
+    promotion: Bitboard,
+    side: Colour,
+    from: Square,
+    depth: usize,
+    leaves: u64,
+    landings: [u8; MAX_CAPTURES],
+    victims: [u8; MAX_CAPTURES],
+    sink: &'s mut S,
+    rules: PhantomData<R>,
+}
+
+impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
+    #[inline]
+    fn new(bits: &Bits, from: Square, empty: Bitboard, sink: &'s mut S) -> Self {
+        Chain {
+            empty: empty | from.bb(),
+            enemy: bits.enemy,
+            promotion: R::geometry().promotion[bits.side.index()],
+            side: bits.side,
+            from,
+            depth: 0,
+            leaves: 0,
+            landings: [0; MAX_CAPTURES],
+            victims: [0; MAX_CAPTURES],
+            sink,
+            rules: PhantomData,
+        }
+    }
+
+    /// Extend the chain standing on `sq`; returns whether any capture was
+    /// possible from here (if not, the caller ends the move).
+    #[inline]
+    fn extend(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+        if R::FLYING && king {
+            self.extend_flying(sq, jumped, promoted)
+        } else {
+            self.extend_short(sq, king, jumped, promoted)
+        }
+    }
+
+    /// Short jumps: every man, and Lasca's officers.
+    fn extend_short(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+        let at: Bitboard = 1 << sq;
+        let victims = self.enemy & !jumped;
+        let mut found = false;
+        for dir in Direction::ALL {
+            if !(king || R::MEN_CAPTURE_BACKWARDS || is_forward(dir, self.side)) {
+                continue;
+            }
+            let victim = dir.shift(at) & victims;
+            let to = dir.shift(victim) & self.empty;
+            if to == 0 {
+                continue;
+            }
+            found = true;
+            let crowned = !king && self.promotion & to != 0;
+            let (to, victim) = (to.trailing_zeros(), victim.trailing_zeros());
+            if crowned && R::PROMOTION_ENDS_MOVE {
+                self.push(to, victim);
+                self.emit(to, jumped | 1 << victim, true, true);
+                self.depth -= 1;
+            } else {
+                let jumped = jumped | 1 << victim;
+                self.follow(to, victim, king || crowned, jumped, promoted || crowned);
+            }
+        }
+        found
+    }
+
+    /// A flying king: the victim is the first column along a diagonal, and
+    /// every empty square behind it is a landing.
+    fn extend_flying(&mut self, sq: u32, jumped: Bitboard, promoted: bool) -> bool {
+        let mut found = false;
+        for dir in Direction::ALL {
+            let Some(victim) = self.flying_victim(sq, dir, jumped) else {
+                continue;
+            };
+            let mut landings = king_ray::<R>(victim, dir, self.empty);
+            if landings == 0 {
+                continue;
+            }
+            found = true;
+            let jumped = jumped | 1 << victim;
+            if R::LAND_TO_CONTINUE {
+                let continuing = squares(landings)
+                    .filter(|t| self.can_capture_as_king(t.0 as u32, jumped))
+                    .fold(0, |acc, t| acc | t.bb());
+                if continuing != 0 {
+                    landings = continuing;
+                }
+            }
+            for to in squares(landings) {
+                self.follow(to.0 as u32, victim, true, jumped, promoted);
+            }
+        }
+        found
+    }
+
+    /// The enemy column a flying king on `sq` would jump along `dir`.
+    #[inline(always)]
+    fn flying_victim(&self, sq: u32, dir: Direction, jumped: Bitboard) -> Option<u32> {
+        let blockers = R::geometry().rays[sq as usize][dir as usize] & !self.empty;
+        if blockers == 0 {
+            return None;
+        }
+        let victim = dir.nearest(blockers);
+        (self.enemy & !jumped & 1 << victim != 0).then_some(victim)
+    }
+
+    /// Whether a king standing on `sq` could capture at once.
+    #[inline]
+    fn can_capture_as_king(&self, sq: u32, jumped: Bitboard) -> bool {
+        Direction::ALL.iter().any(|&dir| {
+            if R::FLYING {
+                self.flying_victim(sq, dir, jumped)
+                    .is_some_and(|v| dir.shift(1 << v) & self.empty != 0)
+            } else {
+                let victim = dir.shift(1 << sq) & self.enemy & !jumped;
+                dir.shift(victim) & self.empty != 0
+            }
+        })
+    }
+
+    /// Land on `to` after jumping `victim`, then go on or end the move there.
+    #[inline]
+    fn follow(&mut self, to: u32, victim: u32, king: bool, jumped: Bitboard, promoted: bool) {
+        self.push(to, victim);
+        if !self.extend(to, king, jumped, promoted) {
+            self.emit(to, jumped, king, promoted);
+        }
+        self.depth -= 1;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, to: u32, victim: u32) {
+        if S::PATH {
+            self.landings[self.depth] = to as u8;
+            self.victims[self.depth] = victim as u8;
+        }
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, to: u32, jumped: Bitboard, king: bool, promoted: bool) {
+        self.leaves += 1;
+        let n = if S::PATH { self.depth } else { 0 };
+        self.sink.leaf(
+            self.from,
+            Square(to as u8),
+            jumped,
+            king,
+            promoted,
+            &self.landings[..n],
+            &self.victims[..n],
+        );
+    }
+}
+
+/// Generate all legal moves of `pos` into `out` (cleared first).
+pub(super) fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    let bits = Bits::of(pos);
+    if bits.for_each_capture::<R, _>(out) == 0 {
+        let promotion = R::geometry().promotion[bits.side.index()];
+        let men = bits.men();
+        bits.for_each_quiet::<R>(|from, to| {
+            let promotes = men & from.bb() != 0 && promotion & to.bb() != 0;
+            out.push(Move::quiet(from, to, promotes));
+        });
+    }
+}
 
 impl Position {
     /// All legal moves, appended to `out` (which is cleared first).
     pub fn generate_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        self.generate_captures(out);
-        if out.is_empty() {
-            self.generate_quiet(out);
-        }
+        with_rules!(self, R => generate::<R>(self, out))
     }
 
     /// All legal moves in a fresh vector.
@@ -27,274 +568,14 @@ impl Position {
     }
 
     /// Number of legal moves. Plain moves are counted with bitboards, which
-    /// is what makes bulk-counted perft fast.
-    pub fn count_moves(&self, scratch: &mut Vec<Move>) -> usize {
-        if self.has_capture() {
-            scratch.clear();
-            self.generate_captures(scratch);
-            scratch.len()
-        } else {
-            self.count_quiet()
-        }
-    }
-
-    fn empty_squares(&self) -> Bitboard {
-        self.geometry.playable & !self.occupied()
-    }
-
-    fn own_men(&self) -> Bitboard {
-        self.commanded_by(self.side) & !self.kings
+    /// is what makes bulk-counted perft fast. `scratch` is not needed any
+    /// more; it stays for source compatibility.
+    pub fn count_moves(&self, _scratch: &mut Vec<Move>) -> usize {
+        with_rules!(self, R => Bits::of(self).count_moves::<R>() as usize)
     }
 
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
-        let empty = self.empty_squares();
-        let enemy = self.commanded_by(!self.side);
-        let men = self.own_men();
-        let man_dirs: &[Direction] = if self.variant().men_capture_backwards() {
-            &Direction::ALL
-        } else {
-            &Direction::forward(self.side)
-        };
-        for &dir in man_dirs {
-            if dir.shift(dir.shift(men) & enemy) & empty != 0 {
-                return true;
-            }
-        }
-        let kings = self.commanded_by(self.side) & self.kings;
-        if !self.variant().flying_kings() {
-            return Direction::ALL
-                .iter()
-                .any(|&dir| dir.shift(dir.shift(kings) & enemy) & empty != 0);
-        }
-        // A king's first leg never crosses its own square, so counting that
-        // square as empty (as ChainSearch does) changes nothing here.
-        squares(kings).any(|sq| ChainSearch::new(self, sq, None).can_capture_from(sq, true, 0))
-    }
-
-    fn generate_captures(&self, out: &mut Vec<Move>) {
-        let own = self.commanded_by(self.side);
-        for from in squares(own) {
-            let mut chain = ChainSearch::new(self, from, Some(&mut *out));
-            let king = self.kings & from.bb() != 0;
-            chain.extend(from, king, 0, false);
-        }
-    }
-
-    fn generate_quiet(&self, out: &mut Vec<Move>) {
-        let g = self.geometry;
-        let empty = self.empty_squares();
-        let promotion = g.promotion[self.side.index()];
-        for dir in Direction::forward(self.side) {
-            for from in squares(self.own_men()) {
-                if let Some(to) = g.step(from, dir).filter(|t| empty & t.bb() != 0) {
-                    out.push(Move::quiet(from, to, promotion & to.bb() != 0));
-                }
-            }
-        }
-        let flying = self.variant().flying_kings();
-        for from in squares(self.commanded_by(self.side) & self.kings) {
-            for dir in Direction::ALL {
-                let mut sq = from;
-                while let Some(to) = g.step(sq, dir).filter(|t| empty & t.bb() != 0) {
-                    out.push(Move::quiet(from, to, false));
-                    if !flying {
-                        break;
-                    }
-                    sq = to;
-                }
-            }
-        }
-    }
-
-    fn count_quiet(&self) -> usize {
-        let g = self.geometry;
-        let empty = self.empty_squares();
-        let men = self.own_men();
-        let mut count = Direction::forward(self.side)
-            .iter()
-            .map(|dir| (dir.shift(men) & empty).count_ones() as usize)
-            .sum();
-        let kings = self.commanded_by(self.side) & self.kings;
-        if !self.variant().flying_kings() {
-            return count
-                + Direction::ALL
-                    .iter()
-                    .map(|dir| (dir.shift(kings) & empty).count_ones() as usize)
-                    .sum::<usize>();
-        }
-        for from in squares(kings) {
-            for dir in Direction::ALL {
-                let mut sq = from;
-                while let Some(to) = g.step(sq, dir).filter(|t| empty & t.bb() != 0) {
-                    count += 1;
-                    sq = to;
-                }
-            }
-        }
-        count
-    }
-}
-
-/// Depth-first search of the capture chains of one column.
-struct ChainSearch<'a> {
-    g: &'static Geometry,
-    flying: bool,
-    men_capture_backwards: bool,
-    promotion_ends_move: bool,
-    landing: KingLanding,
-    forward: [Direction; 2],
-    promotion: Bitboard,
-    /// Empty squares, with the capturing column's start square among them.
-    empty: Bitboard,
-    enemy: Bitboard,
-    from: Square,
-    depth: usize,
-    landings: [u8; MAX_CAPTURES],
-    jumped: [u8; MAX_CAPTURES],
-    out: Option<&'a mut Vec<Move>>,
-}
-
-impl<'a> ChainSearch<'a> {
-    fn new(pos: &Position, from: Square, out: Option<&'a mut Vec<Move>>) -> Self {
-        let variant = pos.variant();
-        let side = pos.side_to_move();
-        ChainSearch {
-            g: pos.geometry(),
-            flying: variant.flying_kings(),
-            men_capture_backwards: variant.men_capture_backwards(),
-            promotion_ends_move: variant.promotion_ends_move(),
-            landing: pos.king_landing(),
-            forward: Direction::forward(side),
-            promotion: pos.geometry().promotion[side.index()],
-            empty: (pos.geometry().playable & !pos.occupied()) | from.bb(),
-            enemy: pos.commanded_by(!side),
-            from,
-            depth: 0,
-            landings: [0; MAX_CAPTURES],
-            jumped: [0; MAX_CAPTURES],
-            out,
-        }
-    }
-
-    #[inline]
-    fn directions(&self, king: bool) -> &[Direction] {
-        if king || self.men_capture_backwards {
-            &Direction::ALL
-        } else {
-            &self.forward
-        }
-    }
-
-    #[inline]
-    fn is_empty(&self, sq: Square) -> bool {
-        self.empty & sq.bb() != 0
-    }
-
-    /// The enemy column a capture from `sq` along `dir` would take, if any.
-    #[inline]
-    fn victim(&self, sq: Square, dir: Direction, king: bool, jumped: Bitboard) -> Option<Square> {
-        let mut next = self.g.step(sq, dir)?;
-        if king && self.flying {
-            while self.is_empty(next) {
-                next = self.g.step(next, dir)?;
-            }
-        }
-        (self.enemy & !jumped & next.bb() != 0).then_some(next)
-    }
-
-    /// Whether a column standing on `sq` could capture at once.
-    fn can_capture_from(&self, sq: Square, king: bool, jumped: Bitboard) -> bool {
-        self.directions(king).iter().any(|&dir| {
-            self.victim(sq, dir, king, jumped)
-                .and_then(|v| self.g.step(v, dir))
-                .is_some_and(|t| self.is_empty(t))
-        })
-    }
-
-    /// Extend the chain standing on `sq`; returns whether any capture was
-    /// possible from here (if not, the caller ends the move).
-    fn extend(&mut self, sq: Square, king: bool, jumped: Bitboard, promoted: bool) -> bool {
-        let mut found = false;
-        for i in 0..self.directions(king).len() {
-            let dir = self.directions(king)[i];
-            let Some(victim) = self.victim(sq, dir, king, jumped) else {
-                continue;
-            };
-            let jumped = jumped | victim.bb();
-            let mut landing = self.g.step(victim, dir);
-            if !(king && self.flying) {
-                let Some(to) = landing.filter(|&t| self.is_empty(t)) else {
-                    continue;
-                };
-                found = true;
-                let crowned = !king && self.promotion & to.bb() != 0;
-                if crowned && self.promotion_ends_move {
-                    self.leaf(to, victim, true);
-                } else {
-                    self.follow(to, victim, king || crowned, jumped, promoted || crowned);
-                }
-                continue;
-            }
-            // Flying king: every empty square behind the victim is a landing.
-            let mut candidates: Bitboard = 0;
-            while let Some(t) = landing.filter(|&t| self.is_empty(t)) {
-                candidates |= t.bb();
-                landing = self.g.step(t, dir);
-            }
-            if candidates == 0 {
-                continue;
-            }
-            found = true;
-            if self.landing == KingLanding::Continue {
-                let continuing = squares(candidates)
-                    .filter(|&t| self.can_capture_from(t, true, jumped))
-                    .fold(0, |acc, t| acc | t.bb());
-                if continuing != 0 {
-                    candidates = continuing;
-                }
-            }
-            for to in squares(candidates) {
-                self.follow(to, victim, true, jumped, promoted);
-            }
-        }
-        found
-    }
-
-    /// Land on `to` after jumping `victim`, then go on or end the move there.
-    #[inline]
-    fn follow(&mut self, to: Square, victim: Square, king: bool, jumped: Bitboard, promoted: bool) {
-        self.push(to, victim);
-        if !self.extend(to, king, jumped, promoted) {
-            self.emit(to, promoted);
-        }
-        self.depth -= 1;
-    }
-
-    /// Land on `to` and end the move whatever else is possible.
-    fn leaf(&mut self, to: Square, victim: Square, promoted: bool) {
-        self.push(to, victim);
-        self.emit(to, promoted);
-        self.depth -= 1;
-    }
-
-    #[inline]
-    fn push(&mut self, to: Square, victim: Square) {
-        self.landings[self.depth] = to.0;
-        self.jumped[self.depth] = victim.0;
-        self.depth += 1;
-    }
-
-    fn emit(&mut self, to: Square, promotes: bool) {
-        if let Some(out) = self.out.as_deref_mut() {
-            out.push(Move {
-                from: self.from.0,
-                to: to.0,
-                captures: self.depth as u8,
-                promotes,
-                landings: self.landings,
-                jumped: self.jumped,
-            });
-        }
+        with_rules!(self, R => Bits::of(self).has_capture::<R>())
     }
 }

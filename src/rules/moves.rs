@@ -60,7 +60,9 @@ impl Move {
 
     /// Landing squares of a capture, in order (empty for a plain move).
     pub fn landings(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.landings[..self.capture_count()].iter().map(|&s| Square(s))
+        self.landings[..self.capture_count()]
+            .iter()
+            .map(|&s| Square(s))
     }
 
     /// A non-zero 32-bit code for the transposition table; two legal moves
@@ -68,13 +70,17 @@ impl Move {
     pub fn tt_code(&self) -> u32 {
         let path = self.landings[..self.capture_count()]
             .iter()
-            .fold(0u32, |h, &sq| h.wrapping_mul(67).wrapping_add(sq as u32 + 1));
+            .fold(0u32, |h, &sq| {
+                h.wrapping_mul(67).wrapping_add(sq as u32 + 1)
+            });
         (self.from as u32 | (self.to as u32) << 6 | path << 12) | 1 << 31
     }
 
     /// Jumped squares of a capture, in the order taken.
     pub fn jumped(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.jumped[..self.capture_count()].iter().map(|&s| Square(s))
+        self.jumped[..self.capture_count()]
+            .iter()
+            .map(|&s| Square(s))
     }
 }
 

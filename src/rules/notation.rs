@@ -10,21 +10,57 @@ use std::fmt;
 /// Why a square, move or position string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
-    BadSquare { text: String, reason: &'static str },
-    UnplayableSquare { square: String },
-    BadSide { text: String },
-    EmptyColumn { square: String },
-    BadPiece { square: String, piece: char },
-    AlternatingColours { square: String },
-    ColumnTooTall { square: String },
-    DuplicateSquare { square: String },
-    PromotedMan { square: String },
-    TooManyPieces { colour: Colour, count: u32, max: u32 },
-    BadNumber { field: &'static str, text: String },
-    Garbage { text: String },
-    IllegalMove { text: String },
-    AmbiguousMove { text: String, candidates: Vec<String> },
-    BadMove { text: String },
+    BadSquare {
+        text: String,
+        reason: &'static str,
+    },
+    UnplayableSquare {
+        square: String,
+    },
+    BadSide {
+        text: String,
+    },
+    EmptyColumn {
+        square: String,
+    },
+    BadPiece {
+        square: String,
+        piece: char,
+    },
+    AlternatingColours {
+        square: String,
+    },
+    ColumnTooTall {
+        square: String,
+    },
+    DuplicateSquare {
+        square: String,
+    },
+    PromotedMan {
+        square: String,
+    },
+    TooManyPieces {
+        colour: Colour,
+        count: u32,
+        max: u32,
+    },
+    BadNumber {
+        field: &'static str,
+        text: String,
+    },
+    Garbage {
+        text: String,
+    },
+    IllegalMove {
+        text: String,
+    },
+    AmbiguousMove {
+        text: String,
+        candidates: Vec<String>,
+    },
+    BadMove {
+        text: String,
+    },
 }
 
 impl fmt::Display for NotationError {
@@ -195,11 +231,26 @@ impl Position {
             let pieces = pieces_text
                 .chars()
                 .map(|c| match c {
-                    'w' => Ok(Piece { colour: Colour::White, king: false }),
-                    'W' => Ok(Piece { colour: Colour::White, king: true }),
-                    'b' => Ok(Piece { colour: Colour::Black, king: false }),
-                    'B' => Ok(Piece { colour: Colour::Black, king: true }),
-                    _ => Err(NotationError::BadPiece { square: name.clone(), piece: c }),
+                    'w' => Ok(Piece {
+                        colour: Colour::White,
+                        king: false,
+                    }),
+                    'W' => Ok(Piece {
+                        colour: Colour::White,
+                        king: true,
+                    }),
+                    'b' => Ok(Piece {
+                        colour: Colour::Black,
+                        king: false,
+                    }),
+                    'B' => Ok(Piece {
+                        colour: Colour::Black,
+                        king: true,
+                    }),
+                    _ => Err(NotationError::BadPiece {
+                        square: name.clone(),
+                        piece: c,
+                    }),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let col = Column::from_pieces(&pieces).map_err(|e| match e {
@@ -234,7 +285,9 @@ impl Position {
     pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         let variant = self.variant();
         let lower = text.to_ascii_lowercase().replace(':', "x");
-        let bad = || NotationError::BadMove { text: text.to_string() };
+        let bad = || NotationError::BadMove {
+            text: text.to_string(),
+        };
         let (squares, capture) = if lower.contains('x') {
             (lower.split('x').collect::<Vec<_>>(), true)
         } else {
@@ -274,7 +327,9 @@ impl Position {
         };
         match shortened[..] {
             [mv] => Ok(*mv),
-            [] => Err(NotationError::IllegalMove { text: text.to_string() }),
+            [] => Err(NotationError::IllegalMove {
+                text: text.to_string(),
+            }),
             _ => Err(NotationError::AmbiguousMove {
                 text: text.to_string(),
                 candidates: shortened.iter().map(|m| m.to_string()).collect(),
@@ -283,7 +338,11 @@ impl Position {
     }
 }
 
-fn parse_number(token: Option<&str>, field: &'static str, default: u32) -> Result<u32, NotationError> {
+fn parse_number(
+    token: Option<&str>,
+    field: &'static str,
+    default: u32,
+) -> Result<u32, NotationError> {
     match token {
         None => Ok(default),
         Some(t) => t.parse::<u32>().map_err(|_| NotationError::BadNumber {

@@ -22,7 +22,9 @@ impl std::str::FromStr for KingLanding {
         match s.to_ascii_lowercase().as_str() {
             "continue" => Ok(KingLanding::Continue),
             "free" => Ok(KingLanding::Free),
-            _ => Err(format!("unknown king landing '{s}' (expected continue or free)")),
+            _ => Err(format!(
+                "unknown king landing '{s}' (expected continue or free)"
+            )),
         }
     }
 }
@@ -175,7 +177,12 @@ impl Position {
     /// The key computed from nothing: tests check it against `key()`.
     pub fn key_from_scratch(&self) -> u64 {
         let squares = (0..64).fold(0, |k, sq| k ^ square_key(sq, self.columns[sq]));
-        squares ^ if self.side == Colour::Black { SIDE_KEY } else { 0 }
+        squares
+            ^ if self.side == Colour::Black {
+                SIDE_KEY
+            } else {
+                0
+            }
     }
 
     /// Set up a square; keeps bitboards and key in step.
@@ -262,7 +269,10 @@ impl Position {
         for &sq in mv.jumped[..mv.captures as usize].iter().rev() {
             let (rest, king) = col.remove_bottom();
             col = rest;
-            let back = self.columns[sq as usize].put_on_top(Piece { colour: enemy, king });
+            let back = self.columns[sq as usize].put_on_top(Piece {
+                colour: enemy,
+                king,
+            });
             self.set(sq as usize, back);
         }
         self.set(mv.from as usize, col);
