@@ -190,6 +190,17 @@ impl Direction {
         }
     }
 
+    /// The reverse direction.
+    #[inline]
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::NorthEast => Direction::SouthWest,
+            Direction::NorthWest => Direction::SouthEast,
+            Direction::SouthEast => Direction::NorthWest,
+            Direction::SouthWest => Direction::NorthEast,
+        }
+    }
+
     /// Directions whose shift is a left shift (towards higher squares): the
     /// nearest square of a ray is its lowest bit, else its highest.
     #[inline]

@@ -198,15 +198,84 @@ impl Bits {
     }
 
     /// Run the capture search of every column that might capture; returns
-    /// the number of complete chains found.
+    /// the number of complete chains found. Sinks that record paths get
+    /// the chains in `generate_moves` order (by start square); the others
+    /// get them in any order.
     #[inline]
     pub fn for_each_capture<R: Rules, S: Sink>(&self, sink: &mut S) -> u64 {
         let empty = self.empty::<R>();
-        let candidates = self.capturing_men::<R>(empty) | self.own_kings();
+        if S::PATH {
+            let candidates = self.capturing_men::<R>(empty) | self.own_kings();
+            let mut leaves = 0;
+            for from in squares(candidates) {
+                let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
+                chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
+                leaves += chain.leaves;
+            }
+            return leaves;
+        }
+        self.men_captures_bulk::<R, S>(empty, sink) + self.king_captures::<R, S>(empty, sink)
+    }
+
+    /// The men's chains, found a whole direction at a time. After a man's
+    /// first jump along `dir`, the jumped square and the vacated start
+    /// square both lie behind it (against `dir`), so a second jump along
+    /// any other direction depends only on the original board: a landing
+    /// from which no such jump starts ends the chain, and is counted
+    /// without searching. Only landings where the chain goes on, or where
+    /// a Bashni man is crowned and goes on as a flying king, are searched.
+    #[inline]
+    fn men_captures_bulk<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
+        let men = self.men();
+        // `sources[d]`: squares from which a short jump along `d` exists.
+        let sources = Direction::ALL.map(|d| back(d, back(d, empty) & self.enemy));
+        let promotion = R::geometry().promotion[self.side.index()];
+        let men_dir = |d: Direction| R::MEN_CAPTURE_BACKWARDS || is_forward(d, self.side);
         let mut leaves = 0;
-        for from in squares(candidates) {
+        for dir in Direction::ALL {
+            let jumpers = sources[dir as usize] & men;
+            if !men_dir(dir) || jumpers == 0 {
+                continue;
+            }
+            let landings = dir.shift(dir.shift(jumpers));
+            let onward = Direction::ALL
+                .iter()
+                .filter(|&&d| men_dir(d) && d != dir.opposite())
+                .fold(0, |acc, &d| acc | sources[d as usize]);
+            let ends = if R::PROMOTION_ENDS_MOVE {
+                landings & (promotion | !onward)
+            } else {
+                landings & !(onward | promotion)
+            };
+            leaves += ends.count_ones() as u64;
+            if !S::COUNT_ONLY {
+                for to in squares(ends) {
+                    let victim = back(dir, to.bb());
+                    let from = Square(back(dir, victim).trailing_zeros() as u8);
+                    let crowned = promotion & to.bb() != 0;
+                    sink.leaf(from, to, victim, crowned, crowned, &[], &[]);
+                }
+            }
+            for to in squares(landings & !ends) {
+                let victim = back(dir, to.bb());
+                let from = Square(back(dir, victim).trailing_zeros() as u8);
+                let crowned = promotion & to.bb() != 0;
+                let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
+                let victim = victim.trailing_zeros();
+                chain.follow(to.0 as u32, victim, crowned, 1 << victim, crowned);
+                leaves += chain.leaves;
+            }
+        }
+        leaves
+    }
+
+    /// The kings' chains, searched one king at a time.
+    #[inline]
+    fn king_captures<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
+        let mut leaves = 0;
+        for from in squares(self.own_kings()) {
             let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
-            chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
+            chain.extend(from.0 as u32, true, 0, false);
             leaves += chain.leaves;
         }
         leaves
@@ -331,6 +400,8 @@ fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
 pub(super) trait Sink {
     /// Whether the chain's squares must be recorded in order.
     const PATH: bool;
+    /// `leaf` does nothing: only the number of chains is wanted.
+    const COUNT_ONLY: bool = false;
     /// A chain from `from` ends on `to` having jumped `jumped`; the
     /// capturing commander ends as a king if `king`, crowned on the way if
     /// `promoted`. With `PATH`, `landings` and `victims` list the legs.
@@ -352,6 +423,7 @@ pub(super) struct Count;
 
 impl Sink for Count {
     const PATH: bool = false;
+    const COUNT_ONLY: bool = true;
     #[inline(always)]
     fn leaf(&mut self, _: Square, _: Square, _: Bitboard, _: bool, _: bool, _: &[u8], _: &[u8]) {}
 }
