@@ -184,17 +184,25 @@ impl Bits {
         self.own & self.kings
     }
 
-    /// The men that can jump at once (bit-parallel over all men).
-    #[inline]
-    fn capturing_men<R: Rules>(&self, empty: Bitboard) -> Bitboard {
-        let men = self.men();
+    /// `[d]`: the squares from which a short jump along `d` exists,
+    /// whatever stands on them (bit-parallel over the whole board).
+    #[inline(always)]
+    fn jump_sources(&self, empty: Bitboard) -> [Bitboard; 4] {
+        let mut sources = [0; 4];
+        each_dir(|d| sources[d as usize] = back(d, back(d, empty) & self.enemy));
+        sources
+    }
+
+    /// The men that can jump at once.
+    #[inline(always)]
+    fn capturing_men<R: Rules>(&self, sources: &[Bitboard; 4]) -> Bitboard {
         let mut found = 0;
-        for dir in Direction::ALL {
-            if R::MEN_CAPTURE_BACKWARDS || is_forward(dir, self.side) {
-                found |= back(dir, back(dir, empty) & self.enemy) & men;
+        each_dir(|d| {
+            if men_capture_along::<R>(d, self.side) {
+                found |= sources[d as usize];
             }
-        }
-        found
+        });
+        found & self.men()
     }
 
     /// Run the capture search of every column that might capture; returns
@@ -204,8 +212,9 @@ impl Bits {
     #[inline]
     pub fn for_each_capture<R: Rules, S: Sink>(&self, sink: &mut S) -> u64 {
         let empty = self.empty::<R>();
+        let sources = self.jump_sources(empty);
         if S::PATH {
-            let candidates = self.capturing_men::<R>(empty) | self.own_kings();
+            let candidates = self.capturing_men::<R>(&sources) | self.own_kings();
             let mut leaves = 0;
             for from in squares(candidates) {
                 let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
@@ -214,7 +223,8 @@ impl Bits {
             }
             return leaves;
         }
-        self.men_captures_bulk::<R, S>(empty, sink) + self.king_captures::<R, S>(empty, sink)
+        self.men_captures_bulk::<R, S>(empty, &sources, sink)
+            + self.king_captures::<R, S>(empty, sink)
     }
 
     /// The men's chains, found a whole direction at a time. After a man's
@@ -224,24 +234,28 @@ impl Bits {
     /// from which no such jump starts ends the chain, and is counted
     /// without searching. Only landings where the chain goes on, or where
     /// a Bashni man is crowned and goes on as a flying king, are searched.
-    #[inline]
-    fn men_captures_bulk<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
+    #[inline(always)]
+    fn men_captures_bulk<R: Rules, S: Sink>(
+        &self,
+        empty: Bitboard,
+        sources: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
         let men = self.men();
-        // `sources[d]`: squares from which a short jump along `d` exists.
-        let sources = Direction::ALL.map(|d| back(d, back(d, empty) & self.enemy));
         let promotion = R::geometry().promotion[self.side.index()];
-        let men_dir = |d: Direction| R::MEN_CAPTURE_BACKWARDS || is_forward(d, self.side);
         let mut leaves = 0;
-        for dir in Direction::ALL {
+        each_dir(|dir| {
             let jumpers = sources[dir as usize] & men;
-            if !men_dir(dir) || jumpers == 0 {
-                continue;
+            if !men_capture_along::<R>(dir, self.side) || jumpers == 0 {
+                return;
             }
             let landings = dir.shift(dir.shift(jumpers));
-            let onward = Direction::ALL
-                .iter()
-                .filter(|&&d| men_dir(d) && d != dir.opposite())
-                .fold(0, |acc, &d| acc | sources[d as usize]);
+            let mut onward = 0;
+            each_dir(|d| {
+                if men_capture_along::<R>(d, self.side) && d != dir.opposite() {
+                    onward |= sources[d as usize];
+                }
+            });
             let ends = if R::PROMOTION_ENDS_MOVE {
                 landings & (promotion | !onward)
             } else {
@@ -265,12 +279,12 @@ impl Bits {
                 chain.follow(to.0 as u32, victim, crowned, 1 << victim, crowned);
                 leaves += chain.leaves;
             }
-        }
+        });
         leaves
     }
 
     /// The kings' chains, searched one king at a time.
-    #[inline]
+    #[inline(always)]
     fn king_captures<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
         let mut leaves = 0;
         for from in squares(self.own_kings()) {
@@ -285,7 +299,7 @@ impl Bits {
     #[inline]
     pub fn has_capture<R: Rules>(&self) -> bool {
         let empty = self.empty::<R>();
-        if self.capturing_men::<R>(empty) != 0 {
+        if self.capturing_men::<R>(&self.jump_sources(empty)) != 0 {
             return true;
         }
         squares(self.own_kings()).any(|k| {
@@ -299,16 +313,21 @@ impl Bits {
     /// with population counts.
     #[inline]
     pub fn count_moves<R: Rules>(&self) -> u64 {
-        let captures = self.for_each_capture::<R, _>(&mut Count);
-        if captures > 0 {
-            return captures;
-        }
         let empty = self.empty::<R>();
-        let men = self.men();
-        let mut count = 0;
-        for dir in forward(self.side) {
-            count += (dir.shift(men) & empty).count_ones() as u64;
+        let sources = self.jump_sources(empty);
+        if self.capturing_men::<R>(&sources) | self.own_kings() != 0 {
+            let captures = self.men_captures_bulk::<R, _>(empty, &sources, &mut Count)
+                + self.king_captures::<R, _>(empty, &mut Count);
+            if captures > 0 {
+                return captures;
+            }
         }
+        let men = self.men();
+        let (left, right) = match self.side {
+            Colour::White => (men << 7, men << 9),
+            Colour::Black => (men >> 9, men >> 7),
+        };
+        let mut count = (left & empty).count_ones() as u64 + (right & empty).count_ones() as u64;
         for k in squares(self.own_kings()) {
             count += king_steps::<R>(k.0 as u32, empty).count_ones() as u64;
         }
@@ -362,6 +381,31 @@ fn is_forward(dir: Direction, side: Colour) -> bool {
     dir.is_upward() == (side == Colour::White)
 }
 
+/// Whether a man of `side` may capture along `dir`.
+#[inline(always)]
+fn men_capture_along<R: Rules>(dir: Direction, side: Colour) -> bool {
+    R::MEN_CAPTURE_BACKWARDS || is_forward(dir, side)
+}
+
+/// `f` for each direction in `Direction::ALL` order, unrolled (loops over
+/// the array were left rolled up by the compiler in the hot paths).
+#[inline(always)]
+fn each_dir(mut f: impl FnMut(Direction)) {
+    f(Direction::NorthEast);
+    f(Direction::NorthWest);
+    f(Direction::SouthEast);
+    f(Direction::SouthWest);
+}
+
+/// Whether `f` holds for some direction, tried in `Direction::ALL` order.
+#[inline(always)]
+fn any_dir(mut f: impl FnMut(Direction) -> bool) -> bool {
+    f(Direction::NorthEast)
+        || f(Direction::NorthWest)
+        || f(Direction::SouthEast)
+        || f(Direction::SouthWest)
+}
+
 /// Shift one step against `dir`.
 #[inline(always)]
 fn back(dir: Direction, bb: Bitboard) -> Bitboard {
@@ -391,9 +435,9 @@ fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
 /// Empty squares a king on `sq` can move to.
 #[inline(always)]
 fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
-    Direction::ALL
-        .iter()
-        .fold(0, |acc, &dir| acc | king_ray::<R>(sq, dir, empty))
+    let mut steps = 0;
+    each_dir(|dir| steps |= king_ray::<R>(sq, dir, empty));
+    steps
 }
 
 /// Receives each complete capture chain.
@@ -499,14 +543,14 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
         let at: Bitboard = 1 << sq;
         let victims = self.enemy & !jumped;
         let mut found = false;
-        for dir in Direction::ALL {
-            if !(king || R::MEN_CAPTURE_BACKWARDS || is_forward(dir, self.side)) {
-                continue;
+        each_dir(|dir| {
+            if !(king || men_capture_along::<R>(dir, self.side)) {
+                return;
             }
             let victim = dir.shift(at) & victims;
             let to = dir.shift(victim) & self.empty;
             if to == 0 {
-                continue;
+                return;
             }
             found = true;
             let crowned = !king && self.promotion & to != 0;
@@ -519,7 +563,7 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
                 let jumped = jumped | 1 << victim;
                 self.follow(to, victim, king || crowned, jumped, promoted || crowned);
             }
-        }
+        });
         found
     }
 
@@ -527,13 +571,13 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
     /// every empty square behind it is a landing.
     fn extend_flying(&mut self, sq: u32, jumped: Bitboard, promoted: bool) -> bool {
         let mut found = false;
-        for dir in Direction::ALL {
+        each_dir(|dir| {
             let Some(victim) = self.flying_victim(sq, dir, jumped) else {
-                continue;
+                return;
             };
             let mut landings = king_ray::<R>(victim, dir, self.empty);
             if landings == 0 {
-                continue;
+                return;
             }
             found = true;
             let jumped = jumped | 1 << victim;
@@ -548,7 +592,7 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
             for to in squares(landings) {
                 self.follow(to.0 as u32, victim, true, jumped, promoted);
             }
-        }
+        });
         found
     }
 
@@ -566,7 +610,7 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
     /// Whether a king standing on `sq` could capture at once.
     #[inline]
     fn can_capture_as_king(&self, sq: u32, jumped: Bitboard) -> bool {
-        Direction::ALL.iter().any(|&dir| {
+        any_dir(|dir| {
             if R::FLYING {
                 self.flying_victim(sq, dir, jumped)
                     .is_some_and(|v| dir.shift(1 << v) & self.empty != 0)
