@@ -32,7 +32,7 @@ fn perft_inner<R: Rules>(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move
             generate::<R>(pos, moves);
             let mut total = 0;
             for mv in moves.iter() {
-                let undo = pos.make(mv);
+                let undo = pos.make_unkeyed(mv);
                 total += perft_inner::<R>(pos, depth - 1, rest);
                 pos.unmake(mv, undo);
             }
