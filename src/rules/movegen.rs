@@ -244,6 +244,7 @@ impl Bits {
         let men = self.men();
         let promotion = R::geometry().promotion[self.side.index()];
         let mut leaves = 0;
+        let mut onward_landings = [0; 4];
         each_dir(|dir| {
             let jumpers = sources[dir as usize] & men;
             if !men_capture_along::<R>(dir, self.side) || jumpers == 0 {
@@ -270,16 +271,46 @@ impl Bits {
                     sink.leaf(from, to, victim, crowned, crowned, &[], &[]);
                 }
             }
-            for to in squares(landings & !ends) {
+            onward_landings[dir as usize] = landings & !ends;
+        });
+        if onward_landings != [0; 4] {
+            leaves += self.men_chains::<R, S>(empty, &onward_landings, sink);
+        }
+        leaves
+    }
+
+    /// The men's chains that go on past the first landing (`landings[d]`,
+    /// reached along `d`), searched one by one.
+    #[inline(never)]
+    fn men_chains<R: Rules, S: Sink>(
+        &self,
+        empty: Bitboard,
+        landings: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
+        let promotion = R::geometry().promotion[self.side.index()];
+        let mut leaves = 0;
+        for dir in Direction::ALL {
+            for to in squares(landings[dir as usize]) {
                 let victim = back(dir, to.bb());
                 let from = Square(back(dir, victim).trailing_zeros() as u8);
-                let crowned = promotion & to.bb() != 0;
-                let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
-                let victim = victim.trailing_zeros();
-                chain.follow(to.0 as u32, victim, crowned, 1 << victim, crowned);
-                leaves += chain.leaves;
+                let mut chain = ManChain::<R, S> {
+                    enemy: self.enemy,
+                    empty: empty | from.bb(),
+                    promotion,
+                    side: self.side,
+                    from,
+                    sink: &mut *sink,
+                    bits: self,
+                    rules: PhantomData,
+                };
+                leaves += if promotion & to.bb() != 0 {
+                    chain.crowned(to.bb(), victim, victim)
+                } else {
+                    chain.leaves_from(to.bb(), dir, victim)
+                };
             }
-        });
+        }
         leaves
     }
 
@@ -310,14 +341,15 @@ impl Bits {
     }
 
     /// Number of legal moves: chains are searched, plain moves are counted
-    /// with population counts.
-    #[inline]
+    /// with population counts. The common case (no capture, no king) is
+    /// small enough to inline into perft's loops; the rest is out of line.
+    #[inline(always)]
     pub fn count_moves<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
-        if self.capturing_men::<R>(&sources) | self.own_kings() != 0 {
-            let captures = self.men_captures_bulk::<R, _>(empty, &sources, &mut Count)
-                + self.king_captures::<R, _>(empty, &mut Count);
+        let kings = self.own_kings();
+        if self.capturing_men::<R>(&sources) | kings != 0 {
+            let captures = self.count_captures::<R>(empty, &sources);
             if captures > 0 {
                 return captures;
             }
@@ -327,11 +359,17 @@ impl Bits {
             Colour::White => (men << 7, men << 9),
             Colour::Black => (men >> 9, men >> 7),
         };
-        let mut count = (left & empty).count_ones() as u64 + (right & empty).count_ones() as u64;
-        for k in squares(self.own_kings()) {
-            count += king_steps::<R>(k.0 as u32, empty).count_ones() as u64;
+        let count = (left & empty).count_ones() + (right & empty).count_ones();
+        if kings != 0 {
+            return count as u64 + count_king_steps::<R>(kings, empty);
         }
-        count
+        count as u64
+    }
+
+    #[inline(never)]
+    fn count_captures<R: Rules>(&self, empty: Bitboard, sources: &[Bitboard; 4]) -> u64 {
+        self.men_captures_bulk::<R, _>(empty, sources, &mut Count)
+            + self.king_captures::<R, _>(empty, &mut Count)
     }
 
     /// Call `f(from, to)` for every plain move, in the order of
@@ -432,6 +470,14 @@ fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
     ray & empty
 }
 
+/// Plain moves of the kings on `kings`.
+#[inline(never)]
+fn count_king_steps<R: Rules>(kings: Bitboard, empty: Bitboard) -> u64 {
+    squares(kings)
+        .map(|k| king_steps::<R>(k.0 as u32, empty).count_ones() as u64)
+        .sum()
+}
+
 /// Empty squares a king on `sq` can move to.
 #[inline(always)]
 fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
@@ -490,6 +536,72 @@ impl Sink for Vec<Move> {
         mv.landings[..landings.len()].copy_from_slice(landings);
         mv.jumped[..victims.len()].copy_from_slice(victims);
         self.push(mv);
+    }
+}
+
+/// The rest of a man's chain, for sinks that need no path: a lean
+/// depth-first count with the board in registers. A man that is crowned on
+/// the way hands over to `Chain` (Bashni) or stops (Lasca).
+struct ManChain<'s, 'b, R, S> {
+    enemy: Bitboard,
+    /// Empty squares, with the capturing column's start square among them.
+    empty: Bitboard,
+    promotion: Bitboard,
+    side: Colour,
+    from: Square,
+    sink: &'s mut S,
+    bits: &'b Bits,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules, S: Sink> ManChain<'_, '_, R, S> {
+    /// Chains that go on from `at`, reached along `came` having jumped
+    /// `jumped`; the move ends here (one chain) if none does. The way back
+    /// (against `came`) is blocked by the column just jumped.
+    fn leaves_from(&mut self, at: Bitboard, came: Direction, jumped: Bitboard) -> u64 {
+        let victims = self.enemy & !jumped;
+        let mut leaves = 0;
+        each_dir(|dir| {
+            if dir == came.opposite() || !men_capture_along::<R>(dir, self.side) {
+                return;
+            }
+            let victim = dir.shift(at) & victims;
+            let to = dir.shift(victim) & self.empty;
+            if to == 0 {
+                return;
+            }
+            let jumped = jumped | victim;
+            leaves += if to & self.promotion == 0 {
+                self.leaves_from(to, dir, jumped)
+            } else if R::PROMOTION_ENDS_MOVE {
+                let to = Square(to.trailing_zeros() as u8);
+                self.sink.leaf(self.from, to, jumped, true, true, &[], &[]);
+                1
+            } else {
+                self.crowned(to, victim, jumped)
+            };
+        });
+        if leaves == 0 {
+            let to = Square(at.trailing_zeros() as u8);
+            self.sink
+                .leaf(self.from, to, jumped, false, false, &[], &[]);
+            leaves = 1;
+        }
+        leaves
+    }
+
+    /// A Bashni man crowned on `to`: the chain goes on as a flying king.
+    #[inline(never)]
+    fn crowned(&mut self, to: Bitboard, victim: Bitboard, jumped: Bitboard) -> u64 {
+        let mut chain = Chain::<R, S>::new(self.bits, self.from, self.empty, &mut *self.sink);
+        chain.follow(
+            to.trailing_zeros(),
+            victim.trailing_zeros(),
+            true,
+            jumped,
+            true,
+        );
+        chain.leaves
     }
 }
 
