@@ -29,12 +29,22 @@ fn perft_inner<R: Rules>(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move
         2 => perft2::<R>(pos),
         _ => {
             let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-            generate::<R>(pos, moves);
+            let bits = Bits::of(pos);
             let mut total = 0;
-            for mv in moves.iter() {
-                let undo = pos.make_unkeyed(mv);
-                total += perft_inner::<R>(pos, depth - 1, rest);
-                pos.unmake(mv, undo);
+            if bits.has_capture::<R>() {
+                generate::<R>(pos, moves);
+                for mv in moves.iter() {
+                    let undo = pos.make_unkeyed(mv);
+                    total += perft_inner::<R>(pos, depth - 1, rest);
+                    pos.unmake(mv, undo);
+                }
+            } else {
+                // Plain moves straight from the bitboards: no `Move` built.
+                bits.for_each_quiet::<R>(|from, to| {
+                    let (undo, crowned) = pos.make_quiet_unkeyed(from, to);
+                    total += perft_inner::<R>(pos, depth - 1, rest);
+                    pos.unmake_quiet(from, to, undo, crowned);
+                });
             }
             total
         }

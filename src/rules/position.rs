@@ -302,6 +302,63 @@ impl Position {
         self.no_progress = undo.no_progress;
         self.key = undo.key;
     }
+
+    /// Play the plain move `from`-`to` without touching the key, for
+    /// perft: no `Move` is built and only the two squares change. Returns
+    /// what `unmake_quiet` needs, including whether a man was crowned.
+    #[inline(always)]
+    pub(super) fn make_quiet_unkeyed(&mut self, from: Square, to: Square) -> (Undo, bool) {
+        let undo = Undo {
+            key: self.key,
+            no_progress: self.no_progress,
+        };
+        let (f, t) = (from.index(), to.index());
+        let moved = from.bb() | to.bb();
+        let mut col = self.columns[f];
+        self.by_colour[self.side.index()] ^= moved;
+        let crowned = if col.top_is_king() {
+            self.kings ^= moved;
+            self.no_progress += 1;
+            false
+        } else {
+            self.no_progress = 0;
+            let crowned = self.geometry.promotion[self.side.index()] & to.bb() != 0;
+            if crowned {
+                col = col.promote();
+                self.kings |= to.bb();
+            }
+            crowned
+        };
+        self.columns[t] = col;
+        self.columns[f] = Column::EMPTY;
+        if self.side == Colour::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        (undo, crowned)
+    }
+
+    /// Take back `make_quiet_unkeyed(from, to)`.
+    #[inline(always)]
+    pub(super) fn unmake_quiet(&mut self, from: Square, to: Square, undo: Undo, crowned: bool) {
+        self.side = !self.side;
+        if self.side == Colour::Black {
+            self.fullmove -= 1;
+        }
+        let (f, t) = (from.index(), to.index());
+        let moved = from.bb() | to.bb();
+        let mut col = self.columns[t];
+        self.by_colour[self.side.index()] ^= moved;
+        if crowned {
+            col = col.demote();
+            self.kings &= !to.bb();
+        } else if col.top_is_king() {
+            self.kings ^= moved;
+        }
+        self.columns[f] = col;
+        self.columns[t] = Column::EMPTY;
+        self.no_progress = undo.no_progress;
+    }
 }
 
 impl std::fmt::Debug for Position {
@@ -336,8 +393,16 @@ mod tests {
                     for mv in &moves {
                         let before = pos.clone();
                         let undo = pos.make_unkeyed(mv);
+                        let after = pos.clone();
                         pos.unmake(mv, undo);
                         assert_eq!(pos, before);
+                        if !mv.is_capture() {
+                            let (undo, crowned) = pos.make_quiet_unkeyed(mv.from(), mv.to());
+                            assert_eq!(crowned, mv.promotes());
+                            assert_eq!(pos, after);
+                            pos.unmake_quiet(mv.from(), mv.to(), undo, crowned);
+                            assert_eq!(pos, before);
+                        }
                     }
                     let mv = moves[(next() % moves.len() as u64) as usize];
                     let before = pos.clone();
