@@ -190,6 +190,18 @@ impl Direction {
         }
     }
 
+    /// Shift every square of `bb` one step against this direction
+    /// (unmasked).
+    #[inline]
+    pub fn shift_back(self, bb: Bitboard) -> Bitboard {
+        match self {
+            Direction::NorthEast => bb >> 9,
+            Direction::NorthWest => bb >> 7,
+            Direction::SouthEast => bb << 7,
+            Direction::SouthWest => bb << 9,
+        }
+    }
+
     /// The reverse direction.
     #[inline]
     pub fn opposite(self) -> Direction {

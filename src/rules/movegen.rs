@@ -170,7 +170,7 @@ impl Bits {
     }
 
     #[inline]
-    fn empty<R: Rules>(&self) -> Bitboard {
+    pub fn empty<R: Rules>(&self) -> Bitboard {
         R::geometry().playable & !(self.own | self.enemy)
     }
 
@@ -180,8 +180,18 @@ impl Bits {
     }
 
     #[inline]
-    fn own_kings(&self) -> Bitboard {
+    pub fn own_kings(&self) -> Bitboard {
         self.own & self.kings
+    }
+
+    /// Where the men would step to along each forward direction, if empty.
+    #[inline(always)]
+    pub fn men_steps(&self) -> (Bitboard, Bitboard) {
+        let men = self.men();
+        match self.side {
+            Colour::White => (men << 7, men << 9),
+            Colour::Black => (men >> 9, men >> 7),
+        }
     }
 
     /// `[d]`: the squares from which a short jump along `d` exists,
@@ -345,29 +355,37 @@ impl Bits {
     /// small enough to inline into perft's loops; the rest is out of line.
     #[inline(always)]
     pub fn count_moves<R: Rules>(&self) -> u64 {
+        match self.count_captures::<R>() {
+            0 => self.count_quiet::<R>(),
+            captures => captures,
+        }
+    }
+
+    /// The number of captures (so 0 if plain moves are legal).
+    #[inline(always)]
+    pub fn count_captures<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
-        let kings = self.own_kings();
-        if self.capturing_men::<R>(&sources) | kings != 0 {
-            let captures = self.count_captures::<R>(empty, &sources);
-            if captures > 0 {
-                return captures;
-            }
+        if self.capturing_men::<R>(&sources) | self.own_kings() == 0 {
+            return 0;
         }
-        let men = self.men();
-        let (left, right) = match self.side {
-            Colour::White => (men << 7, men << 9),
-            Colour::Black => (men >> 9, men >> 7),
-        };
+        self.count_chains::<R>(empty, &sources)
+    }
+
+    /// The number of plain moves.
+    #[inline(always)]
+    pub fn count_quiet<R: Rules>(&self) -> u64 {
+        let empty = self.empty::<R>();
+        let (left, right) = self.men_steps();
         let count = (left & empty).count_ones() + (right & empty).count_ones();
-        if kings != 0 {
-            return count as u64 + count_king_steps::<R>(kings, empty);
+        match self.own_kings() {
+            0 => count as u64,
+            kings => count as u64 + count_king_steps::<R>(kings, empty),
         }
-        count as u64
     }
 
     #[inline(never)]
-    fn count_captures<R: Rules>(&self, empty: Bitboard, sources: &[Bitboard; 4]) -> u64 {
+    fn count_chains<R: Rules>(&self, empty: Bitboard, sources: &[Bitboard; 4]) -> u64 {
         self.men_captures_bulk::<R, _>(empty, sources, &mut Count)
             + self.king_captures::<R, _>(empty, &mut Count)
     }
@@ -376,13 +394,26 @@ impl Bits {
     /// `generate_moves` (men by direction then square, then kings).
     #[inline]
     pub fn for_each_quiet<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
-        let empty = self.empty::<R>();
-        let men = self.men();
-        for dir in forward(self.side) {
-            for to in squares(dir.shift(men) & empty) {
+        for (dir, targets) in self.man_step_targets::<R>() {
+            for to in squares(targets) {
                 f(Square(back(dir, to.bb()).trailing_zeros() as u8), to);
             }
         }
+        self.for_each_king_step::<R>(f);
+    }
+
+    /// The men's plain moves: for each forward direction, the squares they
+    /// step to (the men stand one step back).
+    #[inline(always)]
+    pub fn man_step_targets<R: Rules>(&self) -> [(Direction, Bitboard); 2] {
+        let empty = self.empty::<R>();
+        forward(self.side).map(|dir| (dir, dir.shift(self.men()) & empty))
+    }
+
+    /// `f(from, to)` for every plain king move, in `generate_moves` order.
+    #[inline]
+    pub fn for_each_king_step<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
+        let empty = self.empty::<R>();
         for from in squares(self.own_kings()) {
             for dir in Direction::ALL {
                 let steps = king_ray::<R>(from.0 as u32, dir, empty);
@@ -447,12 +478,7 @@ fn any_dir(mut f: impl FnMut(Direction) -> bool) -> bool {
 /// Shift one step against `dir`.
 #[inline(always)]
 fn back(dir: Direction, bb: Bitboard) -> Bitboard {
-    match dir {
-        Direction::NorthEast => bb >> 9,
-        Direction::NorthWest => bb >> 7,
-        Direction::SouthEast => bb << 7,
-        Direction::SouthWest => bb << 9,
-    }
+    dir.shift_back(bb)
 }
 
 /// Empty squares a king on `sq` can move to along `dir`.

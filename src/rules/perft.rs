@@ -8,7 +8,7 @@
 
 use std::marker::PhantomData;
 
-use super::geometry::{Bitboard, Square};
+use super::geometry::{Bitboard, Square, squares};
 use super::movegen::{Bits, Rules, Sink, generate, with_rules};
 use super::moves::Move;
 use super::position::Position;
@@ -65,10 +65,61 @@ fn perft2<R: Rules>(pos: &Position) -> u64 {
         return children.total;
     }
     let mut total = 0;
-    bits.for_each_quiet::<R>(|from, to| {
+    let next = NextSide::<R>::new(&bits);
+    for (dir, targets) in bits.man_step_targets::<R>() {
+        for to in squares(targets) {
+            total += next.count_after(&bits, dir.shift_back(to.bb()), to.bb());
+        }
+    }
+    bits.for_each_king_step::<R>(|from, to| {
         total += bits.after_quiet::<R>(from.bb(), to.bb()).count_moves::<R>();
     });
     total
+}
+
+/// The side to move after our plain moves keeps its pieces, so its men's
+/// step targets are the same in every child: a child only frees `from`
+/// and fills `to`. Unless that side has kings or a capture, its move count
+/// is the parent's step count corrected for those two squares.
+struct NextSide<R> {
+    left: Bitboard,
+    right: Bitboard,
+    steps: u64,
+    men_only: bool,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> NextSide<R> {
+    #[inline(always)]
+    fn new(bits: &Bits) -> Self {
+        let next = Bits {
+            own: bits.enemy,
+            enemy: bits.own,
+            kings: bits.kings,
+            side: !bits.side,
+        };
+        let (left, right) = next.men_steps();
+        let empty = bits.empty::<R>();
+        NextSide {
+            left,
+            right,
+            steps: (left & empty).count_ones() as u64 + (right & empty).count_ones() as u64,
+            men_only: next.own_kings() == 0,
+            rules: PhantomData,
+        }
+    }
+
+    /// The number of moves after our plain move `from`-`to`.
+    #[inline(always)]
+    fn count_after(&self, bits: &Bits, from: Bitboard, to: Bitboard) -> u64 {
+        let child = bits.after_quiet::<R>(from, to);
+        let reach = |sq: Bitboard| (self.left & sq != 0) as u64 + (self.right & sq != 0) as u64;
+        match child.count_captures::<R>() {
+            0 if !self.men_only => child.count_quiet::<R>(),
+            0 => self.steps + reach(from) - reach(to),
+            captures => captures,
+        }
+    }
 }
 
 /// Counts the moves after each capture chain of a depth-2 node.
