@@ -215,6 +215,18 @@ impl Bits {
         found & self.men()
     }
 
+    /// The columns that might capture: men and stepping kings that can
+    /// jump at once, and every flying king.
+    #[inline(always)]
+    fn capture_candidates<R: Rules>(&self, sources: &[Bitboard; 4]) -> Bitboard {
+        let kings = if R::FLYING {
+            self.own_kings()
+        } else {
+            (sources[0] | sources[1] | sources[2] | sources[3]) & self.own_kings()
+        };
+        self.capturing_men::<R>(sources) | kings
+    }
+
     /// Run the capture search of every column that might capture; returns
     /// the number of complete chains found. Sinks that record paths get
     /// the chains in `generate_moves` order (by start square); the others
@@ -224,46 +236,62 @@ impl Bits {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
         if S::PATH {
-            let candidates = self.capturing_men::<R>(&sources) | self.own_kings();
             let mut leaves = 0;
-            for from in squares(candidates) {
+            for from in squares(self.capture_candidates::<R>(&sources)) {
                 let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
                 chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
                 leaves += chain.leaves;
             }
             return leaves;
         }
-        self.men_captures_bulk::<R, S>(empty, &sources, sink)
-            + self.king_captures::<R, S>(empty, sink)
+        self.all_captures_bulk::<R, S>(empty, &sources, sink)
     }
 
-    /// The men's chains, found a whole direction at a time. After a man's
-    /// first jump along `dir`, the jumped square and the vacated start
-    /// square both lie behind it (against `dir`), so a second jump along
-    /// any other direction depends only on the original board: a landing
-    /// from which no such jump starts ends the chain, and is counted
-    /// without searching. Only landings where the chain goes on, or where
-    /// a Bashni man is crowned and goes on as a flying king, are searched.
     #[inline(always)]
-    fn men_captures_bulk<R: Rules, S: Sink>(
+    fn all_captures_bulk<R: Rules, S: Sink>(
         &self,
         empty: Bitboard,
         sources: &[Bitboard; 4],
         sink: &mut S,
     ) -> u64 {
-        let men = self.men();
-        let promotion = R::geometry().promotion[self.side.index()];
+        let men = self.short_captures_bulk::<R, S, false>(empty, sources, sink);
+        if R::FLYING {
+            men + self.king_captures::<R, S>(empty, sink)
+        } else if self.own_kings() == 0 {
+            men
+        } else {
+            men + self.short_captures_bulk::<R, S, true>(empty, sources, sink)
+        }
+    }
+
+    /// The chains of the men (or of stepping kings if `KING`), found a
+    /// whole direction at a time. After a first jump along `dir`, the
+    /// jumped square and the vacated start square both lie behind the
+    /// capturer (against `dir`), so a second jump along any other direction
+    /// depends only on the original board: a landing from which no such
+    /// jump starts ends the chain, and is counted without searching. Only
+    /// landings where the chain goes on, or where a Bashni man is crowned
+    /// and goes on as a flying king, are searched.
+    #[inline(always)]
+    fn short_captures_bulk<R: Rules, S: Sink, const KING: bool>(
+        &self,
+        empty: Bitboard,
+        sources: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
+        let pieces = if KING { self.own_kings() } else { self.men() };
+        let promotion = promotion_of::<R, KING>(self.side);
         let mut leaves = 0;
         let mut onward_landings = [0; 4];
         each_dir(|dir| {
-            let jumpers = sources[dir as usize] & men;
-            if !men_capture_along::<R>(dir, self.side) || jumpers == 0 {
+            let jumpers = sources[dir as usize] & pieces;
+            if !captures_along::<R, KING>(dir, self.side) || jumpers == 0 {
                 return;
             }
             let landings = dir.shift(dir.shift(jumpers));
             let mut onward = 0;
             each_dir(|d| {
-                if men_capture_along::<R>(d, self.side) && d != dir.opposite() {
+                if captures_along::<R, KING>(d, self.side) && d != dir.opposite() {
                     onward |= sources[d as usize];
                 }
             });
@@ -278,33 +306,33 @@ impl Bits {
                     let victim = back(dir, to.bb());
                     let from = Square(back(dir, victim).trailing_zeros() as u8);
                     let crowned = promotion & to.bb() != 0;
-                    sink.leaf(from, to, victim, crowned, crowned, &[], &[]);
+                    sink.leaf(from, to, victim, KING || crowned, crowned, &[], &[]);
                 }
             }
             onward_landings[dir as usize] = landings & !ends;
         });
         if onward_landings != [0; 4] {
-            leaves += self.men_chains::<R, S>(empty, &onward_landings, sink);
+            leaves += self.short_chains::<R, S, KING>(empty, &onward_landings, sink);
         }
         leaves
     }
 
-    /// The men's chains that go on past the first landing (`landings[d]`,
+    /// The chains that go on past the first landing (`landings[d]`,
     /// reached along `d`), searched one by one.
     #[inline(never)]
-    fn men_chains<R: Rules, S: Sink>(
+    fn short_chains<R: Rules, S: Sink, const KING: bool>(
         &self,
         empty: Bitboard,
         landings: &[Bitboard; 4],
         sink: &mut S,
     ) -> u64 {
-        let promotion = R::geometry().promotion[self.side.index()];
+        let promotion = promotion_of::<R, KING>(self.side);
         let mut leaves = 0;
         for dir in Direction::ALL {
             for to in squares(landings[dir as usize]) {
                 let victim = back(dir, to.bb());
                 let from = Square(back(dir, victim).trailing_zeros() as u8);
-                let mut chain = ManChain::<R, S> {
+                let mut chain = ShortChain::<R, S, KING> {
                     enemy: self.enemy,
                     empty: empty | from.bb(),
                     promotion,
@@ -366,7 +394,7 @@ impl Bits {
     pub fn count_captures<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
-        if self.capturing_men::<R>(&sources) | self.own_kings() == 0 {
+        if self.capture_candidates::<R>(&sources) == 0 {
             return 0;
         }
         self.count_chains::<R>(empty, &sources)
@@ -386,8 +414,7 @@ impl Bits {
 
     #[inline(never)]
     fn count_chains<R: Rules>(&self, empty: Bitboard, sources: &[Bitboard; 4]) -> u64 {
-        self.men_captures_bulk::<R, _>(empty, sources, &mut Count)
-            + self.king_captures::<R, _>(empty, &mut Count)
+        self.all_captures_bulk::<R, _>(empty, sources, &mut Count)
     }
 
     /// Call `f(from, to)` for every plain move, in the order of
@@ -450,6 +477,23 @@ fn is_forward(dir: Direction, side: Colour) -> bool {
     dir.is_upward() == (side == Colour::White)
 }
 
+/// Whether a king (if `KING`) or a man of `side` may make a short capture
+/// along `dir`.
+#[inline(always)]
+fn captures_along<R: Rules, const KING: bool>(dir: Direction, side: Colour) -> bool {
+    KING || men_capture_along::<R>(dir, side)
+}
+
+/// Where a man (unless `KING`) of `side` is crowned.
+#[inline(always)]
+fn promotion_of<R: Rules, const KING: bool>(side: Colour) -> Bitboard {
+    if KING {
+        0
+    } else {
+        R::geometry().promotion[side.index()]
+    }
+}
+
 /// Whether a man of `side` may capture along `dir`.
 #[inline(always)]
 fn men_capture_along<R: Rules>(dir: Direction, side: Colour) -> bool {
@@ -499,6 +543,11 @@ fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
 /// Plain moves of the kings on `kings`.
 #[inline(never)]
 fn count_king_steps<R: Rules>(kings: Bitboard, empty: Bitboard) -> u64 {
+    if !R::FLYING {
+        let mut count = 0;
+        each_dir(|dir| count += (dir.shift(kings) & empty).count_ones() as u64);
+        return count;
+    }
     squares(kings)
         .map(|k| king_steps::<R>(k.0 as u32, empty).count_ones() as u64)
         .sum()
@@ -565,10 +614,11 @@ impl Sink for Vec<Move> {
     }
 }
 
-/// The rest of a man's chain, for sinks that need no path: a lean
-/// depth-first count with the board in registers. A man that is crowned on
-/// the way hands over to `Chain` (Bashni) or stops (Lasca).
-struct ManChain<'s, 'b, R, S> {
+/// The rest of a man's chain (a stepping king's if `KING`), for sinks
+/// that need no path: a lean depth-first count with the board in
+/// registers. A man crowned on the way hands over to `Chain` (Bashni) or
+/// stops (Lasca).
+struct ShortChain<'s, 'b, R, S, const KING: bool> {
     enemy: Bitboard,
     /// Empty squares, with the capturing column's start square among them.
     empty: Bitboard,
@@ -580,7 +630,7 @@ struct ManChain<'s, 'b, R, S> {
     rules: PhantomData<R>,
 }
 
-impl<R: Rules, S: Sink> ManChain<'_, '_, R, S> {
+impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
     /// Chains that go on from `at`, reached along `came` having jumped
     /// `jumped`; the move ends here (one chain) if none does. The way back
     /// (against `came`) is blocked by the column just jumped.
@@ -588,7 +638,7 @@ impl<R: Rules, S: Sink> ManChain<'_, '_, R, S> {
         let victims = self.enemy & !jumped;
         let mut leaves = 0;
         each_dir(|dir| {
-            if dir == came.opposite() || !men_capture_along::<R>(dir, self.side) {
+            if dir == came.opposite() || !captures_along::<R, KING>(dir, self.side) {
                 return;
             }
             let victim = dir.shift(at) & victims;
@@ -609,8 +659,7 @@ impl<R: Rules, S: Sink> ManChain<'_, '_, R, S> {
         });
         if leaves == 0 {
             let to = Square(at.trailing_zeros() as u8);
-            self.sink
-                .leaf(self.from, to, jumped, false, false, &[], &[]);
+            self.sink.leaf(self.from, to, jumped, KING, false, &[], &[]);
             leaves = 1;
         }
         leaves
