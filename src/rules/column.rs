@@ -174,7 +174,7 @@ impl Column {
     /// Put a captured enemy piece under the bottom.
     #[inline]
     pub fn add_prisoner(self, king: bool) -> Column {
-        Column(self.0 + (1 << PRISONER_SHIFT) | (king as u64) << self.height())
+        Column((self.0 + (1 << PRISONER_SHIFT)) | ((king as u64) << self.height()))
     }
 
     /// Remove the bottom piece (undoing `add_prisoner`); returns its rank.

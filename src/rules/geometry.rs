@@ -190,6 +190,47 @@ impl Direction {
         }
     }
 
+    /// Shift every square of `bb` one step against this direction
+    /// (unmasked).
+    #[inline]
+    pub fn shift_back(self, bb: Bitboard) -> Bitboard {
+        match self {
+            Direction::NorthEast => bb >> 9,
+            Direction::NorthWest => bb >> 7,
+            Direction::SouthEast => bb << 7,
+            Direction::SouthWest => bb << 9,
+        }
+    }
+
+    /// The reverse direction.
+    #[inline]
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::NorthEast => Direction::SouthWest,
+            Direction::NorthWest => Direction::SouthEast,
+            Direction::SouthEast => Direction::NorthWest,
+            Direction::SouthWest => Direction::NorthEast,
+        }
+    }
+
+    /// Directions whose shift is a left shift (towards higher squares): the
+    /// nearest square of a ray is its lowest bit, else its highest.
+    #[inline]
+    pub fn is_upward(self) -> bool {
+        matches!(self, Direction::NorthEast | Direction::NorthWest)
+    }
+
+    /// The nearest square to the ray's origin among `bb` (non-empty), for
+    /// a subset of a ray in this direction.
+    #[inline]
+    pub fn nearest(self, bb: Bitboard) -> u32 {
+        if self.is_upward() {
+            bb.trailing_zeros()
+        } else {
+            63 - bb.leading_zeros()
+        }
+    }
+
     /// Shift every square of `bb` one step in this direction (unmasked).
     #[inline]
     pub fn shift(self, bb: Bitboard) -> Bitboard {
@@ -218,6 +259,10 @@ pub struct Geometry {
     pub promotion: [Bitboard; 2],
     /// Number of playable squares (32 or 25).
     pub square_count: u32,
+    /// `rays[sq][dir]`: every square beyond `sq` in `dir` up to the edge
+    /// (not `sq` itself). Flying kings find their first blocker with one
+    /// bit scan of `rays & occupied` instead of stepping square by square.
+    pub rays: [[Bitboard; 4]; 64],
 }
 
 impl Geometry {
@@ -283,6 +328,20 @@ const fn build(variant: Variant, size: u8) -> Geometry {
         }
         sq += 1;
     }
+    let mut rays = [[0u64; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let mut at = next[sq][d];
+            while at != NO_SQUARE {
+                rays[sq][d] |= 1u64 << at;
+                at = next[at as usize][d];
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
     let first_rank = 0xFFu64 >> (8 - size);
     let last_rank = first_rank << ((size as u64 - 1) * 8);
     Geometry {
@@ -292,6 +351,7 @@ const fn build(variant: Variant, size: u8) -> Geometry {
         next,
         promotion: [last_rank & playable, first_rank & playable],
         square_count: playable.count_ones(),
+        rays,
     }
 }
 
@@ -313,6 +373,28 @@ mod tests {
         }
         assert!(BASHNI.is_playable(Square::new(0, 0)));
         assert!(!BASHNI.is_playable(Square::new(7, 0)));
+    }
+
+    #[test]
+    fn rays_follow_the_neighbour_table() {
+        for g in [&BASHNI, &LASCA] {
+            for sq in g.squares() {
+                for dir in Direction::ALL {
+                    let mut walked = 0;
+                    let mut at = sq;
+                    while let Some(n) = g.step(at, dir) {
+                        walked |= n.bb();
+                        at = n;
+                    }
+                    let ray = g.rays[sq.index()][dir as usize];
+                    assert_eq!(ray, walked, "{sq} {dir:?} on {}", g.size);
+                    if ray != 0 {
+                        let first = g.step(sq, dir).unwrap();
+                        assert_eq!(dir.nearest(ray), first.0 as u32);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,19 +4,863 @@
 //! depth-first without touching the board: the jumped squares are a
 //! bitboard that blocks crossing, landing and jumping again, and the
 //! capturing column's own start square counts as empty.
+//!
+//! Everything here works on bitboards only: which squares hold columns of
+//! which commander, and which commanders are kings. What lies under the
+//! commanders only matters when a capture is made, so counting the moves of
+//! a position (the last ply of perft) never reads the columns. The rule
+//! switches of each variant are compile-time constants (`Rules`), so each
+//! variant gets its own specialised code with no per-square rule tests.
 
-use super::geometry::{Bitboard, Direction, Geometry, Square, squares};
+use std::marker::PhantomData;
+
+use super::geometry::{BASHNI, Bitboard, Colour, Direction, Geometry, LASCA, Square, squares};
 use super::moves::{MAX_CAPTURES, Move};
-use super::position::{KingLanding, Position};
+use super::position::Position;
+
+/// The rules of one variant (and king-landing option), fixed at compile time.
+pub(super) trait Rules {
+    const FLYING: bool;
+    const MEN_CAPTURE_BACKWARDS: bool;
+    const PROMOTION_ENDS_MOVE: bool;
+    /// Flying kings must land where the chain goes on, if they can.
+    const LAND_TO_CONTINUE: bool;
+    fn geometry() -> &'static Geometry;
+}
+
+pub(super) struct BashniContinue;
+pub(super) struct BashniFree;
+pub(super) struct Lasca;
+
+impl Rules for BashniContinue {
+    const FLYING: bool = true;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const PROMOTION_ENDS_MOVE: bool = false;
+    const LAND_TO_CONTINUE: bool = true;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &BASHNI
+    }
+}
+
+impl Rules for BashniFree {
+    const FLYING: bool = true;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const PROMOTION_ENDS_MOVE: bool = false;
+    const LAND_TO_CONTINUE: bool = false;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &BASHNI
+    }
+}
+
+impl Rules for Lasca {
+    const FLYING: bool = false;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const PROMOTION_ENDS_MOVE: bool = true;
+    const LAND_TO_CONTINUE: bool = false;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        &LASCA
+    }
+}
+
+/// Run `$body` with the type `$r` bound to the `Rules` of `$pos`.
+macro_rules! with_rules {
+    ($pos:expr, $r:ident => $body:expr) => {{
+        use $crate::rules::geometry::Variant;
+        use $crate::rules::movegen::{BashniContinue, BashniFree, Lasca};
+        use $crate::rules::position::KingLanding;
+        match ($pos.variant(), $pos.king_landing()) {
+            (Variant::Lasca, _) => {
+                type $r = Lasca;
+                $body
+            }
+            (Variant::Bashni, KingLanding::Continue) => {
+                type $r = BashniContinue;
+                $body
+            }
+            (Variant::Bashni, KingLanding::Free) => {
+                type $r = BashniFree;
+                $body
+            }
+        }
+    }};
+}
+pub(super) use with_rules;
+
+/// The part of a position move generation needs, seen from the side to
+/// move: commanders by colour and which commanders are kings.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bits {
+    pub own: Bitboard,
+    pub enemy: Bitboard,
+    pub kings: Bitboard,
+    pub side: Colour,
+}
+
+impl Bits {
+    #[inline]
+    pub fn of(pos: &Position) -> Bits {
+        Bits {
+            own: pos.commanded_by(pos.side),
+            enemy: pos.commanded_by(!pos.side),
+            kings: pos.kings,
+            side: pos.side,
+        }
+    }
+
+    /// The position after the quiet move `from`-`to`, the other side to move.
+    #[inline]
+    pub fn after_quiet<R: Rules>(&self, from: Bitboard, to: Bitboard) -> Bits {
+        let moved = from | to;
+        let mut kings = self.kings;
+        if kings & from != 0 {
+            kings ^= moved;
+        } else {
+            kings |= to & R::geometry().promotion[self.side.index()];
+        }
+        Bits {
+            own: self.enemy,
+            enemy: self.own ^ moved,
+            kings,
+            side: !self.side,
+        }
+    }
+
+    /// The position after a capture from `from` to `to` that jumped the
+    /// columns on `jumped`; `king` is the capturing commander's final rank.
+    /// Only here are the columns read: a jumped column loses its commander
+    /// and the next piece down (either colour, either rank) takes over.
+    #[inline]
+    pub fn after_capture(
+        &self,
+        pos: &Position,
+        from: Bitboard,
+        to: Bitboard,
+        jumped: Bitboard,
+        king: bool,
+    ) -> Bits {
+        let mut own = self.own & !from | to;
+        let mut enemy = self.enemy & !jumped;
+        let mut kings = self.kings & !(from | jumped);
+        if king {
+            kings |= to;
+        }
+        for sq in squares(jumped) {
+            let col = pos.columns[sq.index()];
+            let bit = sq.bb();
+            if col.own() > 1 {
+                enemy |= bit;
+            } else if col.prisoners() > 0 {
+                own |= bit;
+            } else {
+                continue;
+            }
+            if col.king_bits() & 2 != 0 {
+                kings |= bit;
+            }
+        }
+        Bits {
+            own: enemy,
+            enemy: own,
+            kings,
+            side: !self.side,
+        }
+    }
+
+    #[inline]
+    pub fn empty<R: Rules>(&self) -> Bitboard {
+        R::geometry().playable & !(self.own | self.enemy)
+    }
+
+    #[inline]
+    fn men(&self) -> Bitboard {
+        self.own & !self.kings
+    }
+
+    #[inline]
+    pub fn own_kings(&self) -> Bitboard {
+        self.own & self.kings
+    }
+
+    /// Where the men would step to along each forward direction, if empty.
+    #[inline(always)]
+    pub fn men_steps(&self) -> (Bitboard, Bitboard) {
+        let men = self.men();
+        match self.side {
+            Colour::White => (men << 7, men << 9),
+            Colour::Black => (men >> 9, men >> 7),
+        }
+    }
+
+    /// `[d]`: the squares from which a short jump along `d` exists,
+    /// whatever stands on them (bit-parallel over the whole board).
+    #[inline(always)]
+    fn jump_sources(&self, empty: Bitboard) -> [Bitboard; 4] {
+        let mut sources = [0; 4];
+        each_dir(|d| sources[d as usize] = back(d, back(d, empty) & self.enemy));
+        sources
+    }
+
+    /// The men that can jump at once.
+    #[inline(always)]
+    fn capturing_men<R: Rules>(&self, sources: &[Bitboard; 4]) -> Bitboard {
+        let mut found = 0;
+        each_dir(|d| {
+            if men_capture_along::<R>(d, self.side) {
+                found |= sources[d as usize];
+            }
+        });
+        found & self.men()
+    }
+
+    /// The columns that might capture: men and stepping kings that can
+    /// jump at once, and every flying king.
+    #[inline(always)]
+    fn capture_candidates<R: Rules>(&self, sources: &[Bitboard; 4]) -> Bitboard {
+        let kings = if R::FLYING {
+            self.own_kings()
+        } else {
+            (sources[0] | sources[1] | sources[2] | sources[3]) & self.own_kings()
+        };
+        self.capturing_men::<R>(sources) | kings
+    }
+
+    /// Run the capture search of every column that might capture; returns
+    /// the number of complete chains found. Sinks that record paths get
+    /// the chains in `generate_moves` order (by start square); the others
+    /// get them in any order.
+    #[inline]
+    pub fn for_each_capture<R: Rules, S: Sink>(&self, sink: &mut S) -> u64 {
+        let empty = self.empty::<R>();
+        let sources = self.jump_sources(empty);
+        if S::PATH {
+            let mut leaves = 0;
+            for from in squares(self.capture_candidates::<R>(&sources)) {
+                let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
+                chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
+                leaves += chain.leaves;
+            }
+            return leaves;
+        }
+        self.all_captures_bulk::<R, S>(empty, &sources, sink)
+    }
+
+    #[inline(always)]
+    fn all_captures_bulk<R: Rules, S: Sink>(
+        &self,
+        empty: Bitboard,
+        sources: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
+        let men = self.short_captures_bulk::<R, S, false>(empty, sources, sink);
+        if R::FLYING {
+            men + self.king_captures::<R, S>(empty, sink)
+        } else if self.own_kings() == 0 {
+            men
+        } else {
+            men + self.short_captures_bulk::<R, S, true>(empty, sources, sink)
+        }
+    }
+
+    /// The chains of the men (or of stepping kings if `KING`), found a
+    /// whole direction at a time. After a first jump along `dir`, the
+    /// jumped square and the vacated start square both lie behind the
+    /// capturer (against `dir`), so a second jump along any other direction
+    /// depends only on the original board: a landing from which no such
+    /// jump starts ends the chain, and is counted without searching. Only
+    /// landings where the chain goes on, or where a Bashni man is crowned
+    /// and goes on as a flying king, are searched.
+    #[inline(always)]
+    fn short_captures_bulk<R: Rules, S: Sink, const KING: bool>(
+        &self,
+        empty: Bitboard,
+        sources: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
+        let pieces = if KING { self.own_kings() } else { self.men() };
+        let promotion = promotion_of::<R, KING>(self.side);
+        let mut leaves = 0;
+        let mut onward_landings = [0; 4];
+        each_dir(|dir| {
+            let jumpers = sources[dir as usize] & pieces;
+            if !captures_along::<R, KING>(dir, self.side) || jumpers == 0 {
+                return;
+            }
+            let landings = dir.shift(dir.shift(jumpers));
+            let mut onward = 0;
+            each_dir(|d| {
+                if captures_along::<R, KING>(d, self.side) && d != dir.opposite() {
+                    onward |= sources[d as usize];
+                }
+            });
+            let ends = if R::PROMOTION_ENDS_MOVE {
+                landings & (promotion | !onward)
+            } else {
+                landings & !(onward | promotion)
+            };
+            leaves += ends.count_ones() as u64;
+            if !S::COUNT_ONLY {
+                for to in squares(ends) {
+                    let victim = back(dir, to.bb());
+                    let from = Square(back(dir, victim).trailing_zeros() as u8);
+                    let crowned = promotion & to.bb() != 0;
+                    sink.leaf(from, to, victim, KING || crowned, crowned, &[], &[]);
+                }
+            }
+            onward_landings[dir as usize] = landings & !ends;
+        });
+        if onward_landings != [0; 4] {
+            leaves += self.short_chains::<R, S, KING>(empty, &onward_landings, sink);
+        }
+        leaves
+    }
+
+    /// The chains that go on past the first landing (`landings[d]`,
+    /// reached along `d`), searched one by one.
+    #[inline(never)]
+    fn short_chains<R: Rules, S: Sink, const KING: bool>(
+        &self,
+        empty: Bitboard,
+        landings: &[Bitboard; 4],
+        sink: &mut S,
+    ) -> u64 {
+        let promotion = promotion_of::<R, KING>(self.side);
+        let mut leaves = 0;
+        for dir in Direction::ALL {
+            for to in squares(landings[dir as usize]) {
+                let victim = back(dir, to.bb());
+                let from = Square(back(dir, victim).trailing_zeros() as u8);
+                let mut chain = ShortChain::<R, S, KING> {
+                    enemy: self.enemy,
+                    empty: empty | from.bb(),
+                    promotion,
+                    side: self.side,
+                    from,
+                    sink: &mut *sink,
+                    bits: self,
+                    rules: PhantomData,
+                };
+                leaves += if promotion & to.bb() != 0 {
+                    chain.crowned(to.bb(), victim, victim)
+                } else {
+                    chain.leaves_from(to.bb(), dir, victim)
+                };
+            }
+        }
+        leaves
+    }
+
+    /// The kings' chains, searched one king at a time.
+    #[inline(always)]
+    fn king_captures<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
+        let mut leaves = 0;
+        for from in squares(self.own_kings()) {
+            let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
+            chain.extend(from.0 as u32, true, 0, false);
+            leaves += chain.leaves;
+        }
+        leaves
+    }
+
+    /// Whether the side to move has a capture.
+    #[inline]
+    pub fn has_capture<R: Rules>(&self) -> bool {
+        let empty = self.empty::<R>();
+        if self.capturing_men::<R>(&self.jump_sources(empty)) != 0 {
+            return true;
+        }
+        squares(self.own_kings()).any(|k| {
+            let mut sink = Count;
+            let chain = Chain::<R, Count>::new(self, k, empty, &mut sink);
+            chain.can_capture_as_king(k.0 as u32, 0)
+        })
+    }
+
+    /// Number of legal moves: chains are searched, plain moves are counted
+    /// with population counts. The common case (no capture, no king) is
+    /// small enough to inline into perft's loops; the rest is out of line.
+    #[inline(always)]
+    pub fn count_moves<R: Rules>(&self) -> u64 {
+        match self.count_captures::<R>() {
+            0 => self.count_quiet::<R>(),
+            captures => captures,
+        }
+    }
+
+    /// The number of captures (so 0 if plain moves are legal).
+    #[inline(always)]
+    pub fn count_captures<R: Rules>(&self) -> u64 {
+        let empty = self.empty::<R>();
+        let sources = self.jump_sources(empty);
+        if self.capture_candidates::<R>(&sources) == 0 {
+            return 0;
+        }
+        self.count_chains::<R>(empty, &sources)
+    }
+
+    /// The number of plain moves.
+    #[inline(always)]
+    pub fn count_quiet<R: Rules>(&self) -> u64 {
+        let empty = self.empty::<R>();
+        let (left, right) = self.men_steps();
+        let count = (left & empty).count_ones() + (right & empty).count_ones();
+        match self.own_kings() {
+            0 => count as u64,
+            kings => count as u64 + count_king_steps::<R>(kings, empty),
+        }
+    }
+
+    #[inline(never)]
+    fn count_chains<R: Rules>(&self, empty: Bitboard, sources: &[Bitboard; 4]) -> u64 {
+        self.all_captures_bulk::<R, _>(empty, sources, &mut Count)
+    }
+
+    /// Call `f(from, to)` for every plain move, in the order of
+    /// `generate_moves` (men by direction then square, then kings).
+    #[inline]
+    pub fn for_each_quiet<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
+        for (dir, targets) in self.man_step_targets::<R>() {
+            for to in squares(targets) {
+                f(Square(back(dir, to.bb()).trailing_zeros() as u8), to);
+            }
+        }
+        self.for_each_king_step::<R>(f);
+    }
+
+    /// The men's plain moves: for each forward direction, the squares they
+    /// step to (the men stand one step back).
+    #[inline(always)]
+    pub fn man_step_targets<R: Rules>(&self) -> [(Direction, Bitboard); 2] {
+        let empty = self.empty::<R>();
+        forward(self.side).map(|dir| (dir, dir.shift(self.men()) & empty))
+    }
+
+    /// `f(from, to)` for every plain king move, in `generate_moves` order.
+    #[inline]
+    pub fn for_each_king_step<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
+        let empty = self.empty::<R>();
+        for from in squares(self.own_kings()) {
+            for dir in Direction::ALL {
+                let steps = king_ray::<R>(from.0 as u32, dir, empty);
+                if dir.is_upward() {
+                    squares(steps).for_each(|to| f(from, to));
+                } else {
+                    squares_down(steps).for_each(|to| f(from, to));
+                }
+            }
+        }
+    }
+}
+
+/// The squares of `bb`, highest first.
+#[inline]
+fn squares_down(mut bb: Bitboard) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let sq = 63 - bb.leading_zeros();
+            bb ^= 1 << sq;
+            Square(sq as u8)
+        })
+    })
+}
+
+/// The two directions a man of `side` moves in.
+#[inline(always)]
+fn forward(side: Colour) -> [Direction; 2] {
+    Direction::forward(side)
+}
+
+#[inline(always)]
+fn is_forward(dir: Direction, side: Colour) -> bool {
+    dir.is_upward() == (side == Colour::White)
+}
+
+/// Whether a king (if `KING`) or a man of `side` may make a short capture
+/// along `dir`.
+#[inline(always)]
+fn captures_along<R: Rules, const KING: bool>(dir: Direction, side: Colour) -> bool {
+    KING || men_capture_along::<R>(dir, side)
+}
+
+/// Where a man (unless `KING`) of `side` is crowned.
+#[inline(always)]
+fn promotion_of<R: Rules, const KING: bool>(side: Colour) -> Bitboard {
+    if KING {
+        0
+    } else {
+        R::geometry().promotion[side.index()]
+    }
+}
+
+/// Whether a man of `side` may capture along `dir`.
+#[inline(always)]
+fn men_capture_along<R: Rules>(dir: Direction, side: Colour) -> bool {
+    R::MEN_CAPTURE_BACKWARDS || is_forward(dir, side)
+}
+
+/// `f` for each direction in `Direction::ALL` order, unrolled (loops over
+/// the array were left rolled up by the compiler in the hot paths).
+#[inline(always)]
+fn each_dir(mut f: impl FnMut(Direction)) {
+    f(Direction::NorthEast);
+    f(Direction::NorthWest);
+    f(Direction::SouthEast);
+    f(Direction::SouthWest);
+}
+
+/// Whether `f` holds for some direction, tried in `Direction::ALL` order.
+#[inline(always)]
+fn any_dir(mut f: impl FnMut(Direction) -> bool) -> bool {
+    f(Direction::NorthEast)
+        || f(Direction::NorthWest)
+        || f(Direction::SouthEast)
+        || f(Direction::SouthWest)
+}
+
+/// Shift one step against `dir`.
+#[inline(always)]
+fn back(dir: Direction, bb: Bitboard) -> Bitboard {
+    dir.shift_back(bb)
+}
+
+/// Empty squares a king on `sq` can move to along `dir`.
+#[inline(always)]
+fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
+    if !R::FLYING {
+        return dir.shift(1 << sq) & empty;
+    }
+    let rays = &R::geometry().rays;
+    let mut ray = rays[sq as usize][dir as usize];
+    let blockers = ray & !empty;
+    if blockers != 0 {
+        ray ^= rays[dir.nearest(blockers) as usize][dir as usize];
+    }
+    ray & empty
+}
+
+/// Plain moves of the kings on `kings`.
+#[inline(never)]
+fn count_king_steps<R: Rules>(kings: Bitboard, empty: Bitboard) -> u64 {
+    if !R::FLYING {
+        let mut count = 0;
+        each_dir(|dir| count += (dir.shift(kings) & empty).count_ones() as u64);
+        return count;
+    }
+    squares(kings)
+        .map(|k| king_steps::<R>(k.0 as u32, empty).count_ones() as u64)
+        .sum()
+}
+
+/// Empty squares a king on `sq` can move to.
+#[inline(always)]
+fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
+    let mut steps = 0;
+    each_dir(|dir| steps |= king_ray::<R>(sq, dir, empty));
+    steps
+}
+
+/// Receives each complete capture chain.
+pub(super) trait Sink {
+    /// Whether the chain's squares must be recorded in order.
+    const PATH: bool;
+    /// `leaf` does nothing: only the number of chains is wanted.
+    const COUNT_ONLY: bool = false;
+    /// A chain from `from` ends on `to` having jumped `jumped`; the
+    /// capturing commander ends as a king if `king`, crowned on the way if
+    /// `promoted`. With `PATH`, `landings` and `victims` list the legs.
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        from: Square,
+        to: Square,
+        jumped: Bitboard,
+        king: bool,
+        promoted: bool,
+        landings: &[u8],
+        victims: &[u8],
+    );
+}
+
+/// Counting needs nothing but the number of chains.
+pub(super) struct Count;
+
+impl Sink for Count {
+    const PATH: bool = false;
+    const COUNT_ONLY: bool = true;
+    #[inline(always)]
+    fn leaf(&mut self, _: Square, _: Square, _: Bitboard, _: bool, _: bool, _: &[u8], _: &[u8]) {}
+}
+
+impl Sink for Vec<Move> {
+    const PATH: bool = true;
+    #[inline]
+    fn leaf(
+        &mut self,
+        from: Square,
+        to: Square,
+        _: Bitboard,
+        _: bool,
+        promoted: bool,
+        landings: &[u8],
+        victims: &[u8],
+    ) {
+        let mut mv = Move::quiet(from, to, promoted);
+        mv.captures = landings.len() as u8;
+        mv.landings[..landings.len()].copy_from_slice(landings);
+        mv.jumped[..victims.len()].copy_from_slice(victims);
+        self.push(mv);
+    }
+}
+
+/// The rest of a man's chain (a stepping king's if `KING`), for sinks
+/// that need no path: a lean depth-first count with the board in
+/// registers. A man crowned on the way hands over to `Chain` (Bashni) or
+/// stops (Lasca).
+struct ShortChain<'s, 'b, R, S, const KING: bool> {
+    enemy: Bitboard,
+    /// Empty squares, with the capturing column's start square among them.
+    empty: Bitboard,
+    promotion: Bitboard,
+    side: Colour,
+    from: Square,
+    sink: &'s mut S,
+    bits: &'b Bits,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
+    /// Chains that go on from `at`, reached along `came` having jumped
+    /// `jumped`; the move ends here (one chain) if none does. The way back
+    /// (against `came`) is blocked by the column just jumped.
+    fn leaves_from(&mut self, at: Bitboard, came: Direction, jumped: Bitboard) -> u64 {
+        let victims = self.enemy & !jumped;
+        let mut leaves = 0;
+        each_dir(|dir| {
+            if dir == came.opposite() || !captures_along::<R, KING>(dir, self.side) {
+                return;
+            }
+            let victim = dir.shift(at) & victims;
+            let to = dir.shift(victim) & self.empty;
+            if to == 0 {
+                return;
+            }
+            let jumped = jumped | victim;
+            leaves += if to & self.promotion == 0 {
+                self.leaves_from(to, dir, jumped)
+            } else if R::PROMOTION_ENDS_MOVE {
+                let to = Square(to.trailing_zeros() as u8);
+                self.sink.leaf(self.from, to, jumped, true, true, &[], &[]);
+                1
+            } else {
+                self.crowned(to, victim, jumped)
+            };
+        });
+        if leaves == 0 {
+            let to = Square(at.trailing_zeros() as u8);
+            self.sink.leaf(self.from, to, jumped, KING, false, &[], &[]);
+            leaves = 1;
+        }
+        leaves
+    }
+
+    /// A Bashni man crowned on `to`: the chain goes on as a flying king.
+    #[inline(never)]
+    fn crowned(&mut self, to: Bitboard, victim: Bitboard, jumped: Bitboard) -> u64 {
+        let mut chain = Chain::<R, S>::new(self.bits, self.from, self.empty, &mut *self.sink);
+        chain.follow(
+            to.trailing_zeros(),
+            victim.trailing_zeros(),
+            true,
+            jumped,
+            true,
+        );
+        chain.leaves
+    }
+}
+
+/// Depth-first search of the capture chains of one column.
+struct Chain<'s, R, S> {
+    /// Empty squares, with the capturing column's start square among them.
+    empty: Bitboard,
+    enemy: Bitboard,
+    promotion: Bitboard,
+    side: Colour,
+    from: Square,
+    depth: usize,
+    leaves: u64,
+    landings: [u8; MAX_CAPTURES],
+    victims: [u8; MAX_CAPTURES],
+    sink: &'s mut S,
+    rules: PhantomData<R>,
+}
+
+impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
+    #[inline]
+    fn new(bits: &Bits, from: Square, empty: Bitboard, sink: &'s mut S) -> Self {
+        Chain {
+            empty: empty | from.bb(),
+            enemy: bits.enemy,
+            promotion: R::geometry().promotion[bits.side.index()],
+            side: bits.side,
+            from,
+            depth: 0,
+            leaves: 0,
+            landings: [0; MAX_CAPTURES],
+            victims: [0; MAX_CAPTURES],
+            sink,
+            rules: PhantomData,
+        }
+    }
+
+    /// Extend the chain standing on `sq`; returns whether any capture was
+    /// possible from here (if not, the caller ends the move).
+    #[inline]
+    fn extend(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+        if R::FLYING && king {
+            self.extend_flying(sq, jumped, promoted)
+        } else {
+            self.extend_short(sq, king, jumped, promoted)
+        }
+    }
+
+    /// Short jumps: every man, and Lasca's officers.
+    fn extend_short(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+        let at: Bitboard = 1 << sq;
+        let victims = self.enemy & !jumped;
+        let mut found = false;
+        each_dir(|dir| {
+            if !(king || men_capture_along::<R>(dir, self.side)) {
+                return;
+            }
+            let victim = dir.shift(at) & victims;
+            let to = dir.shift(victim) & self.empty;
+            if to == 0 {
+                return;
+            }
+            found = true;
+            let crowned = !king && self.promotion & to != 0;
+            let (to, victim) = (to.trailing_zeros(), victim.trailing_zeros());
+            if crowned && R::PROMOTION_ENDS_MOVE {
+                self.push(to, victim);
+                self.emit(to, jumped | 1 << victim, true, true);
+                self.depth -= 1;
+            } else {
+                let jumped = jumped | 1 << victim;
+                self.follow(to, victim, king || crowned, jumped, promoted || crowned);
+            }
+        });
+        found
+    }
+
+    /// A flying king: the victim is the first column along a diagonal, and
+    /// every empty square behind it is a landing.
+    fn extend_flying(&mut self, sq: u32, jumped: Bitboard, promoted: bool) -> bool {
+        let mut found = false;
+        each_dir(|dir| {
+            let Some(victim) = self.flying_victim(sq, dir, jumped) else {
+                return;
+            };
+            let mut landings = king_ray::<R>(victim, dir, self.empty);
+            if landings == 0 {
+                return;
+            }
+            found = true;
+            let jumped = jumped | 1 << victim;
+            if R::LAND_TO_CONTINUE {
+                let continuing = squares(landings)
+                    .filter(|t| self.can_capture_as_king(t.0 as u32, jumped))
+                    .fold(0, |acc, t| acc | t.bb());
+                if continuing != 0 {
+                    landings = continuing;
+                }
+            }
+            for to in squares(landings) {
+                self.follow(to.0 as u32, victim, true, jumped, promoted);
+            }
+        });
+        found
+    }
+
+    /// The enemy column a flying king on `sq` would jump along `dir`.
+    #[inline(always)]
+    fn flying_victim(&self, sq: u32, dir: Direction, jumped: Bitboard) -> Option<u32> {
+        let blockers = R::geometry().rays[sq as usize][dir as usize] & !self.empty;
+        if blockers == 0 {
+            return None;
+        }
+        let victim = dir.nearest(blockers);
+        (self.enemy & !jumped & 1 << victim != 0).then_some(victim)
+    }
+
+    /// Whether a king standing on `sq` could capture at once.
+    #[inline]
+    fn can_capture_as_king(&self, sq: u32, jumped: Bitboard) -> bool {
+        any_dir(|dir| {
+            if R::FLYING {
+                self.flying_victim(sq, dir, jumped)
+                    .is_some_and(|v| dir.shift(1 << v) & self.empty != 0)
+            } else {
+                let victim = dir.shift(1 << sq) & self.enemy & !jumped;
+                dir.shift(victim) & self.empty != 0
+            }
+        })
+    }
+
+    /// Land on `to` after jumping `victim`, then go on or end the move there.
+    #[inline]
+    fn follow(&mut self, to: u32, victim: u32, king: bool, jumped: Bitboard, promoted: bool) {
+        self.push(to, victim);
+        if !self.extend(to, king, jumped, promoted) {
+            self.emit(to, jumped, king, promoted);
+        }
+        self.depth -= 1;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, to: u32, victim: u32) {
+        if S::PATH {
+            self.landings[self.depth] = to as u8;
+            self.victims[self.depth] = victim as u8;
+        }
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, to: u32, jumped: Bitboard, king: bool, promoted: bool) {
+        self.leaves += 1;
+        let n = if S::PATH { self.depth } else { 0 };
+        self.sink.leaf(
+            self.from,
+            Square(to as u8),
+            jumped,
+            king,
+            promoted,
+            &self.landings[..n],
+            &self.victims[..n],
+        );
+    }
+}
+
+/// Generate all legal moves of `pos` into `out` (cleared first).
+pub(super) fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    let bits = Bits::of(pos);
+    if bits.for_each_capture::<R, _>(out) == 0 {
+        let promotion = R::geometry().promotion[bits.side.index()];
+        let men = bits.men();
+        bits.for_each_quiet::<R>(|from, to| {
+            let promotes = men & from.bb() != 0 && promotion & to.bb() != 0;
+            out.push(Move::quiet(from, to, promotes));
+        });
+    }
+}
 
 impl Position {
     /// All legal moves, appended to `out` (which is cleared first).
     pub fn generate_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        self.generate_captures(out);
-        if out.is_empty() {
-            self.generate_quiet(out);
-        }
+        with_rules!(self, R => generate::<R>(self, out))
     }
 
     /// All legal moves in a fresh vector.
@@ -27,274 +871,14 @@ impl Position {
     }
 
     /// Number of legal moves. Plain moves are counted with bitboards, which
-    /// is what makes bulk-counted perft fast.
-    pub fn count_moves(&self, scratch: &mut Vec<Move>) -> usize {
-        if self.has_capture() {
-            scratch.clear();
-            self.generate_captures(scratch);
-            scratch.len()
-        } else {
-            self.count_quiet()
-        }
-    }
-
-    fn empty_squares(&self) -> Bitboard {
-        self.geometry.playable & !self.occupied()
-    }
-
-    fn own_men(&self) -> Bitboard {
-        self.commanded_by(self.side) & !self.kings
+    /// is what makes bulk-counted perft fast. `scratch` is not needed any
+    /// more; it stays for source compatibility.
+    pub fn count_moves(&self, _scratch: &mut Vec<Move>) -> usize {
+        with_rules!(self, R => Bits::of(self).count_moves::<R>() as usize)
     }
 
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
-        let empty = self.empty_squares();
-        let enemy = self.commanded_by(!self.side);
-        let men = self.own_men();
-        let man_dirs: &[Direction] = if self.variant().men_capture_backwards() {
-            &Direction::ALL
-        } else {
-            &Direction::forward(self.side)
-        };
-        for &dir in man_dirs {
-            if dir.shift(dir.shift(men) & enemy) & empty != 0 {
-                return true;
-            }
-        }
-        let kings = self.commanded_by(self.side) & self.kings;
-        if !self.variant().flying_kings() {
-            return Direction::ALL
-                .iter()
-                .any(|&dir| dir.shift(dir.shift(kings) & enemy) & empty != 0);
-        }
-        // A king's first leg never crosses its own square, so counting that
-        // square as empty (as ChainSearch does) changes nothing here.
-        squares(kings).any(|sq| ChainSearch::new(self, sq, None).can_capture_from(sq, true, 0))
-    }
-
-    fn generate_captures(&self, out: &mut Vec<Move>) {
-        let own = self.commanded_by(self.side);
-        for from in squares(own) {
-            let mut chain = ChainSearch::new(self, from, Some(&mut *out));
-            let king = self.kings & from.bb() != 0;
-            chain.extend(from, king, 0, false);
-        }
-    }
-
-    fn generate_quiet(&self, out: &mut Vec<Move>) {
-        let g = self.geometry;
-        let empty = self.empty_squares();
-        let promotion = g.promotion[self.side.index()];
-        for dir in Direction::forward(self.side) {
-            for from in squares(self.own_men()) {
-                if let Some(to) = g.step(from, dir).filter(|t| empty & t.bb() != 0) {
-                    out.push(Move::quiet(from, to, promotion & to.bb() != 0));
-                }
-            }
-        }
-        let flying = self.variant().flying_kings();
-        for from in squares(self.commanded_by(self.side) & self.kings) {
-            for dir in Direction::ALL {
-                let mut sq = from;
-                while let Some(to) = g.step(sq, dir).filter(|t| empty & t.bb() != 0) {
-                    out.push(Move::quiet(from, to, false));
-                    if !flying {
-                        break;
-                    }
-                    sq = to;
-                }
-            }
-        }
-    }
-
-    fn count_quiet(&self) -> usize {
-        let g = self.geometry;
-        let empty = self.empty_squares();
-        let men = self.own_men();
-        let mut count = Direction::forward(self.side)
-            .iter()
-            .map(|dir| (dir.shift(men) & empty).count_ones() as usize)
-            .sum();
-        let kings = self.commanded_by(self.side) & self.kings;
-        if !self.variant().flying_kings() {
-            return count
-                + Direction::ALL
-                    .iter()
-                    .map(|dir| (dir.shift(kings) & empty).count_ones() as usize)
-                    .sum::<usize>();
-        }
-        for from in squares(kings) {
-            for dir in Direction::ALL {
-                let mut sq = from;
-                while let Some(to) = g.step(sq, dir).filter(|t| empty & t.bb() != 0) {
-                    count += 1;
-                    sq = to;
-                }
-            }
-        }
-        count
-    }
-}
-
-/// Depth-first search of the capture chains of one column.
-struct ChainSearch<'a> {
-    g: &'static Geometry,
-    flying: bool,
-    men_capture_backwards: bool,
-    promotion_ends_move: bool,
-    landing: KingLanding,
-    forward: [Direction; 2],
-    promotion: Bitboard,
-    /// Empty squares, with the capturing column's start square among them.
-    empty: Bitboard,
-    enemy: Bitboard,
-    from: Square,
-    depth: usize,
-    landings: [u8; MAX_CAPTURES],
-    jumped: [u8; MAX_CAPTURES],
-    out: Option<&'a mut Vec<Move>>,
-}
-
-impl<'a> ChainSearch<'a> {
-    fn new(pos: &Position, from: Square, out: Option<&'a mut Vec<Move>>) -> Self {
-        let variant = pos.variant();
-        let side = pos.side_to_move();
-        ChainSearch {
-            g: pos.geometry(),
-            flying: variant.flying_kings(),
-            men_capture_backwards: variant.men_capture_backwards(),
-            promotion_ends_move: variant.promotion_ends_move(),
-            landing: pos.king_landing(),
-            forward: Direction::forward(side),
-            promotion: pos.geometry().promotion[side.index()],
-            empty: (pos.geometry().playable & !pos.occupied()) | from.bb(),
-            enemy: pos.commanded_by(!side),
-            from,
-            depth: 0,
-            landings: [0; MAX_CAPTURES],
-            jumped: [0; MAX_CAPTURES],
-            out,
-        }
-    }
-
-    #[inline]
-    fn directions(&self, king: bool) -> &[Direction] {
-        if king || self.men_capture_backwards {
-            &Direction::ALL
-        } else {
-            &self.forward
-        }
-    }
-
-    #[inline]
-    fn is_empty(&self, sq: Square) -> bool {
-        self.empty & sq.bb() != 0
-    }
-
-    /// The enemy column a capture from `sq` along `dir` would take, if any.
-    #[inline]
-    fn victim(&self, sq: Square, dir: Direction, king: bool, jumped: Bitboard) -> Option<Square> {
-        let mut next = self.g.step(sq, dir)?;
-        if king && self.flying {
-            while self.is_empty(next) {
-                next = self.g.step(next, dir)?;
-            }
-        }
-        (self.enemy & !jumped & next.bb() != 0).then_some(next)
-    }
-
-    /// Whether a column standing on `sq` could capture at once.
-    fn can_capture_from(&self, sq: Square, king: bool, jumped: Bitboard) -> bool {
-        self.directions(king).iter().any(|&dir| {
-            self.victim(sq, dir, king, jumped)
-                .and_then(|v| self.g.step(v, dir))
-                .is_some_and(|t| self.is_empty(t))
-        })
-    }
-
-    /// Extend the chain standing on `sq`; returns whether any capture was
-    /// possible from here (if not, the caller ends the move).
-    fn extend(&mut self, sq: Square, king: bool, jumped: Bitboard, promoted: bool) -> bool {
-        let mut found = false;
-        for i in 0..self.directions(king).len() {
-            let dir = self.directions(king)[i];
-            let Some(victim) = self.victim(sq, dir, king, jumped) else {
-                continue;
-            };
-            let jumped = jumped | victim.bb();
-            let mut landing = self.g.step(victim, dir);
-            if !(king && self.flying) {
-                let Some(to) = landing.filter(|&t| self.is_empty(t)) else {
-                    continue;
-                };
-                found = true;
-                let crowned = !king && self.promotion & to.bb() != 0;
-                if crowned && self.promotion_ends_move {
-                    self.leaf(to, victim, true);
-                } else {
-                    self.follow(to, victim, king || crowned, jumped, promoted || crowned);
-                }
-                continue;
-            }
-            // Flying king: every empty square behind the victim is a landing.
-            let mut candidates: Bitboard = 0;
-            while let Some(t) = landing.filter(|&t| self.is_empty(t)) {
-                candidates |= t.bb();
-                landing = self.g.step(t, dir);
-            }
-            if candidates == 0 {
-                continue;
-            }
-            found = true;
-            if self.landing == KingLanding::Continue {
-                let continuing = squares(candidates)
-                    .filter(|&t| self.can_capture_from(t, true, jumped))
-                    .fold(0, |acc, t| acc | t.bb());
-                if continuing != 0 {
-                    candidates = continuing;
-                }
-            }
-            for to in squares(candidates) {
-                self.follow(to, victim, true, jumped, promoted);
-            }
-        }
-        found
-    }
-
-    /// Land on `to` after jumping `victim`, then go on or end the move there.
-    #[inline]
-    fn follow(&mut self, to: Square, victim: Square, king: bool, jumped: Bitboard, promoted: bool) {
-        self.push(to, victim);
-        if !self.extend(to, king, jumped, promoted) {
-            self.emit(to, promoted);
-        }
-        self.depth -= 1;
-    }
-
-    /// Land on `to` and end the move whatever else is possible.
-    fn leaf(&mut self, to: Square, victim: Square, promoted: bool) {
-        self.push(to, victim);
-        self.emit(to, promoted);
-        self.depth -= 1;
-    }
-
-    #[inline]
-    fn push(&mut self, to: Square, victim: Square) {
-        self.landings[self.depth] = to.0;
-        self.jumped[self.depth] = victim.0;
-        self.depth += 1;
-    }
-
-    fn emit(&mut self, to: Square, promotes: bool) {
-        if let Some(out) = self.out.as_deref_mut() {
-            out.push(Move {
-                from: self.from.0,
-                to: to.0,
-                captures: self.depth as u8,
-                promotes,
-                landings: self.landings,
-                jumped: self.jumped,
-            });
-        }
+        with_rules!(self, R => Bits::of(self).has_capture::<R>())
     }
 }

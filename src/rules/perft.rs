@@ -1,64 +1,257 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting
 //! at the last ply. Draw rules are ignored, as chess perft ignores the
 //! fifty-move rule.
+//!
+//! The last two plies never touch the board: at depth 2 each move's child
+//! is derived as bitboards (`Bits`) and its moves are counted from those.
+//! Every move is still generated for real; there is no hash table.
 
+use std::marker::PhantomData;
+
+use super::geometry::{Bitboard, Square, squares};
+use super::movegen::{Bits, Rules, Sink, generate, with_rules};
 use super::moves::Move;
 use super::position::Position;
 use rayon::prelude::*;
 
 /// Leaf count at `depth`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    let mut buffers = vec![Vec::with_capacity(64); depth as usize + 1];
-    perft_inner(pos, depth, &mut buffers)
+    with_rules!(pos, R => {
+        let mut buffers = vec![Vec::with_capacity(64); depth as usize];
+        perft_inner::<R>(pos, depth, &mut buffers)
+    })
 }
 
-fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
-    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+fn perft_inner<R: Rules>(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.count_moves(moves) as u64,
+        1 => Bits::of(pos).count_moves::<R>(),
+        2 => perft2::<R>(pos),
         _ => {
-            pos.generate_moves(moves);
+            let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+            let bits = Bits::of(pos);
             let mut total = 0;
-            for mv in moves.iter() {
-                let undo = pos.make(mv);
-                total += perft_inner(pos, depth - 1, rest);
-                pos.unmake(mv, undo);
+            if bits.has_capture::<R>() {
+                generate::<R>(pos, moves);
+                for mv in moves.iter() {
+                    let undo = pos.make_unkeyed(mv);
+                    total += perft_inner::<R>(pos, depth - 1, rest);
+                    pos.unmake(mv, undo);
+                }
+            } else {
+                // Plain moves straight from the bitboards: no `Move` built.
+                bits.for_each_quiet::<R>(|from, to| {
+                    let (undo, crowned) = pos.make_quiet_unkeyed(from, to);
+                    total += perft_inner::<R>(pos, depth - 1, rest);
+                    pos.unmake_quiet(from, to, undo, crowned);
+                });
             }
             total
         }
     }
 }
 
-/// Each root move with its leaf count, sorted by move text, computed on up
-/// to `threads` threads (root moves are shared out).
-pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    let depth = depth.max(1);
-    let moves = pos.legal_moves();
+/// Perft 2 without making moves: each child is derived as bitboards and
+/// its moves counted.
+fn perft2<R: Rules>(pos: &Position) -> u64 {
+    let bits = Bits::of(pos);
+    let mut children = CaptureChildren::<R> {
+        pos,
+        bits,
+        total: 0,
+        rules: PhantomData,
+    };
+    if bits.for_each_capture::<R, _>(&mut children) > 0 {
+        return children.total;
+    }
+    let mut total = 0;
+    let next = NextSide::<R>::new(&bits);
+    for (dir, targets) in bits.man_step_targets::<R>() {
+        for to in squares(targets) {
+            total += next.count_after(&bits, dir.shift_back(to.bb()), to.bb());
+        }
+    }
+    bits.for_each_king_step::<R>(|from, to| {
+        total += bits.after_quiet::<R>(from.bb(), to.bb()).count_moves::<R>();
+    });
+    total
+}
+
+/// The side to move after our plain moves keeps its pieces, so its men's
+/// step targets are the same in every child: a child only frees `from`
+/// and fills `to`. Unless that side has kings or a capture, its move count
+/// is the parent's step count corrected for those two squares.
+struct NextSide<R> {
+    left: Bitboard,
+    right: Bitboard,
+    steps: u64,
+    men_only: bool,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> NextSide<R> {
+    #[inline(always)]
+    fn new(bits: &Bits) -> Self {
+        let next = Bits {
+            own: bits.enemy,
+            enemy: bits.own,
+            kings: bits.kings,
+            side: !bits.side,
+        };
+        let (left, right) = next.men_steps();
+        let empty = bits.empty::<R>();
+        NextSide {
+            left,
+            right,
+            steps: (left & empty).count_ones() as u64 + (right & empty).count_ones() as u64,
+            men_only: next.own_kings() == 0,
+            rules: PhantomData,
+        }
+    }
+
+    /// The number of moves after our plain move `from`-`to`.
+    #[inline(always)]
+    fn count_after(&self, bits: &Bits, from: Bitboard, to: Bitboard) -> u64 {
+        let child = bits.after_quiet::<R>(from, to);
+        let reach = |sq: Bitboard| (self.left & sq != 0) as u64 + (self.right & sq != 0) as u64;
+        match child.count_captures::<R>() {
+            0 if !self.men_only => child.count_quiet::<R>(),
+            0 => self.steps + reach(from) - reach(to),
+            captures => captures,
+        }
+    }
+}
+
+/// Counts the moves after each capture chain of a depth-2 node.
+struct CaptureChildren<'p, R> {
+    pos: &'p Position,
+    bits: Bits,
+    total: u64,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> Sink for CaptureChildren<'_, R> {
+    const PATH: bool = false;
+    #[inline]
+    fn leaf(
+        &mut self,
+        from: Square,
+        to: Square,
+        jumped: Bitboard,
+        king: bool,
+        _: bool,
+        _: &[u8],
+        _: &[u8],
+    ) {
+        let child = self
+            .bits
+            .after_capture(self.pos, from.bb(), to.bb(), jumped, king);
+        self.total += child.count_moves::<R>();
+    }
+}
+
+/// Plies played out before the tree is shared among threads: at the
+/// Bashni start 7 root moves balance badly, the 302 positions after three
+/// plies balance well under rayon's work stealing.
+const SPLIT_PLIES: u32 = 3;
+
+/// Every position `plies` moves after `pos`, tagged with `tag`.
+fn expand(pos: &Position, plies: u32, tag: usize, out: &mut Vec<(usize, Position)>) {
+    if plies == 0 {
+        out.push((tag, pos.clone()));
+        return;
+    }
+    for mv in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.make(&mv);
+        expand(&child, plies - 1, tag, out);
+    }
+}
+
+/// Leaf counts below each root move of `pos` (`depth` >= 1), on up to
+/// `threads` threads.
+fn root_counts(pos: &Position, moves: &[Move], depth: u32, threads: usize) -> Vec<u64> {
     let count = |mv: &Move| {
         let mut child = pos.clone();
         child.make(mv);
-        (mv.to_string(), perft(&mut child, depth - 1))
+        perft(&mut child, depth - 1)
     };
-    let mut counts: Vec<(String, u64)> = if threads <= 1 {
-        moves.iter().map(count).collect()
-    } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
-            Err(_) => moves.iter().map(count).collect(),
-        }
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let Some(pool) = pool else {
+        return moves.iter().map(count).collect();
     };
-    counts.sort();
+    // Split below the root move too, but leave at least two plies per task.
+    let extra = (SPLIT_PLIES - 1).min(depth.saturating_sub(3));
+    let mut tasks = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let mut child = pos.clone();
+        child.make(mv);
+        expand(&child, extra, i, &mut tasks);
+    }
+    let remaining = depth - 1 - extra;
+    let results: Vec<(usize, u64)> = pool.install(|| {
+        tasks
+            .into_par_iter()
+            .map(|(i, mut task)| (i, perft(&mut task, remaining)))
+            .collect()
+    });
+    let mut counts = vec![0; moves.len()];
+    for (i, n) in results {
+        counts[i] += n;
+    }
     counts
+}
+
+/// Each root move with its leaf count, sorted by move text, computed on up
+/// to `threads` threads.
+pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    let depth = depth.max(1);
+    let moves = pos.legal_moves();
+    let counts = root_counts(pos, &moves, depth, threads);
+    let mut lines: Vec<(String, u64)> = moves
+        .iter()
+        .zip(counts)
+        .map(|(mv, n)| (mv.to_string(), n))
+        .collect();
+    lines.sort();
+    lines
 }
 
 /// Leaf count at `depth` on up to `threads` threads.
 pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if threads <= 1 {
+    if depth == 0 || threads <= 1 {
         return perft(&mut pos.clone(), depth);
     }
-    divide(pos, depth, threads).iter().map(|(_, n)| n).sum()
+    let moves = pos.legal_moves();
+    root_counts(pos, &moves, depth, threads).iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn parallel_and_divide_agree_with_serial() {
+        for variant in Variant::ALL {
+            let pos = Position::start(variant);
+            for depth in 0..=6 {
+                let serial = perft(&mut pos.clone(), depth);
+                assert_eq!(perft_parallel(&pos, depth, 2), serial, "{variant} {depth}");
+                let split: u64 = divide(&pos, depth, 2).iter().map(|(_, n)| n).sum();
+                assert_eq!(
+                    split,
+                    perft(&mut pos.clone(), depth.max(1)),
+                    "{variant} {depth}"
+                );
+            }
+        }
+    }
 }

@@ -188,8 +188,16 @@ impl Position {
     /// Set up a square; keeps bitboards and key in step.
     #[inline]
     pub(super) fn set(&mut self, sq: usize, col: Column) {
-        let old = self.columns[sq];
-        self.key ^= square_key(sq, old) ^ square_key(sq, col);
+        self.put::<true>(sq, col);
+    }
+
+    /// Set up a square, keeping the bitboards (and the key if `KEYED`) in
+    /// step.
+    #[inline(always)]
+    fn put<const KEYED: bool>(&mut self, sq: usize, col: Column) {
+        if KEYED {
+            self.key ^= square_key(sq, self.columns[sq]) ^ square_key(sq, col);
+        }
         self.columns[sq] = col;
         let bit = 1u64 << sq;
         self.by_colour[0] &= !bit;
@@ -223,6 +231,18 @@ impl Position {
     /// Play a legal move of this position.
     #[inline]
     pub fn make(&mut self, mv: &Move) -> Undo {
+        self.make_with::<true>(mv)
+    }
+
+    /// `make` without updating the hash key, for perft, which never reads
+    /// it; `unmake` restores the position (key included) all the same.
+    #[inline]
+    pub(super) fn make_unkeyed(&mut self, mv: &Move) -> Undo {
+        self.make_with::<false>(mv)
+    }
+
+    #[inline(always)]
+    fn make_with<const KEYED: bool>(&mut self, mv: &Move) -> Undo {
         let undo = Undo {
             key: self.key,
             no_progress: self.no_progress,
@@ -230,16 +250,16 @@ impl Position {
         let from = mv.from as usize;
         let mut col = self.columns[from];
         let man_moved = !col.top_is_king();
-        self.set(from, Column::EMPTY);
+        self.put::<KEYED>(from, Column::EMPTY);
         for &sq in &mv.jumped[..mv.captures as usize] {
             let (rest, king) = self.columns[sq as usize].take_top();
-            self.set(sq as usize, rest);
+            self.put::<KEYED>(sq as usize, rest);
             col = col.add_prisoner(king);
         }
         if mv.promotes {
             col = col.promote();
         }
-        self.set(mv.to as usize, col);
+        self.put::<KEYED>(mv.to as usize, col);
         self.no_progress = if man_moved || mv.captures > 0 {
             0
         } else {
@@ -249,11 +269,14 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = !self.side;
-        self.key ^= SIDE_KEY;
+        if KEYED {
+            self.key ^= SIDE_KEY;
+        }
         undo
     }
 
-    /// Take back `mv`, which must be the last move made.
+    /// Take back `mv`, which must be the last move made. The key comes back
+    /// from `undo`, so squares are restored without rehashing them.
     #[inline]
     pub fn unmake(&mut self, mv: &Move, undo: Undo) {
         self.side = !self.side;
@@ -262,7 +285,7 @@ impl Position {
         }
         let enemy = !self.side;
         let mut col = self.columns[mv.to as usize];
-        self.set(mv.to as usize, Column::EMPTY);
+        self.put::<false>(mv.to as usize, Column::EMPTY);
         if mv.promotes {
             col = col.demote();
         }
@@ -273,16 +296,123 @@ impl Position {
                 colour: enemy,
                 king,
             });
-            self.set(sq as usize, back);
+            self.put::<false>(sq as usize, back);
         }
-        self.set(mv.from as usize, col);
+        self.put::<false>(mv.from as usize, col);
         self.no_progress = undo.no_progress;
         self.key = undo.key;
+    }
+
+    /// Play the plain move `from`-`to` without touching the key, for
+    /// perft: no `Move` is built and only the two squares change. Returns
+    /// what `unmake_quiet` needs, including whether a man was crowned.
+    #[inline(always)]
+    pub(super) fn make_quiet_unkeyed(&mut self, from: Square, to: Square) -> (Undo, bool) {
+        let undo = Undo {
+            key: self.key,
+            no_progress: self.no_progress,
+        };
+        let (f, t) = (from.index(), to.index());
+        let moved = from.bb() | to.bb();
+        let mut col = self.columns[f];
+        self.by_colour[self.side.index()] ^= moved;
+        let crowned = if col.top_is_king() {
+            self.kings ^= moved;
+            self.no_progress += 1;
+            false
+        } else {
+            self.no_progress = 0;
+            let crowned = self.geometry.promotion[self.side.index()] & to.bb() != 0;
+            if crowned {
+                col = col.promote();
+                self.kings |= to.bb();
+            }
+            crowned
+        };
+        self.columns[t] = col;
+        self.columns[f] = Column::EMPTY;
+        if self.side == Colour::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        (undo, crowned)
+    }
+
+    /// Take back `make_quiet_unkeyed(from, to)`.
+    #[inline(always)]
+    pub(super) fn unmake_quiet(&mut self, from: Square, to: Square, undo: Undo, crowned: bool) {
+        self.side = !self.side;
+        if self.side == Colour::Black {
+            self.fullmove -= 1;
+        }
+        let (f, t) = (from.index(), to.index());
+        let moved = from.bb() | to.bb();
+        let mut col = self.columns[t];
+        self.by_colour[self.side.index()] ^= moved;
+        if crowned {
+            col = col.demote();
+            self.kings &= !to.bb();
+        } else if col.top_is_king() {
+            self.kings ^= moved;
+        }
+        self.columns[f] = col;
+        self.columns[t] = Column::EMPTY;
+        self.no_progress = undo.no_progress;
     }
 }
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random games: after every make the key matches a fresh computation,
+    /// and unmake (keyed or not) gives back the exact position.
+    #[test]
+    fn make_and_unmake_keep_key_and_position() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for variant in Variant::ALL {
+            for _ in 0..50 {
+                let mut pos = Position::start(variant);
+                for _ in 0..150 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for mv in &moves {
+                        let before = pos.clone();
+                        let undo = pos.make_unkeyed(mv);
+                        let after = pos.clone();
+                        pos.unmake(mv, undo);
+                        assert_eq!(pos, before);
+                        if !mv.is_capture() {
+                            let (undo, crowned) = pos.make_quiet_unkeyed(mv.from(), mv.to());
+                            assert_eq!(crowned, mv.promotes());
+                            assert_eq!(pos, after);
+                            pos.unmake_quiet(mv.from(), mv.to(), undo, crowned);
+                            assert_eq!(pos, before);
+                        }
+                    }
+                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    let before = pos.clone();
+                    let undo = pos.make(&mv);
+                    assert_eq!(pos.key(), pos.key_from_scratch(), "{mv} from {before:?}");
+                    let mut back = pos.clone();
+                    back.unmake(&mv, undo);
+                    assert_eq!(back, before);
+                }
+            }
+        }
     }
 }
