@@ -14,7 +14,7 @@ $B perft 11 | tail -1
 $B perft 11 --threads 2 | tail -1
 $B perft --variant lasca 17 | tail -1
 
-echo "== search: bench (14 positions, depth 12), 1 and 2 threads"
+echo "== search: bench (14 positions, depth 13), 1 and 2 threads"
 for t in 1 2; do
   echo "threads $t: $($B bench --threads "$t" | tail -2 | tr '\n' ' ')"
 done

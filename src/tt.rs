@@ -194,31 +194,33 @@ const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
 /// The engine's table. Its size is exactly `mb` MiB of buckets (`mb` is
 /// at least 1), plus a few words for the struct itself.
 pub struct LockFreeTable {
-    buckets: Box<[Bucket]>,
+    /// Anonymous memory: page-aligned, and zero-filled by the OS only when a
+    /// page is first touched, so an unused table costs no memory.
+    memory: memmap2::MmapMut,
     generation: AtomicU8,
 }
 
 impl LockFreeTable {
     /// Bytes held by the bucket array.
     pub fn size_in_bytes(&self) -> usize {
-        self.buckets.len() * BUCKET_BYTES
+        self.buckets().len() * BUCKET_BYTES
     }
 
     /// Number of entries the table can hold.
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * SLOTS_PER_BUCKET
+        self.buckets().len() * SLOTS_PER_BUCKET
     }
 
     /// Any bucket count works: the high 32 key bits scaled by the count
     /// (a multiply-high) pick the bucket, so no power-of-two rounding.
     #[inline]
     fn bucket_index(&self, key: u64) -> usize {
-        (((key >> 32) * self.buckets.len() as u64) >> 32) as usize
+        (((key >> 32) * self.buckets().len() as u64) >> 32) as usize
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[self.bucket_index(key)]
+        &self.buckets()[self.bucket_index(key)]
     }
 
     #[inline]
@@ -232,24 +234,30 @@ impl LockFreeTable {
     /// much memory (a `Hash` value the machine cannot hold must not abort
     /// the engine).
     pub fn try_with_megabytes(mb: usize) -> Option<Self> {
-        let count = (mb.max(1) << 20) / BUCKET_BYTES;
-        let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
-        // SAFETY: the layout is non-empty (at least 16,384 buckets); a
-        // bucket is only atomics, for which all-zero bytes are valid; and the
-        // pointer comes from the global allocator with the very layout that
-        // `Box<[Bucket]>` frees with. Zeroed pages come from the OS
-        // untouched, so a big table costs nothing until it is used.
-        let buckets = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
-            if ptr.is_null() {
-                return None;
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
-        };
+        let memory = memmap2::MmapMut::map_anon(mb.max(1) << 20).ok()?;
+        // Random probes over a big table miss the TLB on 4 KiB pages; huge
+        // pages, where the kernel offers them, cut that. Only a hint.
+        #[cfg(target_os = "linux")]
+        let _ = memory.advise(memmap2::Advice::HugePage);
         Some(LockFreeTable {
-            buckets,
+            memory,
             generation: AtomicU8::new(0),
         })
+    }
+
+    /// The bucket array laid over the mapped memory.
+    #[inline]
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: the mapping is page-aligned (more than a bucket's 64
+        // bytes), its length is a whole number of buckets, all-zero bytes
+        // are valid atomics, and all access goes through atomics, so shared
+        // references to the buckets are sound for the mapping's lifetime.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.memory.as_ptr().cast::<Bucket>(),
+                self.memory.len() / BUCKET_BYTES,
+            )
+        }
     }
 }
 
@@ -325,16 +333,16 @@ impl Table for LockFreeTable {
     fn clear(&self) {
         let zero = |bucket: &Bucket| bucket.slots.iter().for_each(|s| s.write((0, 0)));
         if self.size_in_bytes() >= PARALLEL_CLEAR_BYTES {
-            self.buckets.par_iter().for_each(zero);
+            self.buckets().par_iter().for_each(zero);
         } else {
-            self.buckets.iter().for_each(zero);
+            self.buckets().iter().for_each(zero);
         }
         self.generation.store(0, Relaxed);
     }
 
     fn hashfull(&self) -> u32 {
         let generation = self.generation();
-        let sampled = &self.buckets[..HASHFULL_BUCKETS.min(self.buckets.len())];
+        let sampled = &self.buckets()[..HASHFULL_BUCKETS.min(self.buckets().len())];
         let used = sampled
             .iter()
             .flat_map(|b| &b.slots)
@@ -663,7 +671,7 @@ mod tests {
             let table = LockFreeTable::with_megabytes(mb);
             assert_eq!(table.size_in_bytes(), mb << 20);
             assert_eq!(table.capacity(), (mb << 20) / 16);
-            assert_eq!(std::mem::size_of_val(&*table.buckets), mb << 20);
+            assert_eq!(std::mem::size_of_val(table.buckets()), mb << 20);
             assert_eq!(
                 DashMapTable::with_megabytes(mb).capacity(),
                 table.capacity()
