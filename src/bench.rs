@@ -24,7 +24,7 @@ impl Default for BenchOptions {
         BenchOptions {
             threads: 1,
             depth: DEFAULT_DEPTH,
-            hash_mb: 16,
+            hash_mb: 64,
         }
     }
 }

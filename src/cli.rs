@@ -42,8 +42,8 @@ enum Command {
         threads: u32,
         #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
         depth: u32,
-        /// Hash size in MiB.
-        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        /// Hash size in MiB (the engine's default).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
         /// The transposition table: the engine's lock-free one, or the
         /// DashMap-backed one kept for comparison.

@@ -137,6 +137,16 @@ pub(crate) struct Shared<'a, T: Table> {
     main_nodes: AtomicU64,
     /// Time and node limits wait for depth 1, so there is always a searched move.
     first_iteration_done: AtomicBool,
+    /// The deepest iteration a helper has completed (single-PV searches).
+    helper_best: Mutex<Option<HelperResult>>,
+}
+
+/// A helper's completed iteration, which the main thread may adopt.
+struct HelperResult {
+    depth: i32,
+    score: i32,
+    seldepth: usize,
+    pv: Vec<Move>,
 }
 
 impl<T: Table> Shared<'_, T> {
@@ -145,6 +155,19 @@ impl<T: Table> Shared<'_, T> {
             self.main_nodes.store(nodes, Ordering::Relaxed);
         } else {
             self.helper_nodes.fetch_add(256, Ordering::Relaxed);
+        }
+    }
+
+    /// A helper finished `depth`: keep its answer if it is the deepest.
+    fn offer(&self, depth: i32, best: &RootMove) {
+        let mut slot = self.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|h| depth > h.depth) {
+            *slot = Some(HelperResult {
+                depth,
+                score: best.score,
+                seldepth: best.seldepth,
+                pv: best.pv.clone(),
+            });
         }
     }
 
@@ -251,6 +274,7 @@ pub fn think<T: Table>(
         helper_nodes: AtomicU64::new(0),
         main_nodes: AtomicU64::new(0),
         first_iteration_done: AtomicBool::new(false),
+        helper_best: Mutex::new(None),
     };
     tt.new_search();
     let roots: Vec<RootMove> = legal
@@ -273,15 +297,21 @@ pub fn think<T: Table>(
             let rules = config.draw_rules;
             scope.spawn(move || {
                 let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
-                // Diversity: helpers start at different depths and shuffle
-                // the root order a little, so they fill the table with
-                // different parts of the tree.
-                let shift = id % roots.len();
-                roots.rotate_left(shift);
-                let mut depth = 1 + (id as i32 % 2);
-                while !worker.aborted && depth <= max_depth as i32 {
-                    worker.search_root(&mut roots, 0, depth, -MATE, MATE);
-                    depth += 1;
+                for depth in 1..=max_depth as i32 {
+                    if depth < max_depth as i32 && helper_skips(id, depth) {
+                        continue;
+                    }
+                    aspiration(&mut worker, &mut roots, 0, depth);
+                    if worker.aborted {
+                        break;
+                    }
+                    if multi_pv == 1 {
+                        shared.offer(depth, &roots[0]);
+                    }
+                }
+                // The requested depth is reached: the search is done.
+                if !worker.aborted && multi_pv == 1 {
+                    shared.halt.store(true, Ordering::Relaxed);
                 }
             });
         }
@@ -295,21 +325,17 @@ pub fn think<T: Table>(
                 if main.aborted {
                     break;
                 }
-                let elapsed = start.elapsed();
-                let nodes = shared.total_nodes().max(main.nodes);
                 for (i, root) in roots.iter().enumerate().take(line + 1) {
-                    report(&Report {
-                        depth: depth as u32,
-                        seldepth: root.seldepth.max(depth as usize),
-                        multipv: i + 1,
-                        score: if i == line { score } else { root.score },
-                        bound: (root.bound != Bound::Exact).then_some(root.bound),
-                        nodes,
-                        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
-                        hashfull: tt.hashfull(),
-                        elapsed,
-                        pv: root.pv.clone(),
-                    });
+                    report(&progress(
+                        &shared,
+                        main.nodes,
+                        depth,
+                        root.seldepth,
+                        i + 1,
+                        if i == line { score } else { root.score },
+                        (root.bound != Bound::Exact).then_some(root.bound),
+                        &root.pv,
+                    ));
                 }
             }
             if main.aborted {
@@ -344,6 +370,22 @@ pub fn think<T: Table>(
                 }
             }
         }
+        // Lazy SMP's "best thread": a helper that completed a deeper
+        // iteration than the main thread answers for it.
+        let helper = shared
+            .helper_best
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(h) = helper.filter(|h| h.depth > outcome.depth as i32 && !h.pv.is_empty()) {
+            outcome.depth = h.depth as u32;
+            outcome.score = h.score;
+            outcome.best = h.pv.first().copied();
+            outcome.ponder = h.pv.get(1).copied();
+            report(&progress(
+                &shared, main.nodes, h.depth, h.seldepth, 1, h.score, None, &h.pv,
+            ));
+        }
         outcome.nodes = main.nodes;
         shared.halt.store(true, Ordering::Relaxed);
         outcome.nodes += shared.helper_nodes.load(Ordering::Relaxed);
@@ -360,6 +402,44 @@ pub fn think<T: Table>(
         }
     }
     outcome
+}
+
+/// One `info` report of the search so far.
+#[allow(clippy::too_many_arguments)]
+fn progress<T: Table>(
+    shared: &Shared<T>,
+    main_nodes: u64,
+    depth: i32,
+    seldepth: usize,
+    multipv: usize,
+    score: i32,
+    bound: Option<Bound>,
+    pv: &[Move],
+) -> Report {
+    let elapsed = shared.start.elapsed();
+    let nodes = shared.total_nodes().max(main_nodes);
+    Report {
+        depth: depth as u32,
+        seldepth: seldepth.max(depth as usize),
+        multipv,
+        score,
+        bound,
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+        hashfull: shared.tt.hashfull(),
+        elapsed,
+        pv: pv.to_vec(),
+    }
+}
+
+/// Lazy SMP diversity, as in Stockfish 9: helper `id` skips depths in a
+/// pattern of its own, so the threads are spread over neighbouring depths
+/// and fill the shared table with different parts of the tree.
+fn helper_skips(id: usize, depth: i32) -> bool {
+    const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id - 1) % 20;
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1
 }
 
 /// Search one MultiPV line with a window around the last score, widening
