@@ -14,15 +14,29 @@ $B perft 11 | tail -1
 $B perft 11 --threads 2 | tail -1
 $B perft --variant lasca 17 | tail -1
 
-echo "== search: bench (14 positions, depth 13), 1 and 2 threads"
+echo "== search: bench (14 positions, depth 13, Hash 64), 1 and 2 threads"
 for t in 1 2; do
   echo "threads $t: $($B bench --threads "$t" | tail -2 | tr '\n' ' ')"
 done
+
+echo "== time to depth 15 on the bench positions, 1 and 2 threads (mean of 5 interleaved runs)"
+for i in 1 2 3 4 5; do
+  for t in 1 2; do echo "$t $($B bench --depth 15 --threads "$t" | tail -2 | head -1)"; done
+done | awk '{s[$1]+=$6; n[$1]++} END {for (t in s) printf "threads %s: %.0f ms\n", t, s[t]/n[t]}'
 
 echo "== transposition table: the same bench searches over each table"
 for h in 16 256; do
   echo "Hash $h lock-free: $($B bench --hash "$h" | tail -1)"
   echo "Hash $h dashmap:   $($B bench --hash "$h" --tt dashmap | tail -1)"
+done
+
+echo "== transposition table: cost per probe and store (ns), lock-free vs DashMap"
+cargo test --release -q --lib tt_speed -- --ignored --nocapture 2>/dev/null | grep -v "^test \|^running\|^$" || true
+
+echo "== match runner: 40 games at depth 7, concurrency 1 and 2 (wall time)"
+for c in 1 2; do
+  /usr/bin/time -f "concurrency $c: %e s" $B match --engine cmd=$B,name=A --engine cmd=$B,name=B \
+    --games 40 --depth 7 --openings bench-positions/openings-bashni.txt --concurrency "$c" > /dev/null
 done
 
 echo "== peak resident memory of the engine (Hash set, table cleared, a search)"
