@@ -1,102 +1,10 @@
 //! Protocol tests: they drive the real binary through stdin/stdout.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+#[path = "support/engine.rs"]
+mod engine;
+
+use engine::{Engine, run_piped};
 use std::time::{Duration, Instant};
-
-/// Generous: these tests check behaviour, not speed.
-const PATIENCE: Duration = Duration::from_secs(20);
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("engine reads stdin");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn line(&mut self) -> String {
-        match self.lines.recv_timeout(PATIENCE) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!("engine said nothing for {PATIENCE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout"),
-        }
-    }
-
-    /// All lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.line();
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    /// Synchronise with `isready` and return what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok");
-        lines.pop();
-        lines
-    }
-
-    fn fen(&mut self) -> String {
-        self.send("d");
-        let lines = self.until("Key:");
-        let fen = lines
-            .iter()
-            .find(|l| l.starts_with("Fen: "))
-            .expect("a Fen line");
-        fen["Fen: ".len()..].to_string()
-    }
-
-    fn bestmove(&mut self) -> String {
-        let lines = self.until("bestmove");
-        let last = lines.last().expect("bestmove line");
-        last.split_whitespace().nth(1).expect("a move").to_string()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn legal_moves(variant: bashni::rules::Variant, fen: &str) -> Vec<String> {
     let pos = bashni::rules::Position::from_fen(variant, fen).expect("valid fen");
@@ -228,19 +136,7 @@ fn quit_during_a_search_exits() {
 
 #[test]
 fn end_of_input_finishes_queued_work_then_quits() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"position startpos\ngo depth 3\n")
-        .expect("write");
-    let output = child.wait_with_output().expect("engine exits");
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = run_piped(b"position startpos\ngo depth 3\n");
     // The search ran to its limit: end of input does not cut it short.
     assert!(
         text.lines().any(|l| l.starts_with("info depth 3 ")),
@@ -527,19 +423,7 @@ fn king_landing_option_changes_the_legal_moves() {
 
 #[test]
 fn quit_after_piped_commands_answers_them_first() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"uci\nisready\nquit\n")
-        .expect("write");
-    let output = child.wait_with_output().expect("engine exits");
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = run_piped(b"uci\nisready\nquit\n");
     assert!(text.contains("uciok") && text.contains("readyok"), "{text}");
 }
 

@@ -15,14 +15,16 @@
 #[path = "support/solver.rs"]
 mod solver;
 
+#[path = "support/engine.rs"]
+mod engine;
+
+use engine::Engine;
+
 use bashni::rules::{Colour, KingLanding, Move, Position, Variant};
 use bashni::search::{self, Config, DrawRules, Limits, MATE, Signals, is_mate_score};
 use bashni::tt::{LockFreeTable, Table};
 use solver::Solver;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::process::Command;
 
 const BASHNI_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -497,68 +499,19 @@ fn bench_node_count_repeats() {
     assert!(!first_lines.is_empty());
 }
 
-/// The engine on stdin/stdout; lines arrive through a channel so a silent
-/// engine fails the test instead of hanging it.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
+/// Send `go` and collect the `info` lines without their timing fields,
+/// then the `bestmove`.
+fn search(engine: &mut Engine, go: &str) -> Vec<String> {
+    engine.send(go);
+    let mut seen = Vec::new();
+    loop {
+        let line = engine.line();
+        if line.starts_with("info") && !line.starts_with("info string") {
+            seen.push(without_timing(&line));
+        } else if line.starts_with("bestmove") {
+            seen.push(line);
+            return seen;
         }
-    }
-
-    fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The `info` lines without their timing fields, then the `bestmove`.
-    fn search(&mut self, go: &str) -> Vec<String> {
-        self.send(go);
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(60))
-                .expect("the engine answers");
-            if line.starts_with("info") && !line.starts_with("info string") {
-                seen.push(without_timing(&line));
-            } else if line.starts_with("bestmove") {
-                seen.push(line);
-                return seen;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
     }
 }
 
@@ -592,15 +545,15 @@ fn go_nodes_repeats_with_one_thread() {
         first.send(&format!("setoption name UCI_Variant value {variant}"));
         first.send("setoption name Threads value 1");
         first.send(position);
-        let a = first.search(go);
+        let a = search(&mut first, go);
         // The same process after ucinewgame, and a fresh process.
         first.send("ucinewgame");
         first.send(position);
-        let b = first.search(go);
+        let b = search(&mut first, go);
         let mut second = Engine::start();
         second.send(&format!("setoption name UCI_Variant value {variant}"));
         second.send(position);
-        let c = second.search(go);
+        let c = search(&mut second, go);
         assert!(a.len() >= 2, "{variant} {position}: {a:?}");
         assert!(a.last().unwrap().starts_with("bestmove "));
         assert_eq!(a, b, "{variant} {position}: after ucinewgame");
