@@ -408,6 +408,11 @@ fn king_landing_option_changes_the_legal_moves() {
     let mut e = Engine::start();
     assert_eq!(perft(&mut e), ["a1xd4xa7: 1", "a1xd4xb6: 1"]);
     e.send("setoption name KingLanding value free");
+    // The set position stays in force; only the capture rule changes.
+    e.send("position fen W:a1W,c3b,c5b 0 1");
+    e.send("setoption name KingLanding value continue");
+    assert_eq!(e.fen(), "W:a1W,c3b,c5b 0 1");
+    e.send("setoption name KingLanding value free");
     assert_eq!(
         perft(&mut e),
         [
