@@ -282,7 +282,6 @@ pub fn think<T: Table>(
         .map(|&mv| RootMove {
             mv,
             score: -MATE,
-            previous_score: -MATE,
             bound: Bound::Exact,
             pv: vec![mv],
             seldepth: 0,

@@ -21,7 +21,6 @@ const LMR_MIN_DEPTH: i32 = 3;
 pub struct RootMove {
     pub mv: Move,
     pub score: i32,
-    pub previous_score: i32,
     /// The bound of `score` when its search failed outside the window.
     pub bound: Bound,
     pub pv: Vec<Move>,
@@ -151,7 +150,6 @@ impl<'a, T: Table> Worker<'a, T> {
                 return best;
             }
             let root = &mut roots[i];
-            root.previous_score = root.score;
             if i == first || score > alpha {
                 root.score = score;
                 root.seldepth = self.seldepth;
