@@ -227,7 +227,10 @@ impl Engine {
                 self.game = GamePosition::start(self.options.variant, self.options.king_landing);
             }
             // The position stays; only its capture rule changes.
-            Change::KingLanding => self.game.position.set_king_landing(self.options.king_landing),
+            Change::KingLanding => self
+                .game
+                .position
+                .set_king_landing(self.options.king_landing),
             Change::Hash => match LockFreeTable::try_with_megabytes(self.options.hash_mb) {
                 Some(table) => self.tt = Arc::new(table),
                 None => {
