@@ -43,6 +43,20 @@ impl Default for Options {
     }
 }
 
+/// The ranges of the spin options, declared by `uci` and checked by
+/// `setoption` from this one place.
+const THREADS: (u64, u64) = (1, 1024);
+const HASH_MB: (u64, u64) = (1, 65536);
+const MULTI_PV: (u64, u64) = (1, 64);
+const MOVE_OVERHEAD: (u64, u64) = (0, 5000);
+const SKILL_LEVEL: (u64, u64) = (0, 7);
+const NO_PROGRESS_PLIES: (u64, u64) = (0, 1000);
+const MAX_PLIES: (u64, u64) = (0, 100_000);
+
+fn spin_declaration(name: &str, default: impl std::fmt::Display, (min, max): (u64, u64)) -> String {
+    format!("option name {name} type spin default {default} min {min} max {max}")
+}
+
 /// What a `setoption` changed, so the engine can act on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -59,38 +73,20 @@ pub fn declarations() -> Vec<String> {
     let d = Options::default();
     vec![
         "option name UCI_Variant type combo default bashni var bashni var lasca".to_string(),
-        format!(
-            "option name Threads type spin default {} min 1 max 1024",
-            d.threads
-        ),
-        format!(
-            "option name Hash type spin default {} min 1 max 65536",
-            d.hash_mb
-        ),
+        spin_declaration("Threads", d.threads, THREADS),
+        spin_declaration("Hash", d.hash_mb, HASH_MB),
         "option name Clear Hash type button".to_string(),
-        format!(
-            "option name MultiPV type spin default {} min 1 max 64",
-            d.multi_pv
-        ),
+        spin_declaration("MultiPV", d.multi_pv, MULTI_PV),
         "option name Ponder type check default false".to_string(),
-        format!(
-            "option name Move Overhead type spin default {} min 0 max 5000",
-            d.move_overhead
-        ),
-        "option name Skill Level type spin default 0 min 0 max 7".to_string(),
+        spin_declaration("Move Overhead", d.move_overhead, MOVE_OVERHEAD),
+        spin_declaration("Skill Level", d.skill_level, SKILL_LEVEL),
         "option name KingLanding type combo default continue var continue var free".to_string(),
-        format!(
-            "option name NoProgressPlies type spin default {} min 0 max 1000",
-            d.no_progress_plies
-        ),
-        format!(
-            "option name MaxPlies type spin default {} min 0 max 100000",
-            d.max_plies
-        ),
+        spin_declaration("NoProgressPlies", d.no_progress_plies, NO_PROGRESS_PLIES),
+        spin_declaration("MaxPlies", d.max_plies, MAX_PLIES),
     ]
 }
 
-fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+fn spin(name: &str, value: Option<&str>, (min, max): (u64, u64)) -> Result<u64, String> {
     let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
     let n: u64 = text
         .parse()
@@ -113,16 +109,16 @@ impl Options {
                 Change::Variant
             }
             "threads" => {
-                self.threads = spin(name, value, 1, 1024)? as usize;
+                self.threads = spin(name, value, THREADS)? as usize;
                 Change::Value
             }
             "hash" => {
-                self.hash_mb = spin(name, value, 1, 65536)? as usize;
+                self.hash_mb = spin(name, value, HASH_MB)? as usize;
                 Change::Hash
             }
             "clear hash" => Change::ClearHash,
             "multipv" => {
-                self.multi_pv = spin(name, value, 1, 64)? as usize;
+                self.multi_pv = spin(name, value, MULTI_PV)? as usize;
                 Change::Value
             }
             "ponder" => {
@@ -134,11 +130,11 @@ impl Options {
                 Change::Value
             }
             "move overhead" => {
-                self.move_overhead = spin(name, value, 0, 5000)?;
+                self.move_overhead = spin(name, value, MOVE_OVERHEAD)?;
                 Change::Value
             }
             "skill level" => {
-                self.skill_level = spin(name, value, 0, 7)? as u32;
+                self.skill_level = spin(name, value, SKILL_LEVEL)? as u32;
                 Change::Value
             }
             "kinglanding" => {
@@ -147,11 +143,11 @@ impl Options {
                 Change::KingLanding
             }
             "noprogressplies" => {
-                self.no_progress_plies = spin(name, value, 0, 1000)? as u32;
+                self.no_progress_plies = spin(name, value, NO_PROGRESS_PLIES)? as u32;
                 Change::Value
             }
             "maxplies" => {
-                self.max_plies = spin(name, value, 0, 100_000)? as u32;
+                self.max_plies = spin(name, value, MAX_PLIES)? as u32;
                 Change::Value
             }
             _ => return Err(format!("unknown option '{name}'")),
