@@ -34,9 +34,14 @@ fn error(message: &str) {
     send(&format!("info string error: {message}"));
 }
 
-/// Queued by the reader when stdin closes (not a protocol command: it
-/// cannot be typed, as a command word has no spaces).
-const END_OF_INPUT: &str = "end of input";
+/// What the reader passes to the controller, in the order read.
+enum Input {
+    Line(String),
+    /// A line that is not UTF-8: reported, never carried out.
+    Undecodable,
+    /// Standard input is closed.
+    End,
+}
 
 /// State the reader thread shares with the controller.
 #[derive(Default)]
@@ -49,15 +54,26 @@ struct Flags {
 pub fn run_stdio() -> i32 {
     let signals = Arc::new(Signals::default());
     let flags = Arc::new(Flags::default());
-    let (queue, commands) = mpsc::channel::<String>();
+    let (queue, commands) = mpsc::channel::<Input>();
     {
         let signals = Arc::clone(&signals);
         let flags = Arc::clone(&flags);
         std::thread::spawn(move || read_stdin(queue, &signals, &flags));
     }
     let mut engine = Engine::new(signals, flags);
-    for line in commands {
-        if !engine.execute(&line) {
+    for input in commands {
+        let go_on = match input {
+            Input::Line(line) => engine.execute(&line),
+            Input::Undecodable => {
+                error("a line of input is not valid UTF-8; ignored");
+                true
+            }
+            Input::End => {
+                engine.end_of_input();
+                false
+            }
+        };
+        if !go_on {
             break;
         }
     }
@@ -65,42 +81,52 @@ pub fn run_stdio() -> i32 {
     0
 }
 
-fn read_stdin(queue: mpsc::Sender<String>, signals: &Signals, flags: &Flags) {
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    while let Some(Ok(line)) = lines.next() {
+fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
+    let mut stdin = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if !matches!(stdin.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+            break;
+        }
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            if queue.send(Input::Undecodable).is_err() {
+                return;
+            }
+            continue;
+        };
+        let line = text.trim_end_matches(['\n', '\r']).to_string();
         let mut tokens = line.split_whitespace();
-        let searching = flags.searching.load(Ordering::SeqCst);
-        match tokens.next() {
-            Some("quit") if searching => {
-                signals.stop.store(true, Ordering::SeqCst);
-                // Let the search print its bestmove, but no longer.
-                let deadline = Instant::now() + Duration::from_millis(100);
-                while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                std::process::exit(0);
-            }
-            Some("isready") if searching => send("readyok"),
-            Some("debug") => flags
-                .debug
-                .store(tokens.next() == Some("on"), Ordering::SeqCst),
-            Some(word) => {
-                if searching && word == "stop" {
+        // While a search (or perft, or bench) runs, these act at once.
+        if flags.searching.load(Ordering::SeqCst) {
+            match tokens.next() {
+                Some("quit") => {
                     signals.stop.store(true, Ordering::SeqCst);
+                    // Let the search print its bestmove, but no longer.
+                    let deadline = Instant::now() + Duration::from_millis(100);
+                    while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    std::process::exit(0);
                 }
-                if searching && word == "ponderhit" {
-                    signals.ponderhit.store(true, Ordering::SeqCst);
+                Some("isready") => {
+                    send("readyok");
+                    continue;
                 }
-                if queue.send(line).is_err() {
-                    return;
+                Some("debug") => {
+                    flags.debug.store(tokens.next() == Some("on"), Ordering::SeqCst);
+                    continue;
                 }
+                Some("stop") => signals.stop.store(true, Ordering::SeqCst),
+                Some("ponderhit") => signals.ponderhit.store(true, Ordering::SeqCst),
+                _ => {}
             }
-            None => {}
+        }
+        if queue.send(Input::Line(line)).is_err() {
+            return;
         }
     }
-    // End of input means quit, after the commands already sent.
-    let _ = queue.send(END_OF_INPUT.to_string());
+    let _ = queue.send(Input::End);
 }
 
 /// The controller: options, the current game position and the search.
@@ -120,7 +146,7 @@ impl Engine {
         let options = Options::default();
         Engine {
             game: GamePosition::start(options.variant, options.king_landing),
-            tt: Arc::new(LockFreeTable::with_megabytes(options.hash_mb)),
+            tt: new_table(options.hash_mb).expect("the default table fits in memory"),
             options,
             signals,
             flags,
@@ -133,6 +159,23 @@ impl Engine {
         if let Some(handle) = self.search.take() {
             let _ = handle.join();
         }
+    }
+
+    /// End of input: a search with a limit may finish; one waiting for
+    /// `stop` ends now.
+    fn end_of_input(&mut self) {
+        if self.search_waits_for_stop {
+            self.signals.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Run `work` (perft, bench) as if searching, so that `quit` and
+    /// `isready` are answered while it runs.
+    fn busy<R>(&self, work: impl FnOnce() -> R) -> R {
+        self.flags.searching.store(true, Ordering::SeqCst);
+        let result = work();
+        self.flags.searching.store(false, Ordering::SeqCst);
+        result
     }
 
     fn debug(&self, message: &str) {
@@ -165,12 +208,9 @@ impl Engine {
                 self.signals.stop.store(true, Ordering::SeqCst);
                 return false;
             }
-            _ if line == END_OF_INPUT => {
-                // A search with a limit may finish; one waiting for `stop` ends.
-                if self.search_waits_for_stop {
-                    self.signals.stop.store(true, Ordering::SeqCst);
-                }
-                return false;
+            "debug" => {
+                self.flags.debug.store(args.first() == Some(&"on"), Ordering::SeqCst);
+                return true;
             }
             _ => {}
         }
@@ -203,14 +243,15 @@ impl Engine {
                 Ok(())
             }
             "bench" => {
-                let report = crate::bench::run(&crate::bench::BenchOptions {
-                    threads: self.options.threads,
-                    ..Default::default()
+                let report = self.busy(|| {
+                    crate::bench::run(&crate::bench::BenchOptions {
+                        threads: self.options.threads,
+                        ..Default::default()
+                    })
                 });
                 report.lines.iter().for_each(|l| send(l));
                 Ok(())
             }
-            "debug" => Ok(()),
             _ => Err(format!("unknown command '{word}'")),
         };
         if let Err(message) = result {
@@ -223,16 +264,19 @@ impl Engine {
         let (name, value) = parse_setoption(args)?;
         match self.options.set(&name, value.as_deref())? {
             Change::Value => {}
+            // The key knows neither the variant nor the landing rule, so
+            // the table's entries no longer apply after either changes.
             Change::Variant => {
                 self.game = GamePosition::start(self.options.variant, self.options.king_landing);
+                self.tt.clear();
             }
             // The position stays; only its capture rule changes.
-            Change::KingLanding => self
-                .game
-                .position
-                .set_king_landing(self.options.king_landing),
-            Change::Hash => match LockFreeTable::try_with_megabytes(self.options.hash_mb) {
-                Some(table) => self.tt = Arc::new(table),
+            Change::KingLanding => {
+                self.game.position.set_king_landing(self.options.king_landing);
+                self.tt.clear();
+            }
+            Change::Hash => match new_table(self.options.hash_mb) {
+                Some(table) => self.tt = table,
                 None => {
                     let wanted = self.options.hash_mb;
                     self.options.hash_mb = self.tt.size_in_bytes() >> 20;
@@ -260,7 +304,7 @@ impl Engine {
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {
                 let start = Instant::now();
-                let lines = divide(pos, depth, self.options.threads);
+                let lines = self.busy(|| divide(pos, depth, self.options.threads));
                 for (mv, count) in &lines {
                     send(&format!("{mv}: {count}"));
                 }
@@ -312,6 +356,15 @@ impl Engine {
             None
         }
     }
+}
+
+/// A table of `mb` MiB with every page already touched (as Stockfish does):
+/// otherwise the search itself would take the page faults, and a big table
+/// would make it overrun its time.
+fn new_table(mb: usize) -> Option<Arc<LockFreeTable>> {
+    let table = LockFreeTable::try_with_megabytes(mb)?;
+    table.clear();
+    Some(Arc::new(table))
 }
 
 /// One search on its own thread: `info` lines, then `bestmove`.
