@@ -144,7 +144,8 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
         nodes: args.nodes,
         ..Limits::default()
     };
-    let tt = LockFreeTable::with_megabytes(args.hash as usize);
+    let tt = LockFreeTable::try_with_megabytes(args.hash as usize)
+        .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?;
     let (mut solved, mut with_best_move) = (0, 0);
     for entry in &entries {
         tt.clear();

@@ -51,16 +51,17 @@ pub fn positions() -> Vec<(Variant, Position)> {
 
 /// Search every bench position to a fixed depth, clearing the table
 /// before each (so one thread gives the same node count every run).
-pub fn run(options: &BenchOptions) -> BenchReport {
+pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     run_with::<LockFreeTable>(options)
 }
 
 /// The same with any table type (to compare tables on equal work).
-pub fn run_with<T: Table>(options: &BenchOptions) -> BenchReport {
+pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut searching = std::time::Duration::ZERO;
     let mut lines = Vec::new();
     let mut nodes = 0;
-    let tt = T::with_megabytes(options.hash_mb);
+    let tt = T::try_with_megabytes(options.hash_mb)
+        .ok_or_else(|| anyhow::anyhow!("cannot allocate a {} MiB table", options.hash_mb))?;
     for (i, (variant, pos)) in positions().into_iter().enumerate() {
         tt.clear();
         let (no_progress_plies, max_plies) = crate::protocol::draw_defaults(variant);
@@ -102,5 +103,5 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> BenchReport {
     let nps = (nodes as f64 / secs) as u64;
     lines.push(format!("Total time (ms) : {}", (secs * 1000.0) as u64));
     lines.push(format!("{nodes} nodes {nps} nps"));
-    BenchReport { lines, nodes, nps }
+    Ok(BenchReport { lines, nodes, nps })
 }

@@ -21,6 +21,7 @@ enum Command {
     /// Count the leaves of the legal move tree (draw rules ignored).
     Perft {
         /// Depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
         #[arg(long, default_value = "bashni", value_parser = parse_variant)]
         variant: Variant,
@@ -72,7 +73,18 @@ fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
 
 /// Parse the command line and run; returns the process exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap prints them.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // One line, as for every other error: clap's first line names
+            // the argument and what is wrong with it.
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("bad command line"));
+            return 2;
+        }
+    };
     let result = match cli.command {
         None => return crate::protocol::run_stdio(),
         Some(Command::Bench {
@@ -80,19 +92,7 @@ pub fn run() -> i32 {
             depth,
             hash,
             tt,
-        }) => {
-            let options = crate::bench::BenchOptions {
-                threads: threads as usize,
-                depth,
-                hash_mb: hash as usize,
-            };
-            let report = match tt {
-                TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(&options),
-                TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(&options),
-            };
-            report.lines.iter().for_each(|l| println!("{l}"));
-            Ok(())
-        }
+        }) => run_bench(threads, depth, hash, tt),
         Some(Command::Perft {
             depth,
             variant,
@@ -133,6 +133,20 @@ pub fn setup_position(
     };
     pos.set_king_landing(king_landing);
     Ok(pos)
+}
+
+fn run_bench(threads: u32, depth: u32, hash: u32, tt: TableKind) -> anyhow::Result<()> {
+    let options = crate::bench::BenchOptions {
+        threads: threads as usize,
+        depth,
+        hash_mb: hash as usize,
+    };
+    let report = match tt {
+        TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(&options)?,
+        TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(&options)?,
+    };
+    report.lines.iter().for_each(|l| println!("{l}"));
+    Ok(())
 }
 
 fn run_perft(

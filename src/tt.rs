@@ -45,6 +45,11 @@ pub trait Table: Send + Sync + 'static {
     fn with_megabytes(mb: usize) -> Self
     where
         Self: Sized;
+    /// A table of `mb` MiB, or `None` when the system will not give that
+    /// much memory (a size the machine cannot hold must not abort).
+    fn try_with_megabytes(mb: usize) -> Option<Self>
+    where
+        Self: Sized;
     fn probe(&self, key: u64) -> Option<TtEntry>;
     fn store(&self, key: u64, entry: TtEntry);
     /// A new search starts: entries from older searches age and are replaced first.
@@ -230,21 +235,6 @@ impl LockFreeTable {
 }
 
 impl LockFreeTable {
-    /// A table of `mb` MiB, or `None` when the system will not give that
-    /// much memory (a `Hash` value the machine cannot hold must not abort
-    /// the engine).
-    pub fn try_with_megabytes(mb: usize) -> Option<Self> {
-        let memory = memmap2::MmapMut::map_anon(mb.max(1) << 20).ok()?;
-        // Random probes over a big table miss the TLB on 4 KiB pages; huge
-        // pages, where the kernel offers them, cut that. Only a hint.
-        #[cfg(target_os = "linux")]
-        let _ = memory.advise(memmap2::Advice::HugePage);
-        Some(LockFreeTable {
-            memory,
-            generation: AtomicU8::new(0),
-        })
-    }
-
     /// The bucket array laid over the mapped memory.
     #[inline]
     fn buckets(&self) -> &[Bucket] {
@@ -262,6 +252,18 @@ impl LockFreeTable {
 }
 
 impl Table for LockFreeTable {
+    fn try_with_megabytes(mb: usize) -> Option<Self> {
+        let memory = memmap2::MmapMut::map_anon(mb.max(1) << 20).ok()?;
+        // Random probes over a big table miss the TLB on 4 KiB pages; huge
+        // pages, where the kernel offers them, cut that. Only a hint.
+        #[cfg(target_os = "linux")]
+        let _ = memory.advise(memmap2::Advice::HugePage);
+        Some(LockFreeTable {
+            memory,
+            generation: AtomicU8::new(0),
+        })
+    }
+
     fn with_megabytes(mb: usize) -> Self {
         Self::try_with_megabytes(mb).unwrap_or_else(|| {
             let bytes = (mb.max(1) << 20).max(BUCKET_BYTES);
@@ -394,6 +396,11 @@ impl DashMapTable {
 const HASHFULL_SAMPLE: usize = 1000;
 
 impl Table for DashMapTable {
+    /// The map grows as entries arrive, so making it cannot fail.
+    fn try_with_megabytes(mb: usize) -> Option<Self> {
+        Some(Self::with_megabytes(mb))
+    }
+
     fn with_megabytes(mb: usize) -> Self {
         DashMapTable {
             map: DashMap::new(),

@@ -114,7 +114,9 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
                     continue;
                 }
                 Some("debug") => {
-                    flags.debug.store(tokens.next() == Some("on"), Ordering::SeqCst);
+                    flags
+                        .debug
+                        .store(tokens.next() == Some("on"), Ordering::SeqCst);
                     continue;
                 }
                 Some("stop") => signals.stop.store(true, Ordering::SeqCst),
@@ -209,7 +211,9 @@ impl Engine {
                 return false;
             }
             "debug" => {
-                self.flags.debug.store(args.first() == Some(&"on"), Ordering::SeqCst);
+                self.flags
+                    .debug
+                    .store(args.first() == Some(&"on"), Ordering::SeqCst);
                 return true;
             }
             _ => {}
@@ -249,8 +253,9 @@ impl Engine {
                         ..Default::default()
                     })
                 });
-                report.lines.iter().for_each(|l| send(l));
-                Ok(())
+                report
+                    .map(|r| r.lines.iter().for_each(|l| send(l)))
+                    .map_err(|e| format!("bench: {e}"))
             }
             _ => Err(format!("unknown command '{word}'")),
         };
@@ -272,7 +277,9 @@ impl Engine {
             }
             // The position stays; only its capture rule changes.
             Change::KingLanding => {
-                self.game.position.set_king_landing(self.options.king_landing);
+                self.game
+                    .position
+                    .set_king_landing(self.options.king_landing);
                 self.tt.clear();
             }
             Change::Hash => match new_table(self.options.hash_mb) {
