@@ -449,3 +449,61 @@ fn a_hash_too_big_for_the_machine_does_not_kill_the_engine() {
     e.send("go depth 4");
     assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&e.bestmove()));
 }
+
+#[test]
+fn a_line_that_is_not_utf8_gets_one_error_and_the_engine_goes_on() {
+    let text = run_piped(b"isready\n\xffoo\nend of input\nisready\n");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| **l == "readyok").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error:"))
+            .count(),
+        2,
+        "one error for the bad bytes, one for the unknown command: {text}"
+    );
+}
+
+#[test]
+fn quit_interrupts_a_long_perft() {
+    let mut e = Engine::start();
+    e.send("go perft 30");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.until("readyok");
+    e.send("quit");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while e.child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "engine still running after quit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn command_line_errors_are_one_line_with_exit_code_2() {
+    for args in [
+        &["perft", "-1"][..],
+        &["perft", "4000000000"],
+        &["bench", "--depth", "0"],
+        &["bench", "--hash", "65536", "--depth", "1"],
+        &["perft", "--fen", "W:c3wbw", "1"],
+        &["analyse", "/no/such/file"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+            .args(args)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // A machine with 64 GiB to spare may run the bench; then no error.
+        if args.contains(&"65536") && out.status.success() {
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
