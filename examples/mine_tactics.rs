@@ -15,8 +15,9 @@
 #[path = "../tests/support/solver.rs"]
 mod solver;
 
+use bashni::rules::DrawRules;
 use bashni::rules::{Colour, KingLanding, Move, Position, Square, Variant};
-use bashni::search::{self, Config, DrawRules, Limits, MATE, Signals};
+use bashni::search::{self, Config, Limits, MATE, Signals};
 use bashni::tt::{LockFreeTable, Table};
 use solver::{Solver, solve};
 
@@ -130,12 +131,8 @@ fn game_position(rng: &mut Rng, variant: Variant) -> Option<Position> {
 }
 
 fn engine_move(pos: &Position, depth: u32) -> (Option<Move>, i32) {
-    let (no_progress_plies, max_plies) = bashni::protocol::draw_defaults(pos.variant());
     let config = Config {
-        draw_rules: DrawRules {
-            no_progress_plies,
-            max_plies,
-        },
+        draw_rules: DrawRules::for_variant(pos.variant()),
         ..Config::default()
     };
     let limits = Limits {

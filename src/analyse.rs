@@ -2,9 +2,9 @@
 //!
 //! A line is `<fen> [; bm <move> ...] [; id <name>]`; `#` starts a comment.
 
-use crate::protocol::{draw_defaults, score_text};
+use crate::rules::DrawRules;
 use crate::rules::{KingLanding, Move, Position, Variant};
-use crate::search::{self, Config, DrawRules, Limits, Signals};
+use crate::search::{self, Config, Limits, Signals, score_text};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
 use serde::Serialize;
@@ -126,14 +126,10 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let entries = parse_file(&text, args.variant, args.king_landing)?;
-    let (no_progress_plies, max_plies) = draw_defaults(args.variant);
     let config = Config {
         threads: args.threads as usize,
         multi_pv: args.multipv as usize,
-        draw_rules: DrawRules {
-            no_progress_plies,
-            max_plies,
-        },
+        draw_rules: DrawRules::for_variant(args.variant),
         ..Config::default()
     };
     let limits = Limits {

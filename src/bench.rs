@@ -1,8 +1,9 @@
 //! `bench`: a fixed search over built-in positions. With one thread the
 //! node count is the same every run, a checksum of the search's behaviour.
 
+use crate::rules::DrawRules;
 use crate::rules::{Position, Variant};
-use crate::search::{self, Config, DrawRules, Limits, Signals};
+use crate::search::{self, Config, Limits, Signals, score_text};
 use crate::tt::{LockFreeTable, Table};
 use std::time::Instant;
 
@@ -64,13 +65,9 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
         .ok_or_else(|| anyhow::anyhow!("cannot allocate a {} MiB table", options.hash_mb))?;
     for (i, (variant, pos)) in positions().into_iter().enumerate() {
         tt.clear();
-        let (no_progress_plies, max_plies) = crate::protocol::draw_defaults(variant);
         let config = Config {
             threads: options.threads,
-            draw_rules: DrawRules {
-                no_progress_plies,
-                max_plies,
-            },
+            draw_rules: DrawRules::for_variant(variant),
             ..Config::default()
         };
         let limits = Limits {
@@ -93,7 +90,7 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
         lines.push(format!(
             "position {:>2} {variant:<6} bestmove {best:<12} score {:<9} nodes {}",
             i + 1,
-            crate::protocol::score_text(outcome.score),
+            score_text(outcome.score),
             outcome.nodes
         ));
     }

@@ -20,8 +20,9 @@ mod engine;
 
 use engine::Engine;
 
+use bashni::rules::DrawRules;
 use bashni::rules::{Colour, KingLanding, Move, Position, Variant};
-use bashni::search::{self, Config, DrawRules, Limits, MATE, Signals, is_mate_score};
+use bashni::search::{self, Config, Limits, MATE, Signals, is_mate_score};
 use bashni::tt::{LockFreeTable, Table};
 use solver::Solver;
 use std::process::Command;
@@ -326,13 +327,9 @@ fn solver_answers_hand_checked_positions() {
 }
 
 fn config_for(variant: Variant) -> Config {
-    let (no_progress_plies, max_plies) = bashni::protocol::draw_defaults(variant);
     Config {
         threads: 1,
-        draw_rules: DrawRules {
-            no_progress_plies,
-            max_plies,
-        },
+        draw_rules: DrawRules::for_variant(variant),
         ..Config::default()
     }
 }

@@ -1,20 +1,9 @@
 //! Text the engine prints: `info` lines and the board for `d`.
 
 use crate::rules::{Colour, Position, column_text, piece_char};
-use crate::search::{MATE, Report, is_mate_score};
+use crate::search::{Report, score_text};
 use crate::tt::Bound;
 use std::fmt::Write;
-
-/// `cp N` or `mate N` (moves, negative when losing).
-pub fn score_text(score: i32) -> String {
-    if is_mate_score(score) {
-        let plies = MATE - score.abs();
-        let moves = (plies + 1) / 2;
-        format!("mate {}", if score > 0 { moves } else { -moves })
-    } else {
-        format!("cp {score}")
-    }
-}
 
 pub fn info_line(r: &Report) -> String {
     let mut s = format!(

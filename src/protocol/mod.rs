@@ -11,12 +11,13 @@ mod display;
 mod options;
 mod parse;
 
-pub use display::{board_text, info_line, score_text};
-pub use options::{Change, Options, declarations, draw_defaults};
+pub use display::{board_text, info_line};
+pub use options::{Change, Options, declarations};
 pub use parse::{GamePosition, GoCommand, parse_go, parse_position, parse_setoption};
 
+use crate::rules::DrawRules;
 use crate::rules::divide;
-use crate::search::{self, Config, DrawRules, Limits, Signals};
+use crate::search::{self, Config, Limits, Signals};
 use crate::tt::{LockFreeTable, Table};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -350,18 +351,10 @@ impl Engine {
         Ok(())
     }
 
-    fn drawn_by_rule(&self) -> Option<&'static str> {
-        let pos = &self.game.position;
-        let rules = self.draw_rules();
-        if rules.no_progress_plies > 0 && pos.no_progress_plies() >= rules.no_progress_plies {
-            Some("no-progress count")
-        } else if rules.max_plies > 0 && pos.game_ply() >= rules.max_plies {
-            Some("ply limit")
-        } else if self.game.occurrences() >= 3 {
-            Some("threefold repetition")
-        } else {
-            None
-        }
+    fn drawn_by_rule(&self) -> Option<String> {
+        self.draw_rules()
+            .reason(&self.game.position)
+            .or_else(|| (self.game.occurrences() >= 3).then(|| "threefold repetition".to_string()))
     }
 }
 

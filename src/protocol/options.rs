@@ -1,6 +1,6 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
-use crate::rules::{KingLanding, Variant};
+use crate::rules::{DrawRules, KingLanding, Variant};
 
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,17 +17,12 @@ pub struct Options {
     pub max_plies: u32,
 }
 
-/// Draw-rule defaults of a variant: (NoProgressPlies, MaxPlies).
-pub fn draw_defaults(variant: Variant) -> (u32, u32) {
-    match variant {
-        Variant::Bashni => (50, 250),
-        Variant::Lasca => (0, 0),
-    }
-}
-
 impl Default for Options {
     fn default() -> Self {
-        let (no_progress_plies, max_plies) = draw_defaults(Variant::Bashni);
+        let DrawRules {
+            no_progress_plies,
+            max_plies,
+        } = DrawRules::for_variant(Variant::Bashni);
         Options {
             variant: Variant::Bashni,
             threads: 1,
@@ -105,7 +100,9 @@ impl Options {
             "uci_variant" => {
                 let text = value.ok_or("option UCI_Variant needs a value")?;
                 self.variant = text.parse()?;
-                (self.no_progress_plies, self.max_plies) = draw_defaults(self.variant);
+                let rules = DrawRules::for_variant(self.variant);
+                (self.no_progress_plies, self.max_plies) =
+                    (rules.no_progress_plies, rules.max_plies);
                 Change::Variant
             }
             "threads" => {

@@ -2,6 +2,7 @@
 //! and perft. It depends on nothing else in the crate.
 
 mod column;
+mod draw;
 mod geometry;
 mod movegen;
 mod moves;
@@ -10,6 +11,7 @@ mod perft;
 mod position;
 
 pub use column::{Column, ColumnError, MAX_HEIGHT, Piece};
+pub use draw::DrawRules;
 pub use geometry::{Bitboard, Colour, Direction, Geometry, Square, Variant, squares};
 pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};

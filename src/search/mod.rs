@@ -10,7 +10,7 @@ mod worker;
 
 pub use time::{Clock, TimeBudget};
 
-use crate::rules::{Move, Position};
+use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table};
 use rand::RngExt;
 use std::sync::Mutex;
@@ -28,23 +28,6 @@ pub const MATE: i32 = 30_000;
 /// Whether a score is a forced win or loss.
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE - MAX_PLY as i32 * 2
-}
-
-/// The game-ending draw rules in force (the `NoProgressPlies` and
-/// `MaxPlies` options; 0 turns a rule off).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawRules {
-    pub no_progress_plies: u32,
-    pub max_plies: u32,
-}
-
-impl DrawRules {
-    /// A draw by the no-progress count or the ply limit.
-    #[inline]
-    pub fn is_rule_draw(&self, pos: &Position) -> bool {
-        (self.no_progress_plies > 0 && pos.no_progress_plies() >= self.no_progress_plies)
-            || (self.max_plies > 0 && pos.game_ply() >= self.max_plies)
-    }
 }
 
 /// What `go` asked for.
@@ -78,10 +61,7 @@ impl Default for Config {
             multi_pv: 1,
             skill_level: 0,
             move_overhead: 10,
-            draw_rules: DrawRules {
-                no_progress_plies: 50,
-                max_plies: 250,
-            },
+            draw_rules: DrawRules::for_variant(crate::rules::Variant::Bashni),
         }
     }
 }
@@ -324,6 +304,12 @@ pub fn think<T: Table>(
                 if main.aborted {
                     break;
                 }
+                // All lines once per depth; after 3 s also as each line
+                // completes, so a long search still shows progress.
+                let last_line = line + 1 == multi_pv;
+                if !last_line && start.elapsed() < Duration::from_secs(3) {
+                    continue;
+                }
                 for (i, root) in roots.iter().enumerate().take(line + 1) {
                     report(&progress(
                         &shared,
@@ -401,6 +387,17 @@ pub fn think<T: Table>(
         }
     }
     outcome
+}
+
+/// A score as UCI writes it: `cp N`, or `mate N` in moves (negative when
+/// losing).
+pub fn score_text(score: i32) -> String {
+    if is_mate_score(score) {
+        let moves = (MATE - score.abs() + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
 }
 
 /// One `info` report of the search so far.

@@ -36,15 +36,16 @@ impl TimeBudget {
         let usable = clock
             .time
             .saturating_sub(overhead.saturating_mul(2).max(overhead + 5));
-        let share = usable / moves + clock.increment * 3 / 4;
+        // Saturating: the numbers come from the GUI and may be absurd.
+        let share = (usable / moves).saturating_add(clock.increment / 4 * 3);
         let optimum = share.min(usable / 2);
         // With few moves to the time control, a long think could flag.
         let hard_cap = if moves == 1 {
-            usable * 3 / 4
+            usable / 4 * 3
         } else {
             usable / 3
         };
-        let maximum = (optimum * 4).min(hard_cap).max(optimum);
+        let maximum = optimum.saturating_mul(4).min(hard_cap).max(optimum);
         TimeBudget {
             optimum: Duration::from_millis(optimum),
             maximum: Duration::from_millis(maximum),
@@ -84,6 +85,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn absurd_clocks_do_not_overflow() {
+        let clock = Clock {
+            time: u64::MAX,
+            increment: u64::MAX,
+            moves_to_go: Some(1),
+        };
+        let b = TimeBudget::for_clock(clock, 5000);
+        assert!(b.optimum <= b.maximum);
+        let fixed = TimeBudget::fixed(u64::MAX, 0);
+        assert!(fixed.maximum > Duration::from_secs(1 << 40));
     }
 
     #[test]

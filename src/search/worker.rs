@@ -1,9 +1,9 @@
 //! One search thread: principal-variation search with a capture-only
 //! quiescence, a shared transposition table, killers and history.
 
-use super::{DrawRules, MATE, MAX_PLY, Shared, is_mate_score};
+use super::{MATE, MAX_PLY, Shared, is_mate_score};
 use crate::eval::evaluate;
-use crate::rules::{Move, Position};
+use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table, TtEntry};
 use std::sync::atomic::Ordering;
 
@@ -108,7 +108,7 @@ impl<'a, T: Table> Worker<'a, T> {
     /// A draw by the variant's rules or by repetition of a position since
     /// the last irreversible move.
     fn is_draw(&self) -> bool {
-        if self.rules.is_rule_draw(&self.pos) {
+        if self.rules.is_draw(&self.pos) {
             return true;
         }
         let key = self.pos.key();
@@ -319,7 +319,7 @@ impl<'a, T: Table> Worker<'a, T> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.rules.is_rule_draw(&self.pos) {
+        if self.rules.is_draw(&self.pos) {
             return 0;
         }
         if ply >= MAX_PLY {

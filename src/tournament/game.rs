@@ -3,7 +3,7 @@
 
 use super::TimeControl;
 use super::engine::{Engine, EngineFailure};
-use crate::rules::{Colour, KingLanding, Position, Variant};
+use crate::rules::{Colour, DrawRules, KingLanding, Position, Variant};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -201,16 +201,11 @@ fn draw_reason(
     if seen.get(&pos.key()).copied().unwrap_or(0) >= 3 {
         return Some("threefold repetition".into());
     }
-    if settings.no_progress_plies > 0 && pos.no_progress_plies() >= settings.no_progress_plies {
-        return Some(format!(
-            "no-progress rule ({} plies)",
-            settings.no_progress_plies
-        ));
+    DrawRules {
+        no_progress_plies: settings.no_progress_plies,
+        max_plies: settings.max_plies,
     }
-    if settings.max_plies > 0 && pos.game_ply() >= settings.max_plies {
-        return Some(format!("ply limit ({} plies)", settings.max_plies));
-    }
-    None
+    .reason(pos)
 }
 
 /// Both sides' clocks under a time control (idle for other limits).

@@ -11,7 +11,7 @@ use super::openings::{order, parse_openings};
 use super::pdn::{PdnGame, today};
 use super::stats::{Sprt, SprtDecision, Wdl, elo_estimate};
 use super::{EngineSpec, MatchOptions, TimeControl};
-use crate::rules::{Colour, KingLanding, Variant};
+use crate::rules::{Colour, DrawRules, KingLanding};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -90,10 +90,14 @@ impl Plan {
             SearchLimit::Depth(d) => format!("depth {d}"),
             SearchLimit::Nodes(n) => format!("nodes {n}"),
         };
-        let (default_max_plies, no_progress_plies) = match variant {
-            Variant::Bashni => (250, 50),
-            Variant::Lasca => (LASCA_MAX_PLIES, 0),
+        // The variant's own draw rules; Lasca has none, so the runner sets
+        // a ply limit of its own.
+        let rules = DrawRules::for_variant(variant);
+        let default_max_plies = match rules.max_plies {
+            0 => LASCA_MAX_PLIES,
+            plies => plies,
         };
+        let no_progress_plies = rules.no_progress_plies;
 
         // The variant first: setting it resets the draw options.
         let mut common = vec![format!("setoption name UCI_Variant value {variant}")];
