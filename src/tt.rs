@@ -26,15 +26,13 @@ pub enum Bound {
     Upper,
 }
 
-/// One search result. `score` and `eval` are stored as i16 and `depth` as
-/// i8: values outside those ranges come back saturated.
+/// One search result. `score` is stored as i16 and `depth` as i8: values
+/// outside those ranges come back saturated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
     /// `Move::tt_code`, 0 = no move.
     pub mv: u32,
     pub score: i32,
-    /// The static evaluation of the position.
-    pub eval: i32,
     /// Remaining depth; negative in quiescence search.
     pub depth: i32,
     pub bound: Bound,
@@ -86,7 +84,7 @@ fn worth(depth: i32, age: i32) -> i32 {
 // ---------------------------------------------------------------------------
 // Slot encoding of the lock-free table.
 //
-// data word:  bits 0..32 move code, 32..48 score (i16), 48..64 eval (i16)
+// data word:  bits 0..32 move code, 32..48 score (i16), 48..64 spare
 // check word: bits 16..64 = (key << 16 ^ mix(data)) bits 16..64
 //             bits 0..8 depth (i8), 8..10 bound (0 = empty), 10..16 generation
 //
@@ -112,7 +110,7 @@ fn saturate_i16(v: i32) -> u64 {
 
 #[inline]
 fn encode(key: u64, entry: &TtEntry, generation: u8) -> (u64, u64) {
-    let data = entry.mv as u64 | saturate_i16(entry.score) << 32 | saturate_i16(entry.eval) << 48;
+    let data = entry.mv as u64 | saturate_i16(entry.score) << 32;
     let depth = entry.depth.clamp(i8::MIN as i32, i8::MAX as i32) as i8 as u8 as u64;
     let bound = match entry.bound {
         Bound::Exact => 1,
@@ -148,7 +146,6 @@ fn decode(check: u64, data: u64) -> TtEntry {
     TtEntry {
         mv: data as u32,
         score: (data >> 32) as u16 as i16 as i32,
-        eval: (data >> 48) as u16 as i16 as i32,
         depth: slot_depth(check),
         bound: match (check >> 8) & 3 {
             1 => Bound::Exact,
@@ -487,11 +484,10 @@ mod tests {
         }
     }
 
-    fn entry(mv: u32, score: i32, eval: i32, depth: i32, bound: Bound) -> TtEntry {
+    fn entry(mv: u32, score: i32, depth: i32, bound: Bound) -> TtEntry {
         TtEntry {
             mv,
             score,
-            eval,
             depth,
             bound,
         }
@@ -500,11 +496,11 @@ mod tests {
     fn round_trip<T: Table>() {
         let table = T::with_megabytes(1);
         let cases = [
-            entry(0, 0, 0, 0, Bound::Exact),
-            entry(0x8000_0001, -32_000, 32_000, 127, Bound::Lower),
-            entry(u32::MAX, 32_767, -32_768, -128, Bound::Upper),
-            entry(0x8123_4567, -1, -9_999, -3, Bound::Exact),
-            entry(0x8765_4321, 9_999, 1, 1, Bound::Upper),
+            entry(0, 0, 0, Bound::Exact),
+            entry(0x8000_0001, -32_000, 127, Bound::Lower),
+            entry(u32::MAX, 32_767, -128, Bound::Upper),
+            entry(0x8123_4567, -1, -3, Bound::Exact),
+            entry(0x8765_4321, 9_999, 1, Bound::Upper),
         ];
         let mut rng = SplitMix(1);
         let keys: Vec<u64> = cases.iter().map(|_| rng.next()).collect();
@@ -526,12 +522,9 @@ mod tests {
     #[test]
     fn out_of_range_values_saturate() {
         let table = LockFreeTable::with_megabytes(1);
-        table.store(7, entry(1, 100_000, -100_000, 500, Bound::Lower));
-        assert_eq!(
-            table.probe(7),
-            Some(entry(1, 32_767, -32_768, 127, Bound::Lower))
-        );
-        table.store(9, entry(1, 0, 0, -500, Bound::Lower));
+        table.store(7, entry(1, 100_000, 500, Bound::Lower));
+        assert_eq!(table.probe(7), Some(entry(1, 32_767, 127, Bound::Lower)));
+        table.store(9, entry(1, 0, -500, Bound::Lower));
         assert_eq!(table.probe(9).unwrap().depth, -128);
     }
 
@@ -555,10 +548,7 @@ mod tests {
         let table = LockFreeTable::with_megabytes(1);
         let keys = bucket_mates(&table, 0x1234_5678, 4);
         for (i, &k) in keys.iter().enumerate() {
-            table.store(
-                k,
-                entry(0x8000_0000 | i as u32, i as i32, 0, 5, Bound::Exact),
-            );
+            table.store(k, entry(0x8000_0000 | i as u32, i as i32, 5, Bound::Exact));
         }
         for (i, &k) in keys.iter().enumerate() {
             assert_eq!(table.probe(k).unwrap().mv, 0x8000_0000 | i as u32);
@@ -575,7 +565,7 @@ mod tests {
     fn replacement_keeps_deeper_entries_of_the_current_search() {
         let table = LockFreeTable::with_megabytes(1);
         let k = bucket_mates(&table, 42, 6);
-        let stored = |key, depth| table.store(key, entry(1, 0, 0, depth, Bound::Lower));
+        let stored = |key, depth| table.store(key, entry(1, 0, depth, Bound::Lower));
         // Within one search the shallowest entry makes room.
         for (key, depth) in [(k[0], 9), (k[1], 3), (k[2], 7), (k[3], 5)] {
             stored(key, depth);
@@ -588,7 +578,7 @@ mod tests {
 
         // Entries of an older search go first, even when a little deeper.
         let table = LockFreeTable::with_megabytes(1);
-        let stored = |key, depth| table.store(key, entry(1, 0, 0, depth, Bound::Lower));
+        let stored = |key, depth| table.store(key, entry(1, 0, depth, Bound::Lower));
         stored(k[0], 6);
         stored(k[1], 5);
         table.new_search();
@@ -606,25 +596,25 @@ mod tests {
     fn same_position_rule<T: Table>() {
         let table = T::with_megabytes(1);
         let key = 0xDEAD_BEEF_0000_0001;
-        table.store(key, entry(0x8000_0007, 50, 3, 12, Bound::Lower));
+        table.store(key, entry(0x8000_0007, 50, 12, Bound::Lower));
         // Much shallower, not exact: the deep entry of this search stays.
-        table.store(key, entry(0x8000_0009, 10, 3, 2, Bound::Upper));
+        table.store(key, entry(0x8000_0009, 10, 2, Bound::Upper));
         assert_eq!(table.probe(key).unwrap().depth, 12);
         // Nearly as deep: overwritten, and a missing move keeps the old one.
-        table.store(key, entry(0, 20, 3, 9, Bound::Upper));
+        table.store(key, entry(0, 20, 9, Bound::Upper));
         assert_eq!(
             table.probe(key),
-            Some(entry(0x8000_0007, 20, 3, 9, Bound::Upper))
+            Some(entry(0x8000_0007, 20, 9, Bound::Upper))
         );
         // Exact always wins.
-        table.store(key, entry(0x8000_000B, 30, 3, 1, Bound::Exact));
+        table.store(key, entry(0x8000_000B, 30, 1, Bound::Exact));
         assert_eq!(table.probe(key).unwrap().bound, Bound::Exact);
         // In a later search even a shallow bound replaces it.
         table.new_search();
-        table.store(key, entry(0x8000_000D, 40, 3, 0, Bound::Lower));
+        table.store(key, entry(0x8000_000D, 40, 0, Bound::Lower));
         assert_eq!(
             table.probe(key),
-            Some(entry(0x8000_000D, 40, 3, 0, Bound::Lower))
+            Some(entry(0x8000_000D, 40, 0, Bound::Lower))
         );
     }
 
@@ -641,7 +631,7 @@ mod tests {
         let mut last = 0;
         for _ in 0..4 {
             for _ in 0..8_000 {
-                table.store(rng.next(), entry(1, 0, 0, 1, Bound::Exact));
+                table.store(rng.next(), entry(1, 0, 1, Bound::Exact));
             }
             let now = table.hashfull();
             assert!(now > last, "hashfull {now} after {last}");
@@ -662,11 +652,11 @@ mod tests {
     #[test]
     fn clear_forgets_everything() {
         let table = LockFreeTable::with_megabytes(1);
-        table.store(3, entry(1, 2, 3, 4, Bound::Exact));
+        table.store(3, entry(1, 2, 4, Bound::Exact));
         table.clear();
         assert_eq!(table.probe(3), None);
         let table = DashMapTable::with_megabytes(1);
-        table.store(3, entry(1, 2, 3, 4, Bound::Exact));
+        table.store(3, entry(1, 2, 4, Bound::Exact));
         table.clear();
         assert_eq!(table.probe(3), None);
         assert!(table.is_empty());
@@ -692,13 +682,13 @@ mod tests {
         let table = DashMapTable::with_megabytes(1);
         let capacity = table.capacity() as u64;
         for key in 0..capacity {
-            table.store(key, entry(1, 0, 0, 1, Bound::Exact));
+            table.store(key, entry(1, 0, 1, Bound::Exact));
         }
-        table.store(capacity, entry(1, 0, 0, 1, Bound::Exact));
+        table.store(capacity, entry(1, 0, 1, Bound::Exact));
         assert_eq!(table.probe(capacity), None);
         table.new_search();
         assert!(table.is_empty(), "a full map drops older searches");
-        table.store(capacity, entry(1, 0, 0, 1, Bound::Exact));
+        table.store(capacity, entry(1, 0, 1, Bound::Exact));
         assert!(table.probe(capacity).is_some());
     }
 
@@ -709,7 +699,6 @@ mod tests {
         entry(
             h as u32 | 1 << 31,
             (h >> 32) as i16 as i32,
-            (h >> 48) as i16 as i32,
             depth,
             [Bound::Exact, Bound::Lower, Bound::Upper][(h % 3) as usize],
         )

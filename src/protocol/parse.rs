@@ -4,7 +4,7 @@ use crate::rules::{KingLanding, Move, Position, Variant};
 use crate::search::{Clock, Limits, MAX_DEPTH};
 
 /// A position set up by `position`, with the keys of the positions before
-/// it (for repetitions) and whether the game is already drawn by repetition.
+/// it in the game (for repetitions).
 pub struct GamePosition {
     pub position: Position,
     pub history: Vec<u64>,

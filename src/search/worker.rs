@@ -303,7 +303,6 @@ impl<'a, T: Table> Worker<'a, T> {
             TtEntry {
                 mv: best_move,
                 score: score_to_tt(best_score, ply),
-                eval: 0,
                 depth,
                 bound,
             },
