@@ -182,6 +182,8 @@ fn bad_input_gives_one_error_line_and_keeps_the_position() {
         "go movetime x",
         "go nodes 99999999999999999999999",
         "go searchmoves a1-b2",
+        "go wtime 1000 winc 10",
+        "position fen x",
     ] {
         e.send(bad);
         let lines = e.sync();

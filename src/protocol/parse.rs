@@ -147,12 +147,24 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         crate::rules::Colour::White => (wtime, winc),
         crate::rules::Colour::Black => (btime, binc),
     };
-    if let Some(time) = time {
-        limits.clock = Some(Clock {
-            time,
-            increment,
-            moves_to_go,
-        });
+    match time {
+        Some(time) => {
+            limits.clock = Some(Clock {
+                time,
+                increment,
+                moves_to_go,
+            })
+        }
+        // A clock for the other side only: searching without a limit
+        // would be worse than saying so.
+        None if wtime.is_some() || btime.is_some() => {
+            let missing = match pos.side_to_move() {
+                crate::rules::Colour::White => "wtime",
+                crate::rules::Colour::Black => "btime",
+            };
+            return Err(format!("go: {missing} is missing for the side to move"));
+        }
+        None => {}
     }
     Ok(GoCommand::Search(limits))
 }

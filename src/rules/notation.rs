@@ -51,6 +51,9 @@ pub enum NotationError {
     Garbage {
         text: String,
     },
+    NoSide {
+        text: String,
+    },
     IllegalMove {
         text: String,
     },
@@ -94,6 +97,10 @@ impl fmt::Display for NotationError {
             ),
             BadNumber { field, text } => write!(f, "bad {field} '{text}'"),
             Garbage { text } => write!(f, "unexpected '{text}'"),
+            NoSide { text } => write!(
+                f,
+                "'{text}' does not start with the side to move (W: or B:)"
+            ),
             IllegalMove { text } => write!(f, "illegal move '{text}'"),
             AmbiguousMove { text, candidates } => write!(
                 f,
@@ -209,8 +216,8 @@ impl Position {
         no_progress: u32,
         fullmove: u32,
     ) -> Result<Position, NotationError> {
-        let (side, columns) = board.split_once(':').ok_or(NotationError::Garbage {
-            text: format!("{board} (expected <W|B>:<columns>)"),
+        let (side, columns) = board.split_once(':').ok_or(NotationError::NoSide {
+            text: board.to_string(),
         })?;
         let side = match side {
             "W" | "w" => Colour::White,
