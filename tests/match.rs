@@ -434,3 +434,18 @@ fn lone_kings_are_drawn_by_the_draw_rules() {
     }
     let _ = std::fs::remove_file(&book);
 }
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match_before_it_starts() {
+    let engine = format!("cmd={BIN},name=bad,option.Hash=lots");
+    let out = run_match(&[
+        "--engine", &engine, "--engine", BIN, "--games", "2", "--depth", "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("refused its setup") && stderr.contains("option Hash"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -24,6 +24,8 @@ pub enum EngineFailure {
     Crashed(String),
     /// It sent nothing useful before the deadline.
     Stalled(String),
+    /// It answered its setup (`setoption`) with an error.
+    Refused(String),
 }
 
 impl std::fmt::Display for EngineFailure {
@@ -31,6 +33,7 @@ impl std::fmt::Display for EngineFailure {
         match self {
             EngineFailure::Crashed(why) => write!(f, "crashed: {why}"),
             EngineFailure::Stalled(why) => write!(f, "stalled: {why}"),
+            EngineFailure::Refused(why) => write!(f, "refused its setup: {why}"),
         }
     }
 }
@@ -106,7 +109,18 @@ impl Engine {
         for line in setup {
             engine.send(line)?;
         }
-        engine.sync()?;
+        // An option the engine rejects would silently change the match.
+        engine.send("isready")?;
+        let mut refusals = Vec::new();
+        engine.wait_for(Instant::now() + HANDSHAKE_TIMEOUT, "readyok", |l| {
+            if l.starts_with("info string error") {
+                refusals.push(l.to_string());
+            }
+            l == "readyok"
+        })?;
+        if !refusals.is_empty() {
+            return Err(EngineFailure::Refused(refusals.join("; ")));
+        }
         Ok(engine)
     }
 
@@ -127,7 +141,7 @@ impl Engine {
         &mut self,
         deadline: Instant,
         what: &str,
-        wanted: impl Fn(&str) -> bool,
+        mut wanted: impl FnMut(&str) -> bool,
     ) -> Result<String, EngineFailure> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());

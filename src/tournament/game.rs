@@ -139,7 +139,8 @@ pub fn play_game(
         let loses = GameResult::win_for(!side);
         let reply = match engine.search(&position, &go, timeout) {
             Ok(reply) => reply,
-            Err(EngineFailure::Crashed(_)) => {
+            // Refused comes only from setup; a search never answers with it.
+            Err(EngineFailure::Crashed(_) | EngineFailure::Refused(_)) => {
                 return end(loses, format!("engine crashed: {name}"), moves, Some(side));
             }
             Err(EngineFailure::Stalled(_)) => {

@@ -376,6 +376,7 @@ fn play_scheduled(
                 let termination = match failure {
                     EngineFailure::Crashed(_) => format!("engine crashed: {name}"),
                     EngineFailure::Stalled(_) => format!("stalled connection: {name}"),
+                    EngineFailure::Refused(why) => format!("setup refused: {name}: {why}"),
                 };
                 let result = match colour {
                     Colour::White => GameResult::BlackWins,
