@@ -283,21 +283,34 @@ impl Engine {
                     .set_king_landing(self.options.king_landing);
                 self.tt.clear();
             }
-            Change::Hash => match new_table(self.options.hash_mb) {
-                Some(table) => self.tt = table,
-                None => {
-                    let wanted = self.options.hash_mb;
-                    self.options.hash_mb = self.tt.size_in_bytes() >> 20;
-                    return Err(format!(
-                        "option Hash: cannot allocate {wanted} MiB; keeping {} MiB",
-                        self.options.hash_mb
-                    ));
-                }
-            },
+            Change::Hash => self.resize_table()?,
             Change::ClearHash => self.tt.clear(),
         }
         self.debug(&format!("{name} set"));
         Ok(())
+    }
+
+    /// Make a table of the `Hash` size. The old one goes first, so memory
+    /// never holds both; if the new size cannot be had, the old size is
+    /// made again (it fitted before).
+    fn resize_table(&mut self) -> Result<(), String> {
+        let wanted = self.options.hash_mb;
+        let old_mb = self.tt.size_in_bytes() >> 20;
+        if let Some(placeholder) = LockFreeTable::try_with_megabytes(1) {
+            self.tt = Arc::new(placeholder);
+        }
+        if let Some(table) = new_table(wanted) {
+            self.tt = table;
+            return Ok(());
+        }
+        if let Some(table) = new_table(old_mb) {
+            self.tt = table;
+        }
+        self.options.hash_mb = self.tt.size_in_bytes() >> 20;
+        Err(format!(
+            "option Hash: cannot allocate {wanted} MiB; keeping {} MiB",
+            self.options.hash_mb
+        ))
     }
 
     fn draw_rules(&self) -> DrawRules {
