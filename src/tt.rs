@@ -40,14 +40,20 @@ pub struct TtEntry {
 
 /// A table shared by all search threads.
 pub trait Table: Send + Sync + 'static {
-    fn with_megabytes(mb: usize) -> Self
-    where
-        Self: Sized;
     /// A table of `mb` MiB, or `None` when the system will not give that
     /// much memory (a size the machine cannot hold must not abort).
     fn try_with_megabytes(mb: usize) -> Option<Self>
     where
         Self: Sized;
+    /// A table of a size known to fit (tests, small fixed tables); panics
+    /// when the memory cannot be had. User-chosen sizes go through
+    /// `try_with_megabytes`.
+    fn with_megabytes(mb: usize) -> Self
+    where
+        Self: Sized,
+    {
+        Self::try_with_megabytes(mb).unwrap_or_else(|| panic!("cannot allocate a {mb} MiB table"))
+    }
     fn probe(&self, key: u64) -> Option<TtEntry>;
     fn store(&self, key: u64, entry: TtEntry);
     /// A new search starts: entries from older searches age and are replaced first.
@@ -261,16 +267,6 @@ impl Table for LockFreeTable {
         })
     }
 
-    fn with_megabytes(mb: usize) -> Self {
-        Self::try_with_megabytes(mb).unwrap_or_else(|| {
-            let bytes = (mb.max(1) << 20).max(BUCKET_BYTES);
-            std::alloc::handle_alloc_error(
-                std::alloc::Layout::from_size_align(bytes, 64)
-                    .unwrap_or(std::alloc::Layout::new::<Bucket>()),
-            )
-        })
-    }
-
     #[inline]
     fn probe(&self, key: u64) -> Option<TtEntry> {
         let generation = self.generation();
@@ -395,16 +391,12 @@ const HASHFULL_SAMPLE: usize = 1000;
 impl Table for DashMapTable {
     /// The map grows as entries arrive, so making it cannot fail.
     fn try_with_megabytes(mb: usize) -> Option<Self> {
-        Some(Self::with_megabytes(mb))
-    }
-
-    fn with_megabytes(mb: usize) -> Self {
-        DashMapTable {
+        Some(DashMapTable {
             map: DashMap::new(),
             capacity: (mb.max(1) << 20) / std::mem::size_of::<Slot>(),
             len: AtomicUsize::new(0),
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     fn probe(&self, key: u64) -> Option<TtEntry> {

@@ -182,12 +182,7 @@ fn check_position(pos: &Position, ctx: &Ctx) -> Vec<Move> {
     assert_eq!(&reparsed, pos, "FEN round trip: {ctx}");
 
     let moves = pos.legal_moves();
-    let mut scratch = Vec::new();
-    assert_eq!(
-        pos.count_moves(&mut scratch),
-        moves.len(),
-        "count_moves: {ctx}"
-    );
+    assert_eq!(pos.count_moves(), moves.len(), "count_moves: {ctx}");
     let texts: HashSet<String> = moves.iter().map(Move::to_string).collect();
     assert_eq!(
         texts.len(),

@@ -871,9 +871,8 @@ impl Position {
     }
 
     /// Number of legal moves. Plain moves are counted with bitboards, which
-    /// is what makes bulk-counted perft fast. `scratch` is not needed any
-    /// more; it stays for source compatibility.
-    pub fn count_moves(&self, _scratch: &mut Vec<Move>) -> usize {
+    /// is what makes bulk-counted perft fast.
+    pub fn count_moves(&self) -> usize {
         with_rules!(self, R => Bits::of(self).count_moves::<R>() as usize)
     }
 

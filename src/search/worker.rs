@@ -273,10 +273,7 @@ impl<'a, T: Table> Worker<'a, T> {
                 if score > alpha {
                     best_move = mv.tt_code();
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
                             self.reward_quiet(&mv, side, depth, ply);
@@ -326,9 +323,7 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         if !self.pos.has_capture() {
             // Quiet, unless the side to move cannot move at all: then it has lost.
-            let mut scratch = std::mem::take(&mut self.move_lists[ply]);
-            let stuck = self.pos.count_moves(&mut scratch) == 0;
-            self.move_lists[ply] = scratch;
+            let stuck = self.pos.count_moves() == 0;
             return if stuck {
                 -MATE + ply as i32
             } else {
@@ -351,10 +346,7 @@ impl<'a, T: Table> Worker<'a, T> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(*mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, *mv);
                     if score >= beta {
                         break;
                     }
@@ -363,6 +355,15 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         self.move_lists[ply] = moves;
         best
+    }
+
+    /// `mv` became the best move at `ply`: the line from here is `mv`
+    /// followed by the line found below it.
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn score_moves(&self, moves: &[Move], scores: &mut Vec<i32>, tt_move: u32, ply: usize) {
