@@ -3,8 +3,7 @@
 
 use super::TimeControl;
 use super::engine::{Engine, EngineFailure};
-use crate::rules::{Colour, DrawRules, KingLanding, Position, Variant};
-use std::collections::HashMap;
+use crate::rules::{Colour, Game, GameEnd, RuleSet};
 use std::time::Duration;
 
 /// How each move is limited.
@@ -20,14 +19,10 @@ pub enum SearchLimit {
 /// Everything about a game except the engines and the opening.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    pub variant: Variant,
-    pub king_landing: KingLanding,
+    /// The rules the referee plays by: the variant's own, with the
+    /// runner's ply limit and repetition adjudication added.
+    pub rules: RuleSet,
     pub limit: SearchLimit,
-    /// A draw once `game_ply()` reaches this (0 = no limit).
-    pub max_plies: u32,
-    /// A draw after this many plies with no capture and no man move
-    /// (0 = no such rule).
-    pub no_progress_plies: u32,
     /// How long a `bestmove` may take under a non-clock limit.
     pub hang_timeout: Duration,
     /// Grace beyond an empty clock.
@@ -88,13 +83,11 @@ pub fn play_game(
     opening_fen: &str,
     settings: &GameSettings,
 ) -> anyhow::Result<GameOutcome> {
-    let mut pos = Position::from_fen(settings.variant, opening_fen)
+    let mut game = Game::from_fen(settings.rules, opening_fen)
         .map_err(|e| anyhow::anyhow!("bad opening '{opening_fen}': {e}"))?;
-    pos.set_king_landing(settings.king_landing);
     let [white, black] = engines;
     let mut engines = [white, black];
     let mut moves: Vec<String> = Vec::new();
-    let mut seen: HashMap<u64, u32> = HashMap::from([(pos.key(), 1)]);
     let mut clocks = Clocks::new(settings.limit);
 
     let end = |result, termination: String, moves: Vec<String>, failed| {
@@ -107,17 +100,20 @@ pub fn play_game(
     };
 
     loop {
-        let side = pos.side_to_move();
-        if pos.legal_moves().is_empty() {
-            return end(GameResult::win_for(!side), "normal".into(), moves, None);
-        }
-        if let Some(reason) = draw_reason(&pos, &seen, settings) {
-            return end(
-                GameResult::Draw,
-                format!("adjudication: {reason}"),
-                moves,
-                None,
-            );
+        let side = game.position().side_to_move();
+        match game.result() {
+            Some(GameEnd::NoLegalMove { loser }) => {
+                return end(GameResult::win_for(!loser), "normal".into(), moves, None);
+            }
+            Some(GameEnd::Draw(reason)) => {
+                return end(
+                    GameResult::Draw,
+                    format!("adjudication: {reason}"),
+                    moves,
+                    None,
+                );
+            }
+            None => {}
         }
 
         let engine = &mut engines[side.index()];
@@ -158,7 +154,7 @@ pub fn play_game(
             // It answered, late: it loses but needs no restart.
             return end(loses, format!("time forfeit: {name}"), moves, None);
         }
-        let mv = match pos.parse_move(&reply.best_move) {
+        let mv = match game.play_text(&reply.best_move) {
             Ok(mv) => mv,
             Err(_) => {
                 let shown = printable(&reply.best_move);
@@ -170,9 +166,7 @@ pub fn play_game(
                 );
             }
         };
-        pos.make(&mv);
         moves.push(mv.to_string());
-        *seen.entry(pos.key()).or_insert(0) += 1;
     }
 }
 
@@ -191,22 +185,6 @@ fn printable(text: &str) -> String {
         shown.push_str("...");
     }
     shown
-}
-
-/// Why the position is a draw by the runner's rules, if it is.
-fn draw_reason(
-    pos: &Position,
-    seen: &HashMap<u64, u32>,
-    settings: &GameSettings,
-) -> Option<String> {
-    if seen.get(&pos.key()).copied().unwrap_or(0) >= 3 {
-        return Some("threefold repetition".into());
-    }
-    DrawRules {
-        no_progress_plies: settings.no_progress_plies,
-        max_plies: settings.max_plies,
-    }
-    .reason(pos)
 }
 
 /// Both sides' clocks under a time control (idle for other limits).

@@ -11,7 +11,7 @@ use super::openings::{order, parse_openings};
 use super::pdn::{PdnGame, today};
 use super::stats::{Sprt, SprtDecision, Wdl, elo_estimate};
 use super::{EngineSpec, MatchOptions, TimeControl};
-use crate::rules::{Colour, DrawRules, KingLanding};
+use crate::rules::{Colour, DrawRules, KingLanding, RuleSet};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -90,14 +90,20 @@ impl Plan {
             SearchLimit::Depth(d) => format!("depth {d}"),
             SearchLimit::Nodes(n) => format!("nodes {n}"),
         };
-        // The variant's own draw rules; Lasca has none, so the runner sets
-        // a ply limit of its own.
-        let rules = DrawRules::for_variant(variant);
-        let default_max_plies = match rules.max_plies {
+        // The variant's own draw rules; Lasca has none, so the runner
+        // adjudicates with a ply limit of its own and threefold repetition.
+        let own = DrawRules::for_variant(variant);
+        let default_max_plies = match own.max_plies {
             0 => LASCA_MAX_PLIES,
             plies => plies,
         };
-        let no_progress_plies = rules.no_progress_plies;
+        let rules = RuleSet::new(variant)
+            .with_king_landing(args.king_landing.unwrap_or_default())
+            .with_draw_rules(DrawRules {
+                max_plies: args.max_plies.unwrap_or(default_max_plies),
+                repetitions: 3,
+                ..own
+            });
 
         // The variant first: setting it resets the draw options.
         let mut common = vec![format!("setoption name UCI_Variant value {variant}")];
@@ -126,11 +132,8 @@ impl Plan {
             games_per_round: args.games,
             total_games,
             settings: GameSettings {
-                variant,
-                king_landing: args.king_landing.unwrap_or_default(),
+                rules,
                 limit,
-                max_plies: args.max_plies.unwrap_or(default_max_plies),
-                no_progress_plies,
                 hang_timeout,
                 time_margin: Duration::from_millis(args.time_margin_ms),
             },
@@ -212,7 +215,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
     println!(
         "Match {first} vs {second}: {} games, {}, {}, {} opening(s), concurrency {concurrency}",
         plan.total_games,
-        plan.settings.variant,
+        plan.settings.rules.variant,
         plan.limit_text,
         plan.openings.len()
     );
@@ -421,10 +424,10 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
         ("Black", plan.engines[black].name.clone()),
         ("Result", record.outcome.result.pdn().to_string()),
         ("FEN", fen.to_string()),
-        ("Variant", plan.settings.variant.to_string()),
+        ("Variant", plan.settings.rules.variant.to_string()),
     ];
-    if plan.settings.king_landing != KingLanding::default() {
-        tags.push(("KingLanding", plan.settings.king_landing.to_string()));
+    if plan.settings.rules.king_landing != KingLanding::default() {
+        tags.push(("KingLanding", plan.settings.rules.king_landing.to_string()));
     }
     let limit = match plan.settings.limit {
         // The clock in the `--tc` form; other limits as their `go` words.
@@ -564,7 +567,10 @@ mod tests {
             })
         );
         assert_eq!(
-            (p.settings.max_plies, p.settings.no_progress_plies),
+            (
+                p.settings.rules.draw.max_plies,
+                p.settings.rules.draw.no_progress_plies
+            ),
             (250, 50)
         );
     }
@@ -595,7 +601,10 @@ mod tests {
         );
         assert_eq!(p.setup[1].len(), 2);
         assert_eq!(
-            (p.settings.max_plies, p.settings.no_progress_plies),
+            (
+                p.settings.rules.draw.max_plies,
+                p.settings.rules.draw.no_progress_plies
+            ),
             (90, 0)
         );
         assert_eq!(p.settings.hang_timeout, FIXED_WORK_TIMEOUT);
@@ -610,7 +619,8 @@ mod tests {
             "lasca",
         ]);
         assert_eq!(p.settings.hang_timeout, Duration::from_millis(5_200));
-        assert_eq!(p.settings.max_plies, LASCA_MAX_PLIES);
+        assert_eq!(p.settings.rules.draw.max_plies, LASCA_MAX_PLIES);
+        assert_eq!(p.settings.rules.draw.repetitions, 3);
     }
 
     #[test]
