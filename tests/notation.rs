@@ -1,13 +1,13 @@
 //! The position string and move notation of protocol.md: what is accepted,
 //! and that every rejection says what is wrong and where.
 
-mod common;
+mod support;
 
 use bashni::rules::{NotationError, Position, RuleSet, Variant, parse_square};
-use common::{bashni, lasca, pos};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use support::positions::{bashni, lasca, pos};
 
 use bashni::rules::KingLanding::Continue;
 
