@@ -254,7 +254,8 @@ impl LockFreeTable {
         //   asserts the bytes are frozen, and no data race is possible as
         //   every access is atomic.
         // - Alignment: `mmap` returns page-aligned memory (4 KiB or more),
-        //   a multiple of `Bucket`'s 64-byte alignment.
+        //   a multiple of `Bucket`'s 64-byte alignment; checked when the
+        //   table is made.
         // - Length: `try_with_megabytes` maps a whole number of MiB, a
         //   multiple of `BUCKET_BYTES`, so the slice ends at the mapping's
         //   end; the mapping lives as long as `self`, hence the borrow.
