@@ -12,7 +12,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::time::Duration;
 
-/// (name, variant, position string, perft depth of about 10^4..10^5 leaves).
+/// (name, variant, position string, perft depth giving 10^3..10^5 leaves).
 const POSITIONS: &[(&str, Variant, &str, u32)] = &[
     (
         "start",
