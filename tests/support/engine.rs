@@ -85,6 +85,16 @@ impl Engine {
         fen.to_string()
     }
 
+    /// Whether the engine closes its output, that is exits, within five
+    /// seconds; its remaining lines are skipped.
+    pub fn exits(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let closed = self
+            .client
+            .wait_for(deadline, "the engine's exit", |_| false);
+        matches!(closed, Err(EngineFailure::Crashed(_)))
+    }
+
     #[track_caller]
     pub fn bestmove(&mut self) -> String {
         let lines = self.until("bestmove");
@@ -115,7 +125,7 @@ pub fn run_piped(input: &[u8]) -> String {
 /// Send `commands`, wait `pause`, send `last` with the input still open,
 /// and return how the engine exited, or `None` when it is still running
 /// five seconds later (it is killed then). The match runner's client
-/// cannot tell this: it hides its process and sends `quit` itself.
+/// cannot tell the exit status: it hides its process.
 pub fn exit_after(commands: &str, pause: Duration, last: &str) -> Option<ExitStatus> {
     let (mut child, mut stdin) = spawn(Stdio::null());
     writeln!(stdin, "{commands}").expect("write");
