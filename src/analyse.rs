@@ -184,7 +184,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
                     .collect(),
                 solved: is_solved,
             };
-            println!("{}", serde_json::to_string(&record)?);
+            crate::outln!("{}", serde_json::to_string(&record)?);
         } else {
             let name = entry
                 .id
@@ -195,7 +195,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
                 Some(false) => "  NOT solved",
                 None => "",
             };
-            println!(
+            crate::outln!(
                 "{name}: bestmove {} score {} depth {} nodes {}{verdict}",
                 best.as_deref().unwrap_or("(none)"),
                 score_text(outcome.score),
@@ -203,7 +203,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
                 outcome.nodes
             );
             for r in &lines {
-                println!(
+                crate::outln!(
                     "  {} {} pv {}",
                     r.multipv,
                     score_text(r.score),
@@ -218,9 +218,9 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             solved,
             with_best_move,
         };
-        println!("{}", serde_json::to_string(&summary)?);
+        crate::outln!("{}", serde_json::to_string(&summary)?);
     } else if with_best_move > 0 {
-        println!("solved {solved}/{with_best_move}");
+        crate::outln!("solved {solved}/{with_best_move}");
     }
     Ok(())
 }

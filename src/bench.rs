@@ -2,7 +2,7 @@
 //! node count is the same every run, a checksum of the search's behaviour.
 
 use crate::rules::{Position, RuleSet, Variant};
-use crate::search::{self, Config, Limits, Signals, score_text};
+use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, Signals, score_text};
 use crate::tt::{LockFreeTable, Table};
 use std::time::Instant;
 
@@ -12,11 +12,26 @@ pub const POSITIONS: &str = include_str!("../bench-positions/bench.txt");
 /// Depth searched per position unless told otherwise.
 pub const DEFAULT_DEPTH: u32 = 13;
 
+/// The range of `--threads` and of `--hash` (MiB); `--depth` runs 1 to
+/// `MAX_DEPTH`.
+const THREADS: (u32, u32) = (1, 1024);
+const HASH_MB: (u32, u32) = (1, 65536);
+
+/// The arguments of `bench`, the same on the command line and in the
+/// protocol (`bench --depth 9 --threads 2`).
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "tools", derive(clap::Args))]
 pub struct BenchOptions {
-    pub threads: usize,
+    #[cfg_attr(feature = "tools", arg(long, default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(THREADS.0 as i64..=THREADS.1 as i64)))]
+    pub threads: u32,
+    #[cfg_attr(feature = "tools", arg(long, default_value_t = DEFAULT_DEPTH,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64)))]
     pub depth: u32,
-    pub hash_mb: usize,
+    /// Hash size in MiB (the engine's default).
+    #[cfg_attr(feature = "tools", arg(long = "hash", default_value_t = DEFAULT_HASH_MB as u32,
+        value_parser = clap::value_parser!(u32).range(HASH_MB.0 as i64..=HASH_MB.1 as i64)))]
+    pub hash_mb: u32,
 }
 
 impl Default for BenchOptions {
@@ -24,8 +39,36 @@ impl Default for BenchOptions {
         BenchOptions {
             threads: 1,
             depth: DEFAULT_DEPTH,
-            hash_mb: 64,
+            hash_mb: DEFAULT_HASH_MB as u32,
         }
+    }
+}
+
+impl BenchOptions {
+    /// Parse the arguments of the protocol's `bench` (the protocol is part
+    /// of the library, which builds without clap); the error is one line.
+    pub fn from_args(args: &[&str]) -> Result<BenchOptions, String> {
+        let mut options = BenchOptions::default();
+        let mut words = args.iter();
+        while let Some(&flag) = words.next() {
+            let (field, (min, max)) = match flag {
+                "--threads" => (&mut options.threads, THREADS),
+                "--depth" => (&mut options.depth, (1, MAX_DEPTH)),
+                "--hash" => (&mut options.hash_mb, HASH_MB),
+                _ => {
+                    return Err(format!(
+                        "unexpected argument '{flag}' (expected --depth, --threads or --hash)"
+                    ));
+                }
+            };
+            let value = words.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            *field = value
+                .parse()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| format!("{flag}: '{value}' is not a whole number in {min}..={max}"))?;
+        }
+        Ok(options)
     }
 }
 
@@ -36,20 +79,32 @@ pub struct BenchReport {
     pub nps: u64,
 }
 
+/// The positions of a bench file (`<variant> <fen>` per line, `#`
+/// comments) as (variant, position); a line that is neither is an error.
+pub fn parse_positions(text: &str) -> anyhow::Result<Vec<(Variant, Position)>> {
+    let mut positions = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let number = index + 1;
+        let (variant, fen) = line
+            .split_once(' ')
+            .ok_or_else(|| anyhow::anyhow!("bench line {number}: expected '<variant> <fen>'"))?;
+        let variant: Variant = variant
+            .parse()
+            .map_err(|e| anyhow::anyhow!("bench line {number}: {e}"))?;
+        let pos = Position::from_fen(&RuleSet::new(variant), fen)
+            .map_err(|e| anyhow::anyhow!("bench line {number}: bad position '{fen}': {e}"))?;
+        positions.push((variant, pos));
+    }
+    Ok(positions)
+}
+
 /// The built-in positions as (variant, position).
-pub fn positions() -> Vec<(Variant, Position)> {
-    POSITIONS
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let (variant, fen) = l.split_once(' ')?;
-            let variant: Variant = variant.parse().ok()?;
-            Some((
-                variant,
-                Position::from_fen(&RuleSet::new(variant), fen).ok()?,
-            ))
-        })
-        .collect()
+pub fn positions() -> anyhow::Result<Vec<(Variant, Position)>> {
+    parse_positions(POSITIONS)
 }
 
 /// Search every bench position to a fixed depth, clearing the table
@@ -63,12 +118,12 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
     let mut searching = std::time::Duration::ZERO;
     let mut lines = Vec::new();
     let mut nodes = 0;
-    let tt = T::try_with_megabytes(options.hash_mb)
+    let tt = T::try_with_megabytes(options.hash_mb as usize)
         .ok_or_else(|| anyhow::anyhow!("cannot allocate a {} MiB table", options.hash_mb))?;
-    for (i, (variant, pos)) in positions().into_iter().enumerate() {
+    for (i, (variant, pos)) in positions()?.into_iter().enumerate() {
         tt.clear();
         let config = Config {
-            threads: options.threads,
+            threads: options.threads as usize,
             draw_rules: RuleSet::new(variant).draw,
             ..Config::default()
         };
@@ -103,4 +158,48 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
     lines.push(format!("Total time (ms) : {}", (secs * 1000.0) as u64));
     lines.push(format!("{nodes} nodes {nps} nps"));
     Ok(BenchReport { lines, nodes, nps })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_line_is_a_position() {
+        let count = POSITIONS
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#'))
+            .count();
+        assert_eq!(positions().unwrap().len(), count);
+    }
+
+    #[test]
+    fn a_malformed_line_is_an_error_that_names_it() {
+        let text = "# comment\nbashni W:a1w 0 1\nbashni W:zz9w 0 1\n";
+        let e = parse_positions(text).unwrap_err().to_string();
+        assert!(e.starts_with("bench line 3: bad position"), "{e}");
+        let e = parse_positions("chess W:a1w\n").unwrap_err().to_string();
+        assert!(e.starts_with("bench line 1: "), "{e}");
+        assert!(parse_positions("bashni\n").is_err());
+    }
+
+    #[test]
+    fn protocol_arguments_are_the_command_line_ones() {
+        let o =
+            BenchOptions::from_args(&["--depth", "5", "--threads", "2", "--hash", "8"]).unwrap();
+        assert_eq!((o.depth, o.threads, o.hash_mb), (5, 2, 8));
+        let d = BenchOptions::from_args(&[]).unwrap();
+        assert_eq!(
+            (d.depth, d.threads, d.hash_mb),
+            (DEFAULT_DEPTH, 1, DEFAULT_HASH_MB as u32)
+        );
+        for bad in [
+            &["--depth", "0"][..],
+            &["--depth"],
+            &["--nope", "1"],
+            &["7"],
+        ] {
+            assert!(BenchOptions::from_args(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -9,7 +9,11 @@ use std::time::Instant;
 #[command(
     name = "bashni",
     version,
-    about = "An engine for column draughts (Bashni and Lasca)"
+    about = "An engine for column draughts (Bashni and Lasca)",
+    long_about = "An engine for column draughts (Bashni and Lasca).\n\n\
+        With no subcommand, bashni is the engine: it speaks the UCI-style \
+        protocol on standard input and output (docs/protocol.md).",
+    after_help = "With no subcommand, bashni starts the engine protocol on stdin/stdout."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -37,15 +41,11 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
     },
-    /// Search the built-in bench positions to a fixed depth.
+    /// Search the built-in bench positions to a fixed depth (the
+    /// protocol's `bench` takes the same arguments).
     Bench {
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: u32,
-        #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=100))]
-        depth: u32,
-        /// Hash size in MiB (the engine's default).
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-        hash: u32,
+        #[command(flatten)]
+        options: crate::bench::BenchOptions,
         /// The transposition table: the engine's lock-free one, or the
         /// DashMap-backed one kept for comparison.
         #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
@@ -87,12 +87,7 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         None => return crate::protocol::run_stdio(),
-        Some(Command::Bench {
-            threads,
-            depth,
-            hash,
-            tt,
-        }) => run_bench(threads, depth, hash, tt),
+        Some(Command::Bench { options, tt }) => run_bench(&options, tt),
         Some(Command::Perft {
             depth,
             variant,
@@ -130,17 +125,12 @@ pub fn setup_position(rules: &RuleSet, fen: Option<&str>) -> anyhow::Result<Posi
     }
 }
 
-fn run_bench(threads: u32, depth: u32, hash: u32, tt: TableKind) -> anyhow::Result<()> {
-    let options = crate::bench::BenchOptions {
-        threads: threads as usize,
-        depth,
-        hash_mb: hash as usize,
-    };
+fn run_bench(options: &crate::bench::BenchOptions, tt: TableKind) -> anyhow::Result<()> {
     let report = match tt {
-        TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(&options)?,
-        TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(&options)?,
+        TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(options)?,
+        TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(options)?,
     };
-    report.lines.iter().for_each(|l| println!("{l}"));
+    report.lines.iter().for_each(|l| crate::outln!("{l}"));
     Ok(())
 }
 
@@ -158,15 +148,15 @@ fn run_perft(
     let total = if show_divide {
         let lines = divide(&pos, depth, threads);
         for (mv, count) in &lines {
-            println!("{mv}: {count}");
+            crate::outln!("{mv}: {count}");
         }
         lines.iter().map(|(_, n)| n).sum()
     } else {
         perft_parallel(&pos, depth, threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {total}");
-    println!(
+    crate::outln!("Nodes searched: {total}");
+    crate::outln!(
         "Time: {:.3} s, {:.1} Mnps",
         secs,
         total as f64 / secs.max(1e-9) / 1e6

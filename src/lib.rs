@@ -28,6 +28,7 @@ pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod stdout;
 #[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;

@@ -28,7 +28,8 @@ fn uci_handshake_declares_every_option() {
         "MultiPV type spin default 1 min 1 max 64",
         "Ponder type check default false",
         "Move Overhead type spin default 10 min 0 max 5000",
-        "Skill Level type spin default 0 min 0 max 7",
+        "Skill Level type spin default 20 min 0 max 20",
+        "UCI_LimitStrength type check default false",
         "KingLanding type combo default continue var continue var free",
         "NoProgressPlies type spin default 50 min 0 max 1000",
         "MaxPlies type spin default 250 min 0 max 100000",
@@ -145,10 +146,17 @@ fn no_legal_move_gives_bestmove_none() {
     // White's only column is blocked.
     e.send("position fen W:a1w,b2b,c3b 0 1");
     e.send("go depth 3");
-    assert_eq!(e.bestmove(), "(none)");
+    // As Stockfish: the host learns the result before `bestmove (none)`.
+    assert_eq!(
+        e.until("bestmove"),
+        ["info depth 0 score mate 0", "bestmove (none)"]
+    );
     e.send("position fen B:a1w 0 1");
     e.send("go depth 3");
-    assert_eq!(e.bestmove(), "(none)");
+    assert_eq!(
+        e.until("bestmove"),
+        ["info depth 0 score mate 0", "bestmove (none)"]
+    );
 }
 
 #[test]
@@ -313,10 +321,10 @@ fn a_single_legal_move_under_a_clock_is_played_at_once() {
 #[test]
 fn skill_levels_play_legal_moves() {
     let mut e = Engine::start();
-    for level in 1..=7 {
+    for level in 0..=20 {
         e.send(&format!("setoption name Skill Level value {level}"));
         e.send("position startpos");
-        e.send("go depth 20");
+        e.send("go depth 8");
         let mv = e.bestmove();
         assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
     }
@@ -501,4 +509,427 @@ fn command_line_errors_are_one_line_with_exit_code_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
+}
+
+/// The numbers of the debug line `info string time plan P soft S hard H
+/// used U ms`: the engine's own plan and what it used.
+#[derive(Debug)]
+struct TimeLine {
+    plan: u64,
+    soft: u64,
+    hard: u64,
+    used: u64,
+}
+
+fn time_line(lines: &[String]) -> TimeLine {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("info string time plan "))
+        .unwrap_or_else(|| panic!("no time line in {lines:#?}"));
+    let n: Vec<u64> = line
+        .split_whitespace()
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let [plan, soft, hard, used] = n[..] else {
+        panic!("bad time line: {line}")
+    };
+    TimeLine {
+        plan,
+        soft,
+        hard,
+        used,
+    }
+}
+
+fn plan_for(time: u64, increment: u64, moves_to_go: Option<u64>) -> bashni::search::TimeBudget {
+    let clock = bashni::search::Clock {
+        time,
+        increment,
+        moves_to_go,
+    };
+    bashni::search::TimeBudget::for_clock(clock, 10)
+}
+
+#[test]
+fn a_clock_move_keeps_close_to_its_plan() {
+    // Seen before the fix: 1312 ms thought against a plan of 333 (and
+    // 2283 ms with movestogo 20), because an iteration started just before
+    // the plan ran on to the hard limit.
+    let mut e = Engine::start();
+    e.send("debug on");
+    for (go, budget) in [
+        ("go wtime 10000 btime 10000", plan_for(10_000, 0, None)),
+        (
+            "go wtime 10000 btime 10000 winc 200 binc 200 movestogo 20",
+            plan_for(10_000, 200, Some(20)),
+        ),
+    ] {
+        e.send("ucinewgame");
+        e.send("position startpos moves c3-d4");
+        e.send(go);
+        let t = time_line(&e.until("bestmove"));
+        assert_eq!(t.plan, budget.optimum.as_millis() as u64, "{go}");
+        assert_eq!(t.hard, budget.maximum.as_millis() as u64, "{go}");
+        assert!(t.hard <= 3 * t.plan, "{go}: {t:?}");
+        assert!(t.soft <= t.hard, "{go}: {t:?}");
+        // Never past the hard limit (checked every 256 nodes), and an
+        // iteration is only started if it should end near the soft limit.
+        assert!(t.used <= t.hard + 25, "{go}: {t:?}");
+        assert!(t.used <= 2 * t.soft, "{go}: {t:?}");
+    }
+}
+
+#[test]
+fn pondering_time_counts_after_ponderhit() {
+    let mut e = Engine::start();
+    e.send("debug on");
+    e.send("position startpos moves c3-d4");
+    e.send("go ponder wtime 10000 btime 10000");
+    // readyok during a search: the search has started.
+    e.sync();
+    let waited = Duration::from_millis(1200);
+    std::thread::sleep(waited);
+    e.send("ponderhit");
+    let t = time_line(&e.until("bestmove"));
+    // The plan (317 ms) and even the hard limit were spent pondering: the
+    // answer comes at once instead of after a fresh plan.
+    assert!(t.hard < waited.as_millis() as u64, "{t:?}");
+    assert!(t.used >= waited.as_millis() as u64, "{t:?}");
+    assert!(t.used < waited.as_millis() as u64 + t.plan, "{t:?}");
+}
+
+/// The scores of the `info` lines of one depth, by multipv, and the line
+/// 1 move.
+fn multipv_scores(lines: &[String], depth: u32) -> Vec<(usize, i64, String)> {
+    let prefix = format!("info depth {depth} ");
+    let mut found: Vec<(usize, i64, String)> = Vec::new();
+    for line in lines.iter().filter(|l| l.starts_with(&prefix)) {
+        let t: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| t.iter().position(|&w| w == key).map(|i| t[i + 1]);
+        let k: usize = at("multipv").unwrap().parse().unwrap();
+        let score = match at("score") {
+            Some("cp") => at("cp").unwrap().parse::<i64>().unwrap(),
+            _ => {
+                let n: i64 = at("mate").unwrap().parse().unwrap();
+                (100_000 - n.abs()) * n.signum()
+            }
+        };
+        found.retain(|f| f.0 != k);
+        found.push((k, score, at("pv").unwrap().to_string()));
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn multipv_lines_are_best_first_and_bestmove_is_line_one() {
+    // Openings where line 1 used to report a lower score than line 2.
+    let positions = [
+        "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,d4w,h4w,a5b,g5b,d6b,f6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 3",
+        "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,e3w,d4w,f4w,c5b,b6b,d6b,f6b,h6b,a7b,e7b,g7b,b8b,d8b,f8b,h8b 0 3",
+        "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,e3w,d4w,h4w,a5b,e5b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 3",
+    ];
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    for fen in positions {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove");
+        for depth in 1..=6 {
+            let scores = multipv_scores(&lines, depth);
+            assert_eq!(scores.len(), 3, "{fen} depth {depth}: {lines:#?}");
+            assert!(
+                scores.windows(2).all(|w| w[0].1 >= w[1].1),
+                "{fen} depth {depth}: {scores:?}"
+            );
+        }
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert_eq!(best, multipv_scores(&lines, 6)[0].2, "{fen}");
+    }
+}
+
+/// Run the engine on `input` and wait at most 10 s for it to exit.
+fn run_until_exit(input: &str) -> String {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{input:?}: the engine outlived its input");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    out
+}
+
+#[test]
+fn a_search_without_limit_ends_with_the_input() {
+    for go in [
+        "go",
+        "go infinite",
+        "go searchmoves c3-d4",
+        "go mate 40",
+        "go ponder",
+    ] {
+        let out = run_until_exit(&format!("position startpos\n{go}\n"));
+        let best = out.lines().last().unwrap_or("");
+        assert!(best.starts_with("bestmove "), "{go}: {out}");
+        if go.contains("searchmoves") {
+            assert_eq!(best, "bestmove c3-d4");
+        }
+    }
+}
+
+#[test]
+fn a_clock_part_without_the_clock_is_an_error() {
+    let mut e = Engine::start();
+    for (go, part) in [
+        ("go winc 100", "winc"),
+        ("go binc 100", "binc"),
+        ("go movestogo 5", "movestogo"),
+    ] {
+        e.send(go);
+        assert_eq!(
+            e.sync(),
+            [format!(
+                "info string error: go: {part} needs wtime and btime"
+            )],
+            "{go}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_the_engine_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "position startpos\ngo infinite").unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("info depth 1 "), "{first}");
+    drop(stdout); // the host went away while the engine reports
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "engine still running");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{status:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn analyse_into_a_closed_pipe_exits_cleanly() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("bashni-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.txt");
+    std::fs::write(&file, "W:a1W,h8B 0 1\n".repeat(2000)).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["analyse", file.to_str().unwrap(), "--depth", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bashni analyse starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap(); // `| head -1`
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {err}", output.status);
+    assert!(!err.contains("panicked"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn lasca_is_never_drawn_by_repetition() {
+    // Bashni reports the third occurrence (threefold_repetition_in_the_moves_is_reported);
+    // Lasca has no draw rule, so the same cycle is no draw there.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value lasca");
+    e.send("position fen W:a1W,g7B 0 1 moves a1-b2 g7-f6 b2-a1 f6-g7 a1-b2 g7-f6 b2-a1 f6-g7");
+    e.send("go depth 2");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ")));
+}
+
+#[test]
+fn a_loss_beats_a_draw_rule_on_the_same_move() {
+    // Every white move is the 50th quiet ply, and every one leaves Black
+    // without a legal move: a win, not a draw (docs/rules.md).
+    let mut e = Engine::start();
+    e.send("position fen W:d4W,f6W,a7W 49 10");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" score mate 1 "), "{lines:#?}");
+    // And a position drawn by a rule where the side to move cannot move
+    // is a loss: no "drawn" note.
+    e.send("position fen B:d4W,f6W,a7W 50 10");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains("drawn")), "{lines:#?}");
+}
+
+#[test]
+fn every_position_the_engine_prints_it_reads_back() {
+    let mut e = Engine::start();
+    // At the largest move number a position string may hold, a move must
+    // not make the engine print a number it then refuses.
+    for start in ["B:a3W,h8B 0 1073741823", "B:a3W,h8B 0 1073741824"] {
+        e.send(&format!("position fen {start} moves h8-g7"));
+        assert_eq!(e.sync(), Vec::<String>::new(), "{start}");
+        let fen = e.fen();
+        e.send(&format!("position fen {fen}"));
+        assert_eq!(e.sync(), Vec::<String>::new(), "{start}: {fen} is refused");
+        assert_eq!(e.fen(), fen);
+    }
+}
+
+#[test]
+fn skill_level_zero_searches_one_ply_and_full_strength_searches_on() {
+    let mut e = Engine::start();
+    let deepest = |e: &mut Engine| {
+        e.until("bestmove")
+            .iter()
+            .filter_map(|l| {
+                l.strip_prefix("info depth ")?
+                    .split(' ')
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    e.send("position startpos");
+    e.send("go depth 9");
+    assert_eq!(deepest(&mut e), 9, "the default is full strength");
+    e.send("setoption name Skill Level value 0");
+    e.send("go depth 9");
+    assert_eq!(deepest(&mut e), 1);
+    e.send("setoption name Skill Level value 11");
+    e.send("go depth 9");
+    assert_eq!(deepest(&mut e), 7, "level 11 is the ladder's depth-7 rival");
+    // UCI_Elo only counts with UCI_LimitStrength.
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_Elo value 0");
+    e.send("go depth 9");
+    assert_eq!(deepest(&mut e), 9);
+}
+
+#[test]
+fn uci_elo_at_its_minimum_plays_the_weakest_level() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    let elo = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Elo type spin"))
+        .expect("UCI_Elo is declared");
+    let min: u32 = elo
+        .split(" min ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send(&format!("setoption name UCI_Elo value {min}"));
+    e.send("position startpos");
+    e.send("go depth 9");
+    let deepest = e
+        .until("bestmove")
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("info depth ")?
+                .split(' ')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        })
+        .max();
+    assert_eq!(deepest, Some(1));
+}
+
+#[test]
+fn bench_takes_the_command_line_arguments() {
+    let mut e = Engine::start();
+    e.send("bench --depth 5 --threads 1 --hash 64");
+    let lines = e.until("Total time");
+    let last = e.line();
+    // The count of `bashni bench --depth 5` (docs/benchmarks.md).
+    assert_eq!(
+        last.split_whitespace().next(),
+        Some("16752"),
+        "{lines:#?} {last}"
+    );
+    for bad in [
+        "bench 5",
+        "bench --depth",
+        "bench --depth 0",
+        "bench --fast",
+    ] {
+        e.send(bad);
+        let answer = e.sync();
+        assert_eq!(answer.len(), 1, "{bad}: {answer:?}");
+        assert!(
+            answer[0].starts_with("info string error: bench: "),
+            "{bad}: {answer:?}"
+        );
+    }
+}
+
+#[test]
+fn help_says_that_no_subcommand_starts_the_protocol() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("With no subcommand, bashni starts the engine protocol"),
+        "{text}"
+    );
 }

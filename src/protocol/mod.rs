@@ -15,8 +15,8 @@ pub use display::{board_text, info_line};
 pub use options::{Change, Options, declarations};
 pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 
-use crate::rules::Game;
 use crate::rules::divide;
+use crate::rules::{Game, GameEnd};
 use crate::search::{self, Config, Limits, Signals};
 use crate::tt::{LockFreeTable, Table};
 use std::io::BufRead;
@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 /// Print one protocol line (stdout is line-buffered and locked per call).
 fn send(line: &str) {
-    println!("{line}");
+    crate::outln!("{line}");
 }
 
 fn error(message: &str) {
@@ -61,16 +61,16 @@ pub fn run_stdio() -> i32 {
         let flags = Arc::clone(&flags);
         std::thread::spawn(move || read_stdin(queue, &signals, &flags));
     }
-    let mut engine = Engine::new(signals, flags);
+    let mut controller = Controller::new(signals, flags);
     for input in commands {
         let go_on = match input {
-            Input::Line(line) => engine.execute(&line),
+            Input::Line(line) => controller.execute(&line),
             Input::Undecodable => {
                 error("a line of input is not valid UTF-8; ignored");
                 true
             }
             Input::End => {
-                engine.end_of_input();
+                controller.end_of_input();
                 false
             }
         };
@@ -78,7 +78,7 @@ pub fn run_stdio() -> i32 {
             break;
         }
     }
-    engine.finish_search();
+    controller.finish_search();
     0
 }
 
@@ -133,28 +133,29 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
 }
 
 /// The controller: options, the current game position and the search.
-struct Engine {
+struct Controller {
     options: Options,
     game: Game,
     tt: Arc<LockFreeTable>,
     signals: Arc<Signals>,
     flags: Arc<Flags>,
     search: Option<JoinHandle<()>>,
-    /// The running search waits for `stop` (`go infinite` or `go ponder`).
-    search_waits_for_stop: bool,
+    /// The running search has no limit of its own (`go`, `go infinite`,
+    /// `go ponder`, ...): end of input stops it.
+    search_unbounded: bool,
 }
 
-impl Engine {
-    fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Engine {
+impl Controller {
+    fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Controller {
         let options = Options::default();
-        Engine {
+        Controller {
             game: Game::new(options.rules),
             tt: new_table(options.hash_mb).expect("the default table fits in memory"),
             options,
             signals,
             flags,
             search: None,
-            search_waits_for_stop: false,
+            search_unbounded: false,
         }
     }
 
@@ -164,10 +165,11 @@ impl Engine {
         }
     }
 
-    /// End of input: a search with a limit may finish; one waiting for
-    /// `stop` ends now.
+    /// End of input means `quit` once the queued work is done: a search
+    /// with a limit may finish; one without (it would wait for a `stop`
+    /// that can no longer come) ends now.
     fn end_of_input(&mut self) {
-        if self.search_waits_for_stop {
+        if self.search_unbounded {
             self.signals.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -246,17 +248,13 @@ impl Engine {
                 send(&crate::eval::explain(self.game.position()));
                 Ok(())
             }
-            "bench" => {
-                let report = self.busy(|| {
-                    crate::bench::run(&crate::bench::BenchOptions {
-                        threads: self.options.threads,
-                        ..Default::default()
-                    })
-                });
-                report
-                    .map(|r| r.lines.iter().for_each(|l| send(l)))
-                    .map_err(|e| format!("bench: {e}"))
-            }
+            "bench" => crate::bench::BenchOptions::from_args(args)
+                .map_err(|e| format!("bench: {e}"))
+                .and_then(|options| {
+                    self.busy(|| crate::bench::run(&options))
+                        .map(|r| r.lines.iter().for_each(|l| send(l)))
+                        .map_err(|e| format!("bench: {e}"))
+                }),
             _ => Err(format!("unknown command '{word}'")),
         };
         if let Err(message) = result {
@@ -329,7 +327,8 @@ impl Engine {
             }
             GoCommand::Search(limits) => limits,
         };
-        if let Some(reason) = self.game.draw_reason() {
+        // A side with no legal move has lost, whatever the counters say.
+        if let Some(GameEnd::Draw(reason)) = self.game.result() {
             send(&format!(
                 "info string the position is already drawn ({reason}); playing on"
             ));
@@ -337,21 +336,21 @@ impl Engine {
         let config = Config {
             threads: self.options.threads,
             multi_pv: self.options.multi_pv,
-            skill_level: self.options.skill_level,
+            skill_level: self.options.playing_skill(),
             move_overhead: self.options.move_overhead,
             draw_rules: self.game.rules().draw,
         };
         self.signals.stop.store(false, Ordering::SeqCst);
         self.signals.ponderhit.store(false, Ordering::SeqCst);
         self.flags.searching.store(true, Ordering::SeqCst);
-        self.search_waits_for_stop = limits.infinite || limits.ponder;
+        self.search_unbounded = !limits.is_bounded();
         let pos = pos.clone();
         let history = self.game.repetition_keys().to_vec();
         let tt = Arc::clone(&self.tt);
         let signals = Arc::clone(&self.signals);
         let flags = Arc::clone(&self.flags);
         self.search = Some(std::thread::spawn(move || {
-            run_search(&pos, &history, &limits, &config, &*tt, &signals);
+            run_search(&pos, &history, &limits, &config, &*tt, &signals, &flags);
             flags.searching.store(false, Ordering::SeqCst);
         }));
         Ok(())
@@ -375,10 +374,20 @@ fn run_search<T: Table>(
     config: &Config,
     tt: &T,
     signals: &Signals,
+    flags: &Flags,
 ) {
     let outcome = search::think(pos, history, limits, config, tt, signals, &mut |report| {
         send(&info_line(report));
     });
+    if outcome.best.is_none() {
+        // As Stockfish: the host learns that the side to move has lost.
+        send("info depth 0 score mate 0");
+    }
+    if flags.debug.load(Ordering::SeqCst)
+        && let Some(line) = time_line(&outcome)
+    {
+        send(&line);
+    }
     // UCI: after `go infinite` or `go ponder` the answer waits for `stop`
     // (or, when pondering, for `ponderhit`).
     while !signals.stop.load(Ordering::SeqCst)
@@ -394,4 +403,17 @@ fn run_search<T: Table>(
         (Some(best), None) => send(&format!("bestmove {best}")),
         (None, _) => send("bestmove (none)"),
     }
+}
+
+/// The time plan of a timed search and what it used (debug output), so a
+/// host can check a move against its plan.
+fn time_line(outcome: &search::Outcome) -> Option<String> {
+    let budget = outcome.budget?;
+    Some(format!(
+        "info string time plan {} soft {} hard {} used {} ms",
+        budget.optimum.as_millis(),
+        outcome.soft_limit.unwrap_or(budget.optimum).as_millis(),
+        budget.maximum.as_millis(),
+        outcome.elapsed.as_millis()
+    ))
 }

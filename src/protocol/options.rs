@@ -1,6 +1,7 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
 use crate::rules::{RuleSet, Variant};
+use crate::search::{DEFAULT_HASH_MB, ELO_RANGE, SKILL_FULL, skill_for_elo};
 
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,6 +15,9 @@ pub struct Options {
     pub ponder: bool,
     pub move_overhead: u64,
     pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of `Skill Level`.
+    pub limit_strength: bool,
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -21,11 +25,13 @@ impl Default for Options {
         Options {
             rules: RuleSet::new(Variant::Bashni),
             threads: 1,
-            hash_mb: 64,
+            hash_mb: DEFAULT_HASH_MB,
             multi_pv: 1,
             ponder: false,
             move_overhead: 10,
-            skill_level: 0,
+            skill_level: SKILL_FULL,
+            limit_strength: false,
+            elo: ELO_RANGE.0,
         }
     }
 }
@@ -36,7 +42,8 @@ const THREADS: (u64, u64) = (1, 1024);
 const HASH_MB: (u64, u64) = (1, 65536);
 const MULTI_PV: (u64, u64) = (1, 64);
 const MOVE_OVERHEAD: (u64, u64) = (0, 5000);
-const SKILL_LEVEL: (u64, u64) = (0, 7);
+const SKILL_LEVEL: (u64, u64) = (0, SKILL_FULL as u64);
+const ELO: (u64, u64) = (ELO_RANGE.0 as u64, ELO_RANGE.1 as u64);
 const NO_PROGRESS_PLIES: (u64, u64) = (0, 1000);
 const MAX_PLIES: (u64, u64) = (0, 100_000);
 
@@ -68,6 +75,8 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         spin_declaration("Move Overhead", d.move_overhead, MOVE_OVERHEAD),
         spin_declaration("Skill Level", d.skill_level, SKILL_LEVEL),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        spin_declaration("UCI_Elo", d.elo, ELO),
         "option name KingLanding type combo default continue var continue var free".to_string(),
         spin_declaration(
             "NoProgressPlies",
@@ -89,7 +98,25 @@ fn spin(name: &str, value: Option<&str>, (min, max): (u64, u64)) -> Result<u64, 
     Ok(n)
 }
 
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(str::to_ascii_lowercase).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} takes true or false")),
+    }
+}
+
 impl Options {
+    /// The `Skill Level` to play: from `UCI_Elo` when `UCI_LimitStrength`
+    /// is on, as in Stockfish.
+    pub fn playing_skill(&self) -> u32 {
+        if self.limit_strength {
+            skill_for_elo(self.elo)
+        } else {
+            self.skill_level
+        }
+    }
+
     /// Apply `setoption name <name> value <value>`. On error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
         let lower = name.to_ascii_lowercase();
@@ -115,11 +142,15 @@ impl Options {
                 Change::Value
             }
             "ponder" => {
-                self.ponder = match value.map(str::to_ascii_lowercase).as_deref() {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option {name} takes true or false")),
-                };
+                self.ponder = check(name, value)?;
+                Change::Value
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check(name, value)?;
+                Change::Value
+            }
+            "uci_elo" => {
+                self.elo = spin(name, value, ELO)? as u32;
                 Change::Value
             }
             "move overhead" => {
@@ -178,5 +209,20 @@ mod tests {
         assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
         o.set("uci_variant", Some("bashni")).unwrap();
         assert_eq!(o.rules, RuleSet::new(Variant::Bashni));
+    }
+
+    #[test]
+    fn elo_plays_only_with_limit_strength() {
+        let mut o = Options::default();
+        assert_eq!(o.playing_skill(), SKILL_FULL);
+        o.set("UCI_Elo", Some(&ELO_RANGE.0.to_string())).unwrap();
+        assert_eq!(o.playing_skill(), SKILL_FULL);
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(o.playing_skill(), skill_for_elo(ELO_RANGE.0));
+        assert!(o.playing_skill() < SKILL_FULL);
+        assert!(
+            o.set("UCI_Elo", Some(&(ELO_RANGE.1 + 1).to_string()))
+                .is_err()
+        );
     }
 }

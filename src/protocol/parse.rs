@@ -67,7 +67,8 @@ fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
 /// `go ...` for the position `pos` (moves in `searchmoves` must be legal).
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
     let mut limits = Limits::default();
-    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) = (None, None, 0, 0, None);
+    let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) =
+        (None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
         let keyword = args[i];
@@ -79,8 +80,8 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
             "movetime" => limits.movetime = Some(number(keyword, value)?),
             "wtime" => wtime = Some(number(keyword, value)?),
             "btime" => btime = Some(number(keyword, value)?),
-            "winc" => winc = number(keyword, value)?,
-            "binc" => binc = number(keyword, value)?,
+            "winc" => winc = Some(number(keyword, value)?),
+            "binc" => binc = Some(number(keyword, value)?),
             "movestogo" => moves_to_go = Some(positive(keyword, value)?),
             "mate" => limits.mate = Some(positive(keyword, value)?.min(MAX_DEPTH as u64) as u32),
             "perft" => {
@@ -118,7 +119,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         Some(time) => {
             limits.clock = Some(Clock {
                 time,
-                increment,
+                increment: increment.unwrap_or(0),
                 moves_to_go,
             })
         }
@@ -131,7 +132,15 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
             };
             return Err(format!("go: {missing} is missing for the side to move"));
         }
-        None => {}
+        // An increment or a move count is part of a clock that is missing.
+        None => {
+            let part = [("winc", winc), ("binc", binc), ("movestogo", moves_to_go)]
+                .into_iter()
+                .find_map(|(name, value)| value.map(|_| name));
+            if let Some(part) = part {
+                return Err(format!("go: {part} needs wtime and btime"));
+            }
+        }
     }
     Ok(GoCommand::Search(limits))
 }

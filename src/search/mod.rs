@@ -5,25 +5,23 @@
 //! of the game so far, limits and a callback for progress reports, and
 //! returns the move it chose.
 
+pub mod params;
+mod skill;
 mod time;
 mod worker;
 
-pub use time::{Clock, TimeBudget};
+pub use params::{DEFAULT_HASH_MB, MATE, MAX_DEPTH, MAX_PLY, SKILL_FULL};
+pub use skill::{ELO_RANGE, skill_for_elo};
+pub use time::{Clock, Progress, TimeBudget, start_next_iteration};
 
 use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table};
+use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, MULTIPV_PROGRESS_AFTER_MS, SKILL_TABLE};
 use rand::RngExt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
-
-/// The deepest the search goes (plies from the root, extensions included).
-pub const MAX_PLY: usize = 128;
-/// The largest `go depth`.
-pub const MAX_DEPTH: u32 = 100;
-/// A win at the root; a win in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 30_000;
 
 /// Whether a score is a forced win or loss.
 pub fn is_mate_score(score: i32) -> bool {
@@ -43,12 +41,25 @@ pub struct Limits {
     pub search_moves: Vec<Move>,
 }
 
+impl Limits {
+    /// Whether the search ends by itself (`infinite` and `ponder` wait for
+    /// `stop`; `mate` alone may never be satisfied).
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && !self.ponder
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_some())
+    }
+}
+
 /// How the engine is set up (the protocol's options).
 #[derive(Clone, Debug)]
 pub struct Config {
     pub threads: usize,
     pub multi_pv: usize,
-    /// 0 = full strength; 1..=7 the seed 004 ladder.
+    /// 0..=19 play weaker (params::SKILL_TABLE); `SKILL_FULL` is full strength.
     pub skill_level: u32,
     pub move_overhead: u64,
     pub draw_rules: DrawRules,
@@ -59,7 +70,7 @@ impl Default for Config {
         Config {
             threads: 1,
             multi_pv: 1,
-            skill_level: 0,
+            skill_level: SKILL_FULL,
             move_overhead: 10,
             draw_rules: DrawRules::for_variant(crate::rules::Variant::Bashni),
         }
@@ -99,6 +110,12 @@ pub struct Outcome {
     pub nodes: u64,
     /// Set when Skill Level replaced the best move by a random one.
     pub random_move: bool,
+    /// The time plan of a timed search.
+    pub budget: Option<TimeBudget>,
+    /// The soft limit after the last iteration (the plan, scaled).
+    pub soft_limit: Option<Duration>,
+    /// How long the search took (pondering included).
+    pub elapsed: Duration,
 }
 
 /// State shared by the threads of one search.
@@ -108,10 +125,13 @@ pub(crate) struct Shared<'a, T: Table> {
     /// Set by the main thread to end the helpers (and by the limits).
     halt: AtomicBool,
     pondering: bool,
+    /// When `go` arrived; after a ponder hit the clock counts from here too,
+    /// since pondering time is thinking time.
     start: Instant,
-    /// When the ponder hit arrived: the clock runs from then.
-    ponder_start: Mutex<Option<Instant>>,
     hard_limit: Option<Duration>,
+    /// The current soft limit in ms (u64::MAX: none); after a ponder hit
+    /// the search stops as soon as it is passed.
+    soft_limit_ms: AtomicU64,
     node_limit: Option<u64>,
     helper_nodes: AtomicU64,
     main_nodes: AtomicU64,
@@ -155,17 +175,11 @@ impl<T: Table> Shared<'_, T> {
         self.main_nodes.load(Ordering::Relaxed) + self.helper_nodes.load(Ordering::Relaxed)
     }
 
-    /// Time on the clock since the search (or the ponder hit) started;
-    /// `None` while pondering, when no clock runs.
+    /// Time since `go` (pondering included); `None` while pondering,
+    /// when no limit applies yet.
     fn clock_elapsed(&self) -> Option<Duration> {
-        if self.pondering {
-            if !self.signals.ponderhit.load(Ordering::Relaxed) {
-                return None;
-            }
-            let mut start = self.ponder_start.lock().unwrap_or_else(|e| e.into_inner());
-            return Some(start.get_or_insert_with(Instant::now).elapsed());
-        }
-        Some(self.start.elapsed())
+        let waiting = self.pondering && !self.signals.ponderhit.load(Ordering::Relaxed);
+        (!waiting).then(|| self.start.elapsed())
     }
 
     /// Called by the main thread every few hundred nodes.
@@ -178,21 +192,24 @@ impl<T: Table> Shared<'_, T> {
         {
             self.halt.store(true, Ordering::Relaxed);
         }
-        if let (Some(limit), Some(elapsed)) = (self.hard_limit, self.clock_elapsed())
-            && elapsed >= limit
-        {
+        let Some(elapsed) = self.clock_elapsed() else {
+            return;
+        };
+        if self.hard_limit.is_some_and(|limit| elapsed >= limit) {
+            self.halt.store(true, Ordering::Relaxed);
+        }
+        // The ponder hit came after the plan was spent pondering.
+        let soft = Duration::from_millis(self.soft_limit_ms.load(Ordering::Relaxed));
+        if self.pondering && self.hard_limit.is_some() && elapsed >= soft {
             self.halt.store(true, Ordering::Relaxed);
         }
     }
 }
 
-/// Skill Level k (1..=7): plies searched and the chance in percent of a
-/// uniformly random move (seed 004's ladder of rivals).
+/// The plies searched and the percent of random moves of a `Skill Level`
+/// below full strength (params::SKILL_TABLE); `None` at full strength.
 pub fn skill_ladder(level: u32) -> Option<(u32, u32)> {
-    const RANDOM_PERCENT: [u32; 7] = [30, 15, 7, 3, 1, 0, 0];
-    (1..=7)
-        .contains(&level)
-        .then(|| (level, RANDOM_PERCENT[level as usize - 1]))
+    SKILL_TABLE.get(level as usize).copied()
 }
 
 /// Search `pos` and return the chosen move. `game_keys` are the keys of
@@ -212,6 +229,7 @@ pub fn think<T: Table>(
     if !limits.search_moves.is_empty() {
         legal.retain(|m| limits.search_moves.contains(m));
     }
+    let budget = time_budget(limits, config);
     let mut outcome = Outcome {
         best: legal.first().copied(),
         ponder: None,
@@ -219,37 +237,32 @@ pub fn think<T: Table>(
         depth: 0,
         nodes: 0,
         random_move: false,
+        budget,
+        soft_limit: budget.map(|b| b.optimum),
+        elapsed: Duration::ZERO,
     };
     if legal.is_empty() {
         outcome.score = -MATE; // no legal move: the side to move has lost
         return outcome;
     }
-    let skill = skill_ladder(config.skill_level);
-    let budget = if let Some(ms) = limits.movetime {
-        Some(TimeBudget::fixed(ms, config.move_overhead))
-    } else {
-        limits
-            .clock
-            .map(|c| TimeBudget::for_clock(c, config.move_overhead))
-    };
     // Under a game clock a single legal move is played at once.
     if legal.len() == 1 && limits.clock.is_some() && !limits.infinite && !limits.ponder {
         return outcome;
     }
-    let max_depth = skill
-        .map(|(plies, _)| plies)
-        .or(limits.depth)
+    let skill = skill_ladder(config.skill_level);
+    let max_depth = limits
+        .depth
         .unwrap_or(MAX_DEPTH)
-        .clamp(1, MAX_DEPTH);
-    let timed = !limits.infinite;
+        .min(skill.map_or(MAX_DEPTH, |(plies, _)| plies))
+        .clamp(1, MAX_DEPTH) as i32;
     let shared = Shared {
         tt,
         signals,
         halt: AtomicBool::new(false),
         pondering: limits.ponder,
         start,
-        ponder_start: Mutex::new(None),
-        hard_limit: budget.filter(|_| timed).map(|b| b.maximum),
+        hard_limit: budget.filter(|_| !limits.infinite).map(|b| b.maximum),
+        soft_limit_ms: AtomicU64::new(budget.map_or(u64::MAX, |b| b.optimum.as_millis() as u64)),
         node_limit: limits.nodes,
         helper_nodes: AtomicU64::new(0),
         main_nodes: AtomicU64::new(0),
@@ -257,136 +270,216 @@ pub fn think<T: Table>(
         helper_best: Mutex::new(None),
     };
     tt.new_search();
-    let roots: Vec<RootMove> = legal
-        .iter()
-        .map(|&mv| RootMove {
-            mv,
-            score: -MATE,
-            bound: Bound::Exact,
-            pv: vec![mv],
-            seldepth: 0,
-        })
-        .collect();
+    let roots: Vec<RootMove> = legal.iter().map(|&mv| RootMove::new(mv)).collect();
     let multi_pv = config.multi_pv.clamp(1, roots.len());
-
     std::thread::scope(|scope| {
         for id in 1..config.threads.max(1) {
-            let shared = &shared;
-            let mut roots = roots.clone();
+            let (shared, roots) = (&shared, roots.clone());
             let rules = config.draw_rules;
             scope.spawn(move || {
-                let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
-                for depth in 1..=max_depth as i32 {
-                    if depth < max_depth as i32 && helper_skips(id, depth) {
-                        continue;
-                    }
-                    aspiration(&mut worker, &mut roots, 0, depth);
-                    if worker.aborted {
-                        break;
-                    }
-                    if multi_pv == 1 {
-                        shared.offer(depth, &roots[0]);
-                    }
-                }
-                // The requested depth is reached: the search is done.
-                if !worker.aborted && multi_pv == 1 {
-                    shared.halt.store(true, Ordering::Relaxed);
-                }
+                run_helper(
+                    id, pos, game_keys, shared, rules, roots, max_depth, multi_pv,
+                )
             });
         }
         let mut main = Worker::new(pos.clone(), game_keys, &shared, config.draw_rules, true);
-        let mut roots = roots;
-        let mut best_changes = 0.0f64;
-        let mut last_best = None;
-        for depth in 1..=max_depth as i32 {
-            for line in 0..multi_pv {
-                let score = aspiration(&mut main, &mut roots, line, depth);
-                if main.aborted {
-                    break;
-                }
-                // All lines once per depth; after 3 s also as each line
-                // completes, so a long search still shows progress.
-                let last_line = line + 1 == multi_pv;
-                if !last_line && start.elapsed() < Duration::from_secs(3) {
-                    continue;
-                }
-                for (i, root) in roots.iter().enumerate().take(line + 1) {
-                    report(&progress(
-                        &shared,
-                        main.nodes,
-                        depth,
-                        root.seldepth,
-                        i + 1,
-                        if i == line { score } else { root.score },
-                        (root.bound != Bound::Exact).then_some(root.bound),
-                        &root.pv,
-                    ));
-                }
+        let search = MainSearch {
+            shared: &shared,
+            limits,
+            budget: budget.filter(|_| !limits.infinite),
+            max_depth,
+            multi_pv,
+        };
+        search.iterate(&mut main, roots, &mut outcome, report);
+        adopt_deeper_helper(&shared, main.nodes, &mut outcome, report);
+        outcome.nodes = main.nodes;
+        shared.halt.store(true, Ordering::Relaxed);
+    });
+    outcome.nodes += shared.helper_nodes.load(Ordering::Relaxed);
+    outcome.elapsed = start.elapsed();
+    if let Some((_, percent)) = skill {
+        play_at_skill(percent, &legal, &mut outcome);
+    }
+    outcome
+}
+
+/// The plan for this move: a fixed `movetime`, or a share of the clock.
+fn time_budget(limits: &Limits, config: &Config) -> Option<TimeBudget> {
+    match (limits.movetime, limits.clock) {
+        (Some(ms), _) => Some(TimeBudget::fixed(ms, config.move_overhead)),
+        (None, Some(clock)) => Some(TimeBudget::for_clock(clock, config.move_overhead)),
+        (None, None) => None,
+    }
+}
+
+/// A Lazy SMP helper: searches the same root, skipping depths in a
+/// pattern of its own, and offers each finished iteration to the main
+/// thread.
+#[allow(clippy::too_many_arguments)]
+fn run_helper<T: Table>(
+    id: usize,
+    pos: &Position,
+    game_keys: &[u64],
+    shared: &Shared<T>,
+    rules: DrawRules,
+    mut roots: Vec<RootMove>,
+    max_depth: i32,
+    multi_pv: usize,
+) {
+    let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
+    for depth in 1..=max_depth {
+        if depth < max_depth && helper_skips(id, depth) {
+            continue;
+        }
+        aspiration(&mut worker, &mut roots, 0, depth);
+        if worker.aborted {
+            return;
+        }
+        if multi_pv == 1 {
+            shared.offer(depth, &roots[0]);
+        }
+    }
+    // The requested depth is reached: the search is done.
+    if multi_pv == 1 {
+        shared.halt.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The main thread's iterative deepening and its time decisions.
+struct MainSearch<'s, 'a, T: Table> {
+    shared: &'s Shared<'a, T>,
+    limits: &'s Limits,
+    /// The clock's plan, unless the search is infinite.
+    budget: Option<TimeBudget>,
+    max_depth: i32,
+    multi_pv: usize,
+}
+
+impl<T: Table> MainSearch<'_, '_, T> {
+    fn iterate(
+        &self,
+        main: &mut Worker<T>,
+        mut roots: Vec<RootMove>,
+        outcome: &mut Outcome,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        let mut progress = Progress::default();
+        for depth in 1..=self.max_depth {
+            if !self.search_lines(main, &mut roots, depth, report) {
+                return;
             }
-            if main.aborted {
-                break;
-            }
-            shared.first_iteration_done.store(true, Ordering::Relaxed);
+            self.shared
+                .first_iteration_done
+                .store(true, Ordering::Relaxed);
             outcome.depth = depth as u32;
             outcome.score = roots[0].score;
             outcome.best = Some(roots[0].mv);
             outcome.ponder = roots[0].pv.get(1).copied();
-            if last_best != outcome.best {
-                best_changes += 1.0;
+            if self.done(depth, &roots[0], &mut progress, outcome) {
+                return;
             }
-            best_changes *= 0.5;
-            last_best = outcome.best;
-            if let Some(n) = limits.mate
-                && roots[0].score >= MATE - (2 * n as i32 - 1)
-            {
-                break;
-            }
-            if is_mate_score(roots[0].score)
-                && depth as usize > (MATE - roots[0].score.abs()) as usize + 2
-                && timed
-            {
-                break; // the mate is proven; deeper search cannot change it
-            }
-            if let (Some(b), Some(elapsed)) = (budget.filter(|_| timed), shared.clock_elapsed()) {
-                // An unstable best move earns more time, up to the maximum.
-                let scale = 1.0 + best_changes * 1.5;
-                if elapsed >= b.optimum.mul_f64(scale.min(3.0)).min(b.maximum) {
-                    break;
-                }
-            }
-        }
-        // Lazy SMP's "best thread": a helper that completed a deeper
-        // iteration than the main thread answers for it.
-        let helper = shared
-            .helper_best
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(h) = helper.filter(|h| h.depth > outcome.depth as i32 && !h.pv.is_empty()) {
-            outcome.depth = h.depth as u32;
-            outcome.score = h.score;
-            outcome.best = h.pv.first().copied();
-            outcome.ponder = h.pv.get(1).copied();
-            report(&progress(
-                &shared, main.nodes, h.depth, h.seldepth, 1, h.score, None, &h.pv,
-            ));
-        }
-        outcome.nodes = main.nodes;
-        shared.halt.store(true, Ordering::Relaxed);
-        outcome.nodes += shared.helper_nodes.load(Ordering::Relaxed);
-    });
-
-    if let Some((_, percent)) = skill
-        && percent > 0
-    {
-        let mut rng = rand::rng();
-        if rng.random_range(0..100) < percent {
-            outcome.best = Some(legal[rng.random_range(0..legal.len())]);
-            outcome.ponder = None;
-            outcome.random_move = true;
         }
     }
-    outcome
+
+    /// Search the MultiPV lines of one depth, reporting them best first;
+    /// false if the search was stopped.
+    fn search_lines(
+        &self,
+        main: &mut Worker<T>,
+        roots: &mut [RootMove],
+        depth: i32,
+        report: &mut dyn FnMut(&Report),
+    ) -> bool {
+        for line in 0..self.multi_pv {
+            aspiration(main, roots, line, depth);
+            if main.aborted {
+                return false;
+            }
+            // As Stockfish: the lines found so far, best first, so line 1
+            // is always the best line (a later line may beat it).
+            roots[..=line].sort_by_key(|r| std::cmp::Reverse(r.score));
+            let last_line = line + 1 == self.multi_pv;
+            let slow =
+                self.shared.start.elapsed() >= Duration::from_millis(MULTIPV_PROGRESS_AFTER_MS);
+            if !last_line && !slow {
+                continue;
+            }
+            for (i, root) in roots.iter().enumerate().take(line + 1) {
+                report(&progress(self.shared, main.nodes, depth, i + 1, root));
+            }
+        }
+        true
+    }
+
+    /// After a finished iteration: whether the search should end now.
+    fn done(
+        &self,
+        depth: i32,
+        best: &RootMove,
+        progress: &mut Progress,
+        outcome: &mut Outcome,
+    ) -> bool {
+        if let Some(n) = self.limits.mate
+            && best.score >= MATE - (2 * n as i32 - 1)
+        {
+            return true;
+        }
+        let timed = !self.limits.infinite;
+        if timed && is_mate_score(best.score) && depth > MATE - best.score.abs() + 2 {
+            return true; // the mate is proven; deeper search cannot change it
+        }
+        let (Some(budget), Some(elapsed)) = (self.budget, self.shared.clock_elapsed()) else {
+            return false;
+        };
+        let drop = progress.record(best.mv, best.score, elapsed);
+        let soft = budget.soft_limit(progress.instability, drop);
+        outcome.soft_limit = Some(soft);
+        self.shared
+            .soft_limit_ms
+            .store(soft.as_millis() as u64, Ordering::Relaxed);
+        !start_next_iteration(&budget, soft, elapsed, progress.predicted_next())
+    }
+}
+
+/// Lazy SMP's "best thread": a helper that completed a deeper iteration
+/// than the main thread answers for it.
+fn adopt_deeper_helper<T: Table>(
+    shared: &Shared<T>,
+    main_nodes: u64,
+    outcome: &mut Outcome,
+    report: &mut dyn FnMut(&Report),
+) {
+    let helper = shared
+        .helper_best
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    let Some(h) = helper.filter(|h| h.depth > outcome.depth as i32 && !h.pv.is_empty()) else {
+        return;
+    };
+    outcome.depth = h.depth as u32;
+    outcome.score = h.score;
+    outcome.best = h.pv.first().copied();
+    outcome.ponder = h.pv.get(1).copied();
+    let root = RootMove {
+        mv: h.pv[0],
+        score: h.score,
+        bound: Bound::Exact,
+        pv: h.pv,
+        seldepth: h.seldepth,
+    };
+    report(&progress(shared, main_nodes, h.depth, 1, &root));
+}
+
+/// Skill Level: with `percent` chance, a uniformly random legal move
+/// replaces the searched one.
+fn play_at_skill(percent: u32, legal: &[Move], outcome: &mut Outcome) {
+    let mut rng = rand::rng();
+    if percent > 0 && rng.random_range(0..100) < percent {
+        outcome.best = Some(legal[rng.random_range(0..legal.len())]);
+        outcome.ponder = None;
+        outcome.random_move = true;
+    }
 }
 
 /// A score as UCI writes it: `cp N`, or `mate N` in moves (negative when
@@ -400,31 +493,27 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// One `info` report of the search so far.
-#[allow(clippy::too_many_arguments)]
+/// One `info` report of the search so far: `root`'s line at `depth`.
 fn progress<T: Table>(
     shared: &Shared<T>,
     main_nodes: u64,
     depth: i32,
-    seldepth: usize,
     multipv: usize,
-    score: i32,
-    bound: Option<Bound>,
-    pv: &[Move],
+    root: &RootMove,
 ) -> Report {
     let elapsed = shared.start.elapsed();
     let nodes = shared.total_nodes().max(main_nodes);
     Report {
         depth: depth as u32,
-        seldepth: seldepth.max(depth as usize),
+        seldepth: root.seldepth.max(depth as usize),
         multipv,
-        score,
-        bound,
+        score: root.score,
+        bound: (root.bound != Bound::Exact).then_some(root.bound),
         nodes,
         nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
         hashfull: shared.tt.hashfull(),
         elapsed,
-        pv: pv.to_vec(),
+        pv: root.pv.clone(),
     }
 }
 
@@ -447,12 +536,13 @@ fn aspiration<T: Table>(
     depth: i32,
 ) -> i32 {
     let previous = roots[line].score;
-    let mut delta = 25;
-    let (mut alpha, mut beta) = if depth >= 4 && !is_mate_score(previous) && previous > -MATE {
-        (previous - delta, previous + delta)
-    } else {
-        (-MATE, MATE)
-    };
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) =
+        if depth >= ASPIRATION_MIN_DEPTH && !is_mate_score(previous) && previous > -MATE {
+            (previous - delta, previous + delta)
+        } else {
+            (-MATE, MATE)
+        };
     loop {
         let score = worker.search_root(roots, line, depth, alpha, beta);
         if worker.aborted {

@@ -1,5 +1,16 @@
 //! Time management for game clocks: how long to think on this move.
+//!
+//! A move gets a plan (`optimum`) and a hard limit (`maximum`). Between
+//! iterations the plan is scaled by how settled the search is (best-move
+//! changes, a falling score) into a soft limit; a new iteration starts only
+//! if it is expected to end in time. Inside the search only the hard limit
+//! is checked.
 
+use super::params::{
+    CLOCK_RESERVE_MS, DEFAULT_GROWTH, HARD_LIMIT_CLOCK_PERCENT, HARD_LIMIT_RATIO, HORIZON_MOVES,
+    INSTABILITY_DECAY, INSTABILITY_WEIGHT, LAST_MOVE_CLOCK_PERCENT, MAX_GROWTH, MIN_GROWTH,
+    NEXT_ITERATION_SLACK, SCORE_DROP_FULL_CP, SCORE_DROP_MAX_FACTOR, STABLE_FACTOR,
+};
 use std::time::Duration;
 
 /// The clock part of `go`.
@@ -11,41 +22,53 @@ pub struct Clock {
     pub moves_to_go: Option<u64>,
 }
 
-/// Soft and hard limits for one move.
+/// The plan and the hard limit for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// Start no new iteration after this much (scaled by best-move instability).
+    /// The planned time, before scaling by the search's stability.
     pub optimum: Duration,
     /// Never think longer than this.
     pub maximum: Duration,
 }
 
-/// Moves we plan for when the clock gives no `movestogo`.
-const HORIZON_MOVES: u64 = 30;
+fn percent(value: u64, percent: u64) -> u64 {
+    (value / 100).saturating_mul(percent) + value % 100 * percent / 100
+}
 
 impl TimeBudget {
-    /// Budget a move from the clock; `overhead` (the `Move Overhead` option)
-    /// is kept back for the transport of every move we may still have to
-    /// make, so the clock never falls.
+    /// Budget a move from the clock. `overhead` (the `Move Overhead`
+    /// option) is kept back for every move still to be made before the
+    /// clock is refilled, so the transport of moves never flags.
     pub fn for_clock(clock: Clock, overhead: u64) -> TimeBudget {
         let moves = clock
             .moves_to_go
             .unwrap_or(HORIZON_MOVES)
             .clamp(1, HORIZON_MOVES);
-        // What we may use at all: the clock minus a reserve for overheads.
+        // What this move may use at all.
         let usable = clock
             .time
-            .saturating_sub(overhead.saturating_mul(2).max(overhead + 5));
+            .saturating_sub(overhead.saturating_add(CLOCK_RESERVE_MS));
+        // The time until the control (or over the horizon): the clock plus
+        // the increments still to come, less one overhead per move.
         // Saturating: the numbers come from the GUI and may be absurd.
-        let share = (usable / moves).saturating_add(clock.increment / 4 * 3);
-        let optimum = share.min(usable / 2);
-        // With few moves to the time control, a long think could flag.
-        let hard_cap = if moves == 1 {
-            usable / 4 * 3
+        let pool = clock
+            .time
+            .saturating_add(clock.increment.saturating_mul(moves - 1))
+            .saturating_sub(
+                overhead
+                    .saturating_add(CLOCK_RESERVE_MS)
+                    .saturating_mul(moves + 1),
+            );
+        let cap = if moves == 1 {
+            percent(usable, LAST_MOVE_CLOCK_PERCENT)
         } else {
-            usable / 3
+            percent(usable, HARD_LIMIT_CLOCK_PERCENT)
         };
-        let maximum = optimum.saturating_mul(4).min(hard_cap).max(optimum);
+        let optimum = (pool / moves).min(cap / 2).max(u64::from(usable > 0));
+        let maximum = optimum
+            .saturating_mul(HARD_LIMIT_RATIO)
+            .min(cap)
+            .max(optimum);
         TimeBudget {
             optimum: Duration::from_millis(optimum),
             maximum: Duration::from_millis(maximum),
@@ -60,41 +83,142 @@ impl TimeBudget {
             maximum: t,
         }
     }
+
+    /// The soft limit after an iteration: the plan scaled by the search's
+    /// instability (see `Progress`), never beyond the hard limit.
+    pub fn soft_limit(&self, instability: f64, score_drop: i32) -> Duration {
+        if self.optimum == self.maximum {
+            return self.maximum; // a fixed movetime is used in full
+        }
+        let stability = STABLE_FACTOR + instability * INSTABILITY_WEIGHT;
+        let fall = score_drop.clamp(0, SCORE_DROP_FULL_CP) as f64 / SCORE_DROP_FULL_CP as f64;
+        let drop = 1.0 + (SCORE_DROP_MAX_FACTOR - 1.0) * fall;
+        self.optimum.mul_f64(stability * drop).min(self.maximum)
+    }
+}
+
+/// What the time manager learns from each finished iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Best-move changes, each halved per iteration since.
+    pub instability: f64,
+    last_best: Option<crate::rules::Move>,
+    last_score: Option<i32>,
+    /// When the last iteration ended (since the start).
+    last_end: Duration,
+    /// How long the last two iterations took, older first.
+    durations: [Option<Duration>; 2],
+}
+
+impl Progress {
+    /// Record an iteration that ended at `elapsed` with `best` and `score`;
+    /// returns the score drop since the previous one (0 if it rose).
+    pub fn record(&mut self, best: crate::rules::Move, score: i32, elapsed: Duration) -> i32 {
+        if self.last_best.is_some_and(|b| b != best) {
+            self.instability += 1.0;
+        }
+        self.instability *= INSTABILITY_DECAY;
+        self.last_best = Some(best);
+        let drop = self.last_score.map_or(0, |s| (s - score).max(0));
+        self.last_score = Some(score);
+        let took = elapsed.saturating_sub(self.last_end);
+        self.durations = [self.durations[1], Some(took)];
+        self.last_end = elapsed;
+        drop
+    }
+
+    /// How long the next iteration is expected to take: the last one times
+    /// the growth from the one before.
+    pub fn predicted_next(&self) -> Duration {
+        let [before, Some(last)] = self.durations else {
+            return Duration::ZERO;
+        };
+        let growth = match before {
+            Some(b) if b > Duration::ZERO => {
+                (last.as_secs_f64() / b.as_secs_f64()).clamp(MIN_GROWTH, MAX_GROWTH)
+            }
+            _ => DEFAULT_GROWTH,
+        };
+        last.mul_f64(growth)
+    }
+}
+
+/// Whether to start another iteration at `elapsed`: not once the soft limit
+/// is reached, nor when the next iteration is not expected to end within
+/// the soft limit's slack and the hard limit.
+pub fn start_next_iteration(
+    budget: &TimeBudget,
+    soft: Duration,
+    elapsed: Duration,
+    predicted: Duration,
+) -> bool {
+    let finish = elapsed + predicted;
+    elapsed < soft && finish <= soft.mul_f64(NEXT_ITERATION_SLACK).min(budget.maximum)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn clock(time: u64, increment: u64, moves_to_go: Option<u64>) -> Clock {
+        Clock {
+            time,
+            increment,
+            moves_to_go,
+        }
+    }
+
     #[test]
     fn never_plans_beyond_the_clock() {
         for time in [1, 5, 20, 100, 1000, 60_000] {
             for inc in [0, 10, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let clock = Clock {
-                        time,
-                        increment: inc,
-                        moves_to_go: mtg,
-                    };
-                    let b = TimeBudget::for_clock(clock, 10);
-                    assert!(
-                        b.maximum.as_millis() as u64 + 10 <= time.max(10),
-                        "{clock:?} {b:?}"
-                    );
-                    assert!(b.optimum <= b.maximum);
+                    for overhead in [0, 10, 100] {
+                        let c = clock(time, inc, mtg);
+                        let b = TimeBudget::for_clock(c, overhead);
+                        assert!(
+                            b.maximum.as_millis() as u64 + overhead + CLOCK_RESERVE_MS
+                                <= time.max(overhead + CLOCK_RESERVE_MS),
+                            "{c:?} {b:?}"
+                        );
+                        assert!(b.optimum <= b.maximum);
+                    }
                 }
             }
         }
     }
 
     #[test]
+    fn ten_seconds_plan_a_thirtieth_and_cap_at_three_times() {
+        let b = TimeBudget::for_clock(clock(10_000, 0, None), 10);
+        // (10000 - 31 x 15) / 30 = 317 ms planned, hard limit 3x.
+        assert_eq!(b.optimum, Duration::from_millis(317));
+        assert_eq!(b.maximum, Duration::from_millis(951));
+    }
+
+    #[test]
+    fn increments_and_moves_to_go_count() {
+        let plain = TimeBudget::for_clock(clock(10_000, 0, None), 10);
+        let inc = TimeBudget::for_clock(clock(10_000, 100, None), 10);
+        assert!(inc.optimum > plain.optimum + Duration::from_millis(90));
+        let few = TimeBudget::for_clock(clock(10_000, 0, Some(5)), 10);
+        assert!(few.optimum > plain.optimum * 5);
+        // The hard limit stays a third of the clock.
+        assert!(few.maximum <= Duration::from_millis(3300));
+    }
+
+    #[test]
+    fn overhead_is_kept_back_for_every_move() {
+        let none = TimeBudget::for_clock(clock(1_000, 10, None), 0);
+        let some = TimeBudget::for_clock(clock(1_000, 10, None), 20);
+        assert!(some.optimum + Duration::from_millis(15) <= none.optimum);
+    }
+
+    #[test]
     fn absurd_clocks_do_not_overflow() {
-        let clock = Clock {
-            time: u64::MAX,
-            increment: u64::MAX,
-            moves_to_go: Some(1),
-        };
-        let b = TimeBudget::for_clock(clock, 5000);
+        let b = TimeBudget::for_clock(clock(u64::MAX, u64::MAX, Some(1)), 5000);
+        assert!(b.optimum <= b.maximum);
+        let b = TimeBudget::for_clock(clock(u64::MAX, u64::MAX, None), u64::MAX);
         assert!(b.optimum <= b.maximum);
         let fixed = TimeBudget::fixed(u64::MAX, 0);
         assert!(fixed.maximum > Duration::from_secs(1 << 40));
@@ -102,20 +226,56 @@ mod tests {
 
     #[test]
     fn more_time_means_a_longer_think() {
-        let short = TimeBudget::for_clock(
-            Clock {
-                time: 1_000,
-                ..Clock::default()
-            },
-            10,
-        );
-        let long = TimeBudget::for_clock(
-            Clock {
-                time: 60_000,
-                ..Clock::default()
-            },
-            10,
-        );
+        let short = TimeBudget::for_clock(clock(1_000, 0, None), 10);
+        let long = TimeBudget::for_clock(clock(60_000, 0, None), 10);
         assert!(long.optimum > short.optimum * 10);
+    }
+
+    #[test]
+    fn soft_limit_grows_with_instability_and_a_falling_score() {
+        let b = TimeBudget::for_clock(clock(60_000, 0, None), 10);
+        let settled = b.soft_limit(0.0, 0);
+        assert!(settled < b.optimum);
+        assert!(b.soft_limit(1.0, 0) > b.optimum);
+        assert!(b.soft_limit(0.0, 200) > settled);
+        assert_eq!(
+            b.soft_limit(0.0, 200),
+            b.soft_limit(0.0, SCORE_DROP_FULL_CP)
+        );
+        assert_eq!(b.soft_limit(100.0, 1000), b.maximum);
+        // A fixed movetime is not scaled.
+        let fixed = TimeBudget::fixed(500, 10);
+        assert_eq!(fixed.soft_limit(0.0, 0), Duration::from_millis(490));
+    }
+
+    #[test]
+    fn progress_tracks_changes_drops_and_growth() {
+        let start = crate::rules::Position::start(&crate::rules::RuleSet::default());
+        let moves = start.legal_moves();
+        let mut p = Progress::default();
+        assert_eq!(p.record(moves[0], 50, Duration::from_millis(10)), 0);
+        // One iteration known: the next is assumed to take twice as long.
+        assert_eq!(p.predicted_next(), Duration::from_millis(20));
+        assert_eq!(p.record(moves[1], 20, Duration::from_millis(40)), 30);
+        assert!(p.instability > 0.0);
+        // 10 ms then 30 ms: growth 3, so 90 ms next.
+        assert_eq!(p.predicted_next(), Duration::from_millis(90));
+        p.record(moves[1], 25, Duration::from_millis(140));
+        p.record(moves[1], 25, Duration::from_millis(500));
+        assert!(p.instability < 0.2);
+        // 100 ms then 360 ms: growth 3.6.
+        assert_eq!(p.predicted_next(), Duration::from_millis(1296));
+    }
+
+    #[test]
+    fn an_iteration_that_cannot_end_in_time_is_not_started() {
+        let b = TimeBudget::for_clock(clock(10_000, 0, None), 10);
+        let soft = b.optimum;
+        let ms = Duration::from_millis;
+        assert!(start_next_iteration(&b, soft, ms(100), ms(150)));
+        // Before the plan, but the next would run far past it.
+        assert!(!start_next_iteration(&b, soft, ms(200), ms(600)));
+        // Past the plan: never.
+        assert!(!start_next_iteration(&b, soft, ms(320), ms(0)));
     }
 }

@@ -1,20 +1,15 @@
 //! One search thread: principal-variation search with a capture-only
 //! quiescence, a shared transposition table, killers and history.
 
+use super::params::{
+    LMR_MIN_DEPTH, LMR_MIN_MOVES, ORDER_CAPTURE as CAPTURE, ORDER_KILLER as KILLER,
+    ORDER_TT_MOVE as TT_MOVE,
+};
 use super::{MATE, MAX_PLY, Shared, is_mate_score};
 use crate::eval::evaluate;
 use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table, TtEntry};
 use std::sync::atomic::Ordering;
-
-/// Scores of move ordering, highest first.
-const TT_MOVE: i32 = 1 << 30;
-const CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 26;
-
-/// Late move reductions: quiet moves after this many are searched shallower.
-const LMR_MIN_MOVES: usize = 4;
-const LMR_MIN_DEPTH: i32 = 3;
 
 /// A root move with what the last iteration learned of it.
 #[derive(Clone, Debug)]
@@ -25,6 +20,19 @@ pub struct RootMove {
     pub bound: Bound,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+}
+
+impl RootMove {
+    /// A root move not searched yet: it sorts behind every searched one.
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -MATE,
+            bound: Bound::Exact,
+            pv: vec![mv],
+            seldepth: 0,
+        }
+    }
 }
 
 pub struct Worker<'a, T: Table> {
@@ -119,6 +127,17 @@ impl<'a, T: Table> Worker<'a, T> {
             .any(|back| self.keys[n - 1 - back] == key)
     }
 
+    /// The score of a position a draw rule ends: a side with no legal move
+    /// has lost all the same, since that rule comes first (docs/rules.md).
+    #[cold]
+    fn draw_or_loss(&self, ply: usize) -> i32 {
+        if self.pos.count_moves() == 0 {
+            -MATE + ply as i32
+        } else {
+            0
+        }
+    }
+
     /// Search every root move in `roots[first..]` with the window
     /// `(alpha, beta)`; sorts them best first and returns the best score.
     pub fn search_root(
@@ -189,7 +208,7 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.is_draw() {
-            return 0;
+            return self.draw_or_loss(ply);
         }
         if ply >= MAX_PLY {
             return evaluate(&self.pos);
@@ -316,7 +335,7 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.rules.is_draw(&self.pos) {
-            return 0;
+            return self.draw_or_loss(ply);
         }
         if ply >= MAX_PLY {
             return evaluate(&self.pos);
