@@ -632,7 +632,7 @@ mod tests {
 
     #[test]
     fn capturing_onto_armour_beats_capturing_onto_prisoners() {
-        // Seed 004: stacking a prisoner onto a column of own pieces makes it
+        // Stacking a prisoner onto a column of own pieces makes it
         // nearly unbreakable; onto a column of prisoners, a bigger target.
         // Same pieces, same squares; only which column took the prisoner.
         for variant in Variant::ALL {

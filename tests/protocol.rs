@@ -933,3 +933,30 @@ fn help_says_that_no_subcommand_starts_the_protocol() {
         "{text}"
     );
 }
+
+#[test]
+fn the_session_in_the_protocol_page_is_legal() {
+    // docs/protocol.md shows a captured session: its position, best move
+    // and ponder move must be playable.
+    let page = include_str!("../docs/protocol.md");
+    let session = page.split("## A session").nth(1).expect("a session");
+    let position = session
+        .lines()
+        .find_map(|l| l.strip_prefix("> position startpos moves "))
+        .expect("a position line");
+    let best = session
+        .lines()
+        .find_map(|l| l.strip_prefix("< bestmove "))
+        .expect("a bestmove line");
+    let mut pos = bashni::rules::Position::start(bashni::rules::Variant::Bashni);
+    let words: Vec<&str> = position
+        .split_whitespace()
+        .chain(best.split_whitespace())
+        .collect();
+    for word in words.into_iter().filter(|&w| w != "ponder") {
+        let mv = pos
+            .parse_move(word)
+            .unwrap_or_else(|e| panic!("{word} in the session: {e}"));
+        pos.make(&mv);
+    }
+}

@@ -1,4 +1,4 @@
-//! One or more tests per rule of `shared/spec/rules.md`. Every expected
+//! One or more tests per rule of `docs/rules.md`. Every expected
 //! move list here was worked out by hand from the rules (the derivation is
 //! in the comments), never copied from the generator's output.
 

@@ -9,11 +9,11 @@ use super::ruleset::RuleSet;
 /// How a flying king may land after a capture (Bashni only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum KingLanding {
-    /// Seed 004: if some landing squares let the capture go on, land on one
+    /// If some landing squares let the capture go on, land on one
     /// of them.
     #[default]
     Continue,
-    /// Seed 002: any empty square behind the captured column.
+    /// Any empty square behind the captured column.
     Free,
 }
 
