@@ -3,7 +3,7 @@
 //! A line is `<fen> [; bm <move> ...] [; id <name>]`; `#` starts a comment.
 
 use crate::rules::{KingLanding, Move, Position, RuleSet, Variant};
-use crate::search::{self, Config, Limits, Signals, score_text};
+use crate::search::{self, Config, Limits, score_text};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
 use serde::Serialize;
@@ -137,23 +137,16 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     };
     let tt = LockFreeTable::try_with_megabytes(args.hash as usize)
         .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?;
+    let searcher = search::Searcher::new(&tt, config);
     let (mut solved, mut with_best_move) = (0, 0);
     for entry in &entries {
         tt.clear();
         // The last report of each MultiPV line is the one to show.
         let mut lines: Vec<search::Report> = Vec::new();
-        let outcome = search::think(
-            &entry.position,
-            &[],
-            &limits,
-            &config,
-            &tt,
-            &Signals::default(),
-            &mut |r| {
-                lines.retain(|l| l.multipv != r.multipv);
-                lines.push(r.clone());
-            },
-        );
+        let outcome = searcher.search(&entry.position, &[], &limits, &mut |r| {
+            lines.retain(|l| l.multipv != r.multipv);
+            lines.push(r.clone());
+        });
         lines.sort_by_key(|l| l.multipv);
         let is_solved = (!entry.best_moves.is_empty())
             .then(|| outcome.best.is_some_and(|b| entry.best_moves.contains(&b)));

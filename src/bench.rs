@@ -2,7 +2,7 @@
 //! node count is the same every run, a checksum of the search's behaviour.
 
 use crate::rules::{Position, RuleSet, Variant};
-use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, Signals, score_text};
+use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, score_text};
 use crate::tt::{LockFreeTable, Table};
 use std::time::Instant;
 
@@ -132,15 +132,7 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
             ..Limits::default()
         };
         let start = Instant::now();
-        let outcome = search::think(
-            &pos,
-            &[],
-            &limits,
-            &config,
-            &tt,
-            &Signals::default(),
-            &mut |_| {},
-        );
+        let outcome = search::Searcher::new(&tt, config).search(&pos, &[], &limits, &mut |_| {});
         searching += start.elapsed();
         nodes += outcome.nodes;
         let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());

@@ -27,7 +27,7 @@ use bashni::rules::DrawRules;
 use bashni::rules::{
     Colour, KingLanding, Move, Piece, Position, RuleSet, Square, Variant, piece_char,
 };
-use bashni::search::{self, Config, Limits, MATE, Signals};
+use bashni::search::{self, Config, Limits, MATE};
 use bashni::tt::{LockFreeTable, Table};
 use support::solver::{Solver, solve};
 
@@ -144,15 +144,7 @@ fn engine_move(pos: &Position, depth: u32) -> (Option<Move>, i32) {
         ..Limits::default()
     };
     let tt = LockFreeTable::with_megabytes(1);
-    let out = search::think(
-        pos,
-        &[],
-        &limits,
-        &config,
-        &tt,
-        &Signals::default(),
-        &mut |_| {},
-    );
+    let out = search::Searcher::new(&tt, config).search(pos, &[], &limits, &mut |_| {});
     (out.best, out.score)
 }
 

@@ -948,7 +948,7 @@ fn the_session_in_the_protocol_page_is_legal() {
         .lines()
         .find_map(|l| l.strip_prefix("< bestmove "))
         .expect("a bestmove line");
-    let mut pos = bashni::rules::Position::start(bashni::rules::Variant::Bashni);
+    let mut pos = bashni::rules::Position::start(&bashni::rules::RuleSet::default());
     let words: Vec<&str> = position
         .split_whitespace()
         .chain(best.split_whitespace())

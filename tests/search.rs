@@ -18,7 +18,7 @@ use support::engine::Engine;
 
 use bashni::rules::DrawRules;
 use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
-use bashni::search::{self, Config, Limits, MATE, Signals, is_mate_score};
+use bashni::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni::tt::{LockFreeTable, Table};
 use std::process::Command;
 use support::solver::Solver;
@@ -337,15 +337,7 @@ fn engine(pos: &Position, depth: u32) -> search::Outcome {
         depth: Some(depth),
         ..Limits::default()
     };
-    search::think(
-        pos,
-        &[],
-        &limits,
-        &config_for(pos.variant()),
-        &tt,
-        &Signals::default(),
-        &mut |_| {},
-    )
+    search::Searcher::new(&tt, config_for(pos.variant())).search(pos, &[], &limits, &mut |_| {})
 }
 
 /// The engine at depth N+2 plays the proven move with the proven score.

@@ -17,7 +17,7 @@ pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 
 use crate::rules::divide;
 use crate::rules::{Game, GameEnd};
-use crate::search::{self, Config, Limits, Signals};
+use crate::search::{self, Config, Limits, Searcher, Signals};
 use crate::tt::{LockFreeTable, Table};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -376,7 +376,8 @@ fn run_search<T: Table>(
     signals: &Signals,
     flags: &Flags,
 ) {
-    let outcome = search::think(pos, history, limits, config, tt, signals, &mut |report| {
+    let searcher = Searcher::new(tt, config.clone()).with_signals(signals);
+    let outcome = searcher.search(pos, history, limits, &mut |report| {
         send(&info_line(report));
     });
     if outcome.best.is_none() {

@@ -212,10 +212,64 @@ pub fn skill_ladder(level: u32) -> Option<(u32, u32)> {
     SKILL_TABLE.get(level as usize).copied()
 }
 
-/// Search `pos` and return the chosen move. `game_keys` are the keys of
-/// the positions before it in the game (for repetitions); `report` is
-/// called for every finished iteration (and MultiPV line).
-pub fn think<T: Table>(
+/// Signals nobody sends: for a search that only its limits end.
+static NO_SIGNALS: Signals = Signals {
+    stop: AtomicBool::new(false),
+    ponderhit: AtomicBool::new(false),
+};
+
+/// The engine's searcher: a table, a configuration and the signals that
+/// stop it, set up once and run on any number of positions.
+pub struct Searcher<'a, T: Table> {
+    tt: &'a T,
+    config: Config,
+    signals: &'a Signals,
+}
+
+impl<'a, T: Table> Searcher<'a, T> {
+    /// A searcher that only its limits stop.
+    pub fn new(tt: &'a T, config: Config) -> Self {
+        Searcher {
+            tt,
+            config,
+            signals: &NO_SIGNALS,
+        }
+    }
+
+    /// The same, stopped also by `stop` and told of `ponderhit` here.
+    pub fn with_signals(self, signals: &'a Signals) -> Self {
+        Searcher { signals, ..self }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Search `pos` and return the chosen move. `game_keys` are the keys
+    /// of the positions since the last irreversible move, before `pos`
+    /// (`rules::Game::repetition_keys`); `report` is called for every
+    /// finished iteration (and MultiPV line).
+    pub fn search(
+        &self,
+        pos: &Position,
+        game_keys: &[u64],
+        limits: &Limits,
+        report: &mut dyn FnMut(&Report),
+    ) -> Outcome {
+        think(
+            pos,
+            game_keys,
+            limits,
+            &self.config,
+            self.tt,
+            self.signals,
+            report,
+        )
+    }
+}
+
+/// The body of `Searcher::search`.
+fn think<T: Table>(
     pos: &Position,
     game_keys: &[u64],
     limits: &Limits,

@@ -225,20 +225,11 @@ impl<'a, T: Table> Worker<'a, T> {
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
         let tt_entry = self.shared.tt.probe(key);
-        let mut tt_move = 0;
-        if let Some(entry) = tt_entry {
-            tt_move = entry.mv;
-            let score = score_from_tt(entry.score, ply);
-            if !pv_node && entry.depth >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
-            }
+        let tt_move = tt_entry.map_or(0, |entry| entry.mv);
+        if let Some(score) = tt_entry.and_then(|e| tt_cutoff(&e, depth, alpha, beta, ply))
+            && !pv_node
+        {
+            return score;
         }
 
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
@@ -262,27 +253,7 @@ impl<'a, T: Table> Worker<'a, T> {
             let mv = pick_next(&mut moves, &mut scores, index);
             let quiet = !mv.is_capture() && !mv.promotes();
             let undo = self.make(&mv);
-            let mut score;
-            if index == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-            } else {
-                let reduction = if quiet
-                    && depth >= LMR_MIN_DEPTH
-                    && index >= LMR_MIN_MOVES
-                    && !self.pos.has_capture()
-                {
-                    1 + (index >= 3 * LMR_MIN_MOVES) as i32
-                } else {
-                    0
-                };
-                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                if reduction > 0 && score > alpha && !self.aborted {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
-                }
-            }
+            let score = self.search_child(index, quiet, depth, alpha, beta, ply);
             self.unmake(&mv, undo);
             if self.aborted {
                 break;
@@ -324,6 +295,38 @@ impl<'a, T: Table> Worker<'a, T> {
             },
         );
         best_score
+    }
+
+    /// The score of the move just made, the `index`-th at `ply`: the first
+    /// with the full window, later ones with a null window (reduced when
+    /// quiet and late) and searched again only if they beat `alpha`.
+    fn search_child(
+        &mut self,
+        index: usize,
+        quiet: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if index == 0 {
+            return -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+        }
+        let reduction =
+            if quiet && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES && !self.pos.has_capture()
+            {
+                1 + (index >= 3 * LMR_MIN_MOVES) as i32
+            } else {
+                0
+            };
+        let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        if reduction > 0 && score > alpha && !self.aborted {
+            score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+        }
+        if score > alpha && score < beta && !self.aborted {
+            score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+        }
+        score
     }
 
     /// Captures are compulsory, so a position with a capture has no "stand
@@ -436,6 +439,19 @@ fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
+}
+
+/// The table's score for this node when its entry is deep enough and its
+/// bound settles the window `(alpha, beta)`.
+fn tt_cutoff(entry: &TtEntry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let score = score_from_tt(entry.score, ply);
+    let cut = entry.depth >= depth
+        && match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+    cut.then_some(score)
 }
 
 /// Mate scores are stored relative to the node, not the root.
