@@ -18,7 +18,7 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "continue")]
     pub king_landing: KingLanding,
     /// Search depth per position (the default when no limit is given: 10).
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_DEPTH as i64))]
     pub depth: Option<u32>,
     /// Milliseconds per position.
     #[arg(long, conflicts_with = "nodes")]
@@ -30,7 +30,7 @@ pub struct AnalyseArgs {
     pub threads: u32,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub multipv: u32,
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, default_value_t = crate::search::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// One JSON object per position, then a summary object.
     #[arg(long)]

@@ -10,9 +10,6 @@ use std::time::Instant;
     name = "bashni",
     version,
     about = "An engine for column draughts (Bashni and Lasca)",
-    long_about = "An engine for column draughts (Bashni and Lasca).\n\n\
-        With no subcommand, bashni is the engine: it speaks the UCI-style \
-        protocol on standard input and output (docs/protocol.md).",
     after_help = "With no subcommand, bashni starts the engine protocol on stdin/stdout."
 )]
 struct Cli {
