@@ -61,12 +61,16 @@ impl BenchOptions {
                     ));
                 }
             };
-            let value = words.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            let value = words
+                .next()
+                .ok_or_else(|| format!("{flag} needs a value"))?;
             *field = value
                 .parse()
                 .ok()
                 .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| format!("{flag}: '{value}' is not a whole number in {min}..={max}"))?;
+                .ok_or_else(|| {
+                    format!("{flag}: '{value}' is not a whole number in {min}..={max}")
+                })?;
         }
         Ok(options)
     }
