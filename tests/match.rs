@@ -84,6 +84,10 @@ fn check_game(game: &PdnGame, max_plies: u32) {
         *seen.entry(pos.key()).or_insert(0) += 1;
     }
     assert_eq!(tag(game, "PlyCount"), game.moves.len().to_string());
+    for comment in &game.comments {
+        let comment = comment.as_deref().expect("every move has a comment");
+        assert!(is_move_comment(comment), "{comment}");
+    }
     let termination = tag(game, "Termination");
     let side_to_move_lost = if pos.side_to_move() == bashni::rules::Colour::White {
         "0-2"
@@ -112,6 +116,32 @@ fn check_game(game: &PdnGame, max_plies: u32) {
         }
         other => panic!("unexpected termination '{other}' between engines that behave"),
     }
+}
+
+/// Whether a comment has cutechess's form: `+0.12/12 0.51s`, `-M3/9 0.02s`,
+/// `? 0.00s` for a move that came without a score.
+fn is_move_comment(comment: &str) -> bool {
+    let Some((eval, time)) = comment.split_once(' ') else {
+        return false;
+    };
+    let time_ok = time
+        .strip_suffix('s')
+        .is_some_and(|t| t.parse::<f64>().is_ok());
+    // An engine may move at once without a score (a forced move).
+    if eval == "?" {
+        return time_ok;
+    }
+    let Some((score, depth)) = eval.split_once('/') else {
+        return false;
+    };
+    let score_ok = match score.strip_prefix(['+', '-']) {
+        Some(mate) if mate.starts_with('M') => mate[1..].parse::<u32>().is_ok(),
+        Some(pawns) => {
+            pawns.parse::<f64>().is_ok() && pawns.split('.').nth(1).map(str::len) == Some(2)
+        }
+        None => false,
+    };
+    score_ok && depth.parse::<u32>().is_ok() && time_ok
 }
 
 #[test]
@@ -146,7 +176,11 @@ fn self_play_at_low_depth_writes_a_pdn_that_replays() {
         assert_eq!(games.len(), 4);
         for game in &games {
             assert_eq!(tag(game, "Variant"), variant);
+            assert_eq!(tag(game, "TimeControl"), "-");
+            assert_eq!(tag(game, "SearchLimit"), "depth 2");
             check_game(game, max_plies);
+            // The engine searched every move to depth 2.
+            assert!(game.comments.iter().flatten().all(|c| c.contains("/2 ")));
         }
         // Each opening twice, colours swapped.
         assert_eq!(tag(&games[0], "FEN"), tag(&games[1], "FEN"));
@@ -389,6 +423,117 @@ fn bad_match_arguments_exit_with_code_2() {
     let out = run_match(&["--engine", &silent, "--engine", BIN]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
+}
+
+#[test]
+fn the_handshake_waits_as_long_as_timeout_ms_says() {
+    // `slowstart` answers `uci` after 2 s: too slow for 500 ms, in time
+    // for 5 s (the default is 10 s).
+    let fake = fixture("fake_engine.sh");
+    let slow = format!("cmd={fake},arg=slowstart,name=slow");
+    let scripted = format!("cmd={fake},arg=scripted,name=scripted");
+    let base = ["--engine", &slow, "--engine", &scripted, "--depth", "1"];
+    let out = run_match(&[&base[..], &["--timeout-ms", "500"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
+    let out = run_match(&[&base[..], &["--timeout-ms", "5000"]].concat());
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("Games: 2 of 2 played"));
+}
+
+/// Two proxies of the real engine that report the given scores (by ply,
+/// `:`-separated for the fake):
+/// returns the games.
+fn scored_match(test: &str, scores: &[i32], adjudication: &[&str]) -> Vec<PdnGame> {
+    let pdn = pdn_path(test);
+    let fake = fixture("fake_engine.sh");
+    let list: Vec<String> = scores.iter().map(i32::to_string).collect();
+    let proxy = |name: &str| {
+        format!(
+            "cmd={fake},arg=proxy,arg={BIN},arg={},name={name}",
+            list.join(":")
+        )
+    };
+    let (a, b) = (proxy("a"), proxy("b"));
+    let mut args = vec!["--engine", &a, "--engine", &b, "--depth", "1"];
+    args.extend(["--pdn", pdn.to_str().unwrap()]);
+    args.extend(adjudication);
+    let out = run_match(&args);
+    assert!(out.status.success(), "{out:?}");
+    let games = read_games(&pdn);
+    let _ = std::fs::remove_file(&pdn);
+    games
+}
+
+#[test]
+fn score_adjudication_ends_a_game_exactly_when_the_thresholds_are_met() {
+    // Plies 0-3 level; then White (even plies) reports -600 and Black
+    // (odd plies) +600. White's 3rd losing score comes at ply index 8, but
+    // Black has agreed only twice then (plies 5, 7); at ply index 10 both
+    // agree: White resigns after 11 plies.
+    let mut scores = vec![0; 4];
+    scores.extend((4..40).map(|ply| if ply % 2 == 0 { -600 } else { 600 }));
+    let games = scored_match("resign", &scores, &["--resign", "movecount=3,score=500"]);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        let white = tag(game, "White");
+        assert_eq!(
+            tag(game, "Termination"),
+            format!("adjudication: score, {white} resigns")
+        );
+        assert_eq!(game.result, "0-2");
+        assert_eq!(game.moves.len(), 11, "{game:?}");
+        assert_eq!(
+            game.comments[10].as_deref().map(|c| &c[..7]),
+            Some("-6.00/1")
+        );
+    }
+    // Black never agreeing: one-sided it still ends, two-sided it does not.
+    let lone: Vec<i32> = (0..40)
+        .map(|ply| if ply % 2 == 0 { -600 } else { 0 })
+        .collect();
+    let games = scored_match(
+        "lone",
+        &lone,
+        &[
+            "--resign",
+            "movecount=3,score=500,twosided=false",
+            "--max-plies",
+            "20",
+        ],
+    );
+    assert!(games.iter().all(|g| g.moves.len() == 5), "{games:?}");
+    let games = scored_match(
+        "lone2",
+        &lone,
+        &["--resign", "movecount=3,score=500", "--max-plies", "20"],
+    );
+    assert!(
+        games.iter().all(|g| tag(g, "Termination")
+            != format!("adjudication: score, {} resigns", tag(g, "White")))
+    );
+
+    // Level scores, reset by a 50 at ply index 7: 4 level plies in a row
+    // again after ply 12, and 5 full moves were played by then.
+    let level = [10, 10, 10, 10, 10, 10, 10, 50, 10];
+    let games = scored_match(
+        "draw",
+        &level,
+        &["--draw", "movenumber=5,movecount=2,score=20"],
+    );
+    for game in &games {
+        assert_eq!(tag(game, "Termination"), "adjudication: score (draw)");
+        assert_eq!(game.result, "1-1");
+        assert_eq!(game.moves.len(), 12, "{game:?}");
+    }
+    // Off by default: the same scores end no game early.
+    let games = scored_match("none", &level, &["--max-plies", "16"]);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.moves.len() >= 16 || tag(g, "Termination") == "normal"),
+        "{games:?}"
+    );
 }
 
 #[test]

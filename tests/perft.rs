@@ -36,11 +36,8 @@ impl Row {
 }
 
 fn read_table() -> Vec<Row> {
-    let text = std::fs::read_to_string(TABLE).unwrap_or_else(|e| {
-        panic!(
-            "cannot read the reference perft table {TABLE}: {e}"
-        )
-    });
+    let text = std::fs::read_to_string(TABLE)
+        .unwrap_or_else(|e| panic!("cannot read the reference perft table {TABLE}: {e}"));
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') || line.starts_with("variant\t") {

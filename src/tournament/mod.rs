@@ -6,6 +6,7 @@
 //! Everything an engine sends is untrusted input: a crash, a hang or a bad
 //! move loses that game, the engine is restarted and the match goes on.
 
+pub mod adjudication;
 pub mod engine;
 pub mod game;
 pub mod openings;
@@ -80,6 +81,17 @@ pub struct MatchOptions {
     /// Shuffle the openings with this seed (file order without it).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Score adjudication: `movecount=N,score=CP[,twosided=BOOL]` ends a
+    /// game as lost once the loser's engine reported -CP or worse on N
+    /// moves in a row and (two-sided, the default) the winner's +CP or
+    /// better on its last N. Off by default.
+    #[arg(long, value_parser = adjudication::parse_resign)]
+    pub resign: Option<adjudication::ResignRule>,
+    /// Score adjudication: `movenumber=P,movecount=N,score=CP` draws a
+    /// game once 2N plies in a row came with |score| <= CP and P full moves
+    /// have been played. Off by default.
+    #[arg(long, value_parser = adjudication::parse_draw)]
+    pub draw: Option<adjudication::DrawRule>,
     /// Adjudicate a draw once the game has this many plies (default 250 for
     /// Bashni, 300 for Lasca; 0 = no limit).
     #[arg(long)]

@@ -5,8 +5,10 @@
 //! to game (`ucinewgame`); an engine that failed is dropped (killed) and a
 //! fresh one started for the worker's next game.
 
+use super::adjudication::Adjudication;
+use super::engine::HANDSHAKE_TIMEOUT;
 use super::engine::{Engine, EngineFailure};
-use super::game::{GameOutcome, GameResult, GameSettings, SearchLimit, play_game};
+use super::game::{GameOutcome, GameResult, GameSettings, SearchLimit, Termination, play_game};
 use super::openings::{order, parse_openings};
 use super::pdn::{PdnGame, today};
 use super::stats::{Sprt, SprtDecision, Wdl, elo_estimate};
@@ -39,6 +41,8 @@ struct Plan {
     settings: GameSettings,
     limit_text: String,
     sprt: Option<Sprt>,
+    /// The limit on the engines' `uciok` and `readyok`.
+    handshake: Duration,
 }
 
 impl Plan {
@@ -133,9 +137,16 @@ impl Plan {
                 no_progress_plies,
                 hang_timeout,
                 time_margin: Duration::from_millis(args.time_margin_ms),
+                adjudication: Adjudication {
+                    resign: args.resign,
+                    draw: args.draw,
+                },
             },
             limit_text,
             sprt: args.sprt,
+            handshake: args
+                .timeout_ms
+                .map_or(HANDSHAKE_TIMEOUT, Duration::from_millis),
         })
     }
 
@@ -195,7 +206,8 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
 
     // Fail early and plainly on an engine that cannot even start.
     for (spec, setup) in plan.engines.iter().zip(&plan.setup) {
-        Engine::start(spec, setup).map_err(|e| anyhow::anyhow!("engine '{}' {e}", spec.name))?;
+        Engine::start(spec, setup, plan.handshake)
+            .map_err(|e| anyhow::anyhow!("engine '{}' {e}", spec.name))?;
     }
     let pdn = match &pdn_path {
         Some(path) => Some(
@@ -304,7 +316,7 @@ impl Shared<'_> {
             None => t.wdl.draws += 1,
         }
         *t.terminations
-            .entry(termination_kind(&record.outcome.termination))
+            .entry(record.outcome.termination.kind())
             .or_insert(0) += 1;
         t.finished += 1;
         let [first, second] = [&plan.engines[0].name, &plan.engines[1].name];
@@ -366,17 +378,17 @@ fn play_scheduled(
         let e = by_colour[colour.index()];
         let ready = match engines[e].take() {
             Some(mut engine) => engine.new_game().map(|()| engine),
-            None => Engine::start(&plan.engines[e], &plan.setup[e])
+            None => Engine::start(&plan.engines[e], &plan.setup[e], plan.handshake)
                 .and_then(|mut engine| engine.new_game().map(|()| engine)),
         };
         match ready {
             Ok(engine) => engines[e] = Some(engine),
             Err(failure) => {
-                let name = &plan.engines[e].name;
+                let name = plan.engines[e].name.clone();
                 let termination = match failure {
-                    EngineFailure::Crashed(_) => format!("engine crashed: {name}"),
-                    EngineFailure::Stalled(_) => format!("stalled connection: {name}"),
-                    EngineFailure::Refused(why) => format!("setup refused: {name}: {why}"),
+                    EngineFailure::Crashed(_) => Termination::Crashed(name),
+                    EngineFailure::Stalled(_) => Termination::Stalled(name),
+                    EngineFailure::Refused(why) => Termination::SetupRefused { engine: name, why },
                 };
                 let result = match colour {
                     Colour::White => GameResult::BlackWins,
@@ -412,6 +424,7 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
         (1, 0)
     };
     let (_, fen) = plan.opening(record.index);
+    let outcome = &record.outcome;
     let mut tags = vec![
         ("Event", "bashni match".to_string()),
         ("Site", "?".to_string()),
@@ -419,33 +432,37 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
         ("Round", plan.round_tag(record.index)),
         ("White", plan.engines[white].name.clone()),
         ("Black", plan.engines[black].name.clone()),
-        ("Result", record.outcome.result.pdn().to_string()),
+        ("Result", outcome.result.pdn().to_string()),
+        ("SetUp", "1".to_string()),
         ("FEN", fen.to_string()),
         ("Variant", plan.settings.variant.to_string()),
     ];
     if plan.settings.king_landing != KingLanding::default() {
         tags.push(("KingLanding", plan.settings.king_landing.to_string()));
     }
-    let limit = match plan.settings.limit {
-        // The clock in the `--tc` form; other limits as their `go` words.
-        SearchLimit::Clock(tc) => tc.to_string(),
-        _ => plan.limit_text.clone(),
-    };
-    tags.push(("TimeControl", limit));
-    tags.push(("PlyCount", record.outcome.moves.len().to_string()));
-    tags.push(("Termination", record.outcome.termination.clone()));
-    PdnGame {
-        tags: tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
-        moves: record.outcome.moves.clone(),
-        result: record.outcome.result.pdn().to_string(),
+    tags.push(("TimeControl", pdn_time_control(plan.settings.limit)));
+    if !matches!(plan.settings.limit, SearchLimit::Clock(_)) {
+        tags.push(("SearchLimit", plan.limit_text.clone()));
     }
+    tags.push(("PlyCount", outcome.moves.len().to_string()));
+    tags.push(("Termination", outcome.termination.to_string()));
+    let mut game = PdnGame::new(
+        tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+        outcome.moves.iter().map(|m| m.text.clone()).collect(),
+        outcome.result.pdn(),
+    );
+    game.comments = outcome.moves.iter().map(|m| Some(m.comment())).collect();
+    game
 }
 
-/// The termination without the engine's name or the move, for the counts.
-fn termination_kind(termination: &str) -> String {
-    match termination.split_once(": ") {
-        Some((kind, _)) if !kind.starts_with("adjudication") => kind.to_string(),
-        _ => termination.to_string(),
+/// The `[TimeControl]` value in PGN/PDN form: `40/60+0.6`, `10+0.1` (the
+/// clock in seconds), `0.02/move` for a fixed time per move (cutechess's
+/// form), `-` (no clock) for fixed depth or nodes.
+fn pdn_time_control(limit: SearchLimit) -> String {
+    match limit {
+        SearchLimit::Clock(tc) => tc.to_string(),
+        SearchLimit::MoveTime(ms) => format!("{}/move", ms as f64 / 1000.0),
+        SearchLimit::Depth(_) | SearchLimit::Nodes(_) => "-".to_string(),
     }
 }
 
@@ -614,16 +631,14 @@ mod tests {
     }
 
     #[test]
-    fn termination_kinds_drop_names_but_keep_adjudication_reasons() {
-        assert_eq!(
-            termination_kind("illegal move: x9-z3 by fake"),
-            "illegal move"
-        );
-        assert_eq!(termination_kind("engine crashed: fake"), "engine crashed");
-        assert_eq!(termination_kind("normal"), "normal");
-        assert_eq!(
-            termination_kind("adjudication: threefold repetition"),
-            "adjudication: threefold repetition"
-        );
+    fn time_controls_in_pdn_form() {
+        let clock = TimeControl {
+            moves: 40,
+            base_ms: 60_000,
+            increment_ms: 600,
+        };
+        assert_eq!(pdn_time_control(SearchLimit::Clock(clock)), "40/60+0.6");
+        assert_eq!(pdn_time_control(SearchLimit::MoveTime(20)), "0.02/move");
+        assert_eq!(pdn_time_control(SearchLimit::Depth(4)), "-");
     }
 }
