@@ -167,11 +167,10 @@ fn self_play_at_low_depth_writes_a_pdn_that_replays() {
         assert!(out.status.success(), "{out:?}");
         let report = stdout(&out);
         assert!(report.contains("Games: 4 of 4 played"), "{report}");
-        assert!(
-            report.contains("Score of bashni vs other: W/D/L "),
-            "{report}"
-        );
+        assert!(report.contains("Score of bashni vs other: "), "{report}");
         assert!(report.contains("Elo difference: "), "{report}");
+        assert!(report.contains("Ptnml(0-2): ["), "{report}");
+        assert!(report.contains(", pairs 2, "), "{report}");
         let games = read_games(&pdn);
         assert_eq!(games.len(), 4);
         for game in &games {
@@ -254,7 +253,9 @@ fn forfeits(mode: &str, limit: &[&str], termination: &str) {
     assert!(out.status.success(), "{out:?}");
     let report = stdout(&out);
     assert!(
-        report.contains(&format!("Score of {mode} vs scripted: W/D/L 0/0/4")),
+        report.contains(&format!(
+            "Score of {mode} vs scripted: 0 - 4 - 0  [0.000] 4"
+        )),
         "{report}"
     );
     let games = read_games(&pdn);
@@ -326,13 +327,14 @@ fn sprt_stops_the_match_once_it_decides() {
         "--openings",
         &book("bashni"),
         "--sprt",
-        "elo0=200,elo1=400,alpha=0.05,beta=0.05",
+        "elo0=200,elo1=400,alpha=0.05,beta=0.05,model=trinomial",
         "--pdn",
         pdn.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{out:?}");
     let report = stdout(&out);
     assert!(report.contains(": H0 accepted"), "{report}");
+    assert!(report.contains("(trinomial decides)"), "{report}");
     assert!(report.contains("bounds -2.944 .. 2.944"), "{report}");
     let played = read_games(&pdn).len();
     assert!(played < 60, "{report}");
@@ -593,4 +595,72 @@ fn an_option_the_engine_refuses_stops_the_match_before_it_starts() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_three_engine_round_robin_fills_the_cross_table() {
+    // The real engine beats both fakes; the scripted fake runs out of
+    // script (an illegal move) against it but beats the crashing one.
+    let fake = fixture("fake_engine.sh");
+    let scripted = format!("cmd={fake},arg=scripted,name=scripted");
+    let crash = format!("cmd={fake},arg=crash,name=crash");
+    let pdn = pdn_path("round-robin");
+    let out = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &scripted,
+        "--engine",
+        &crash,
+        "--each",
+        "option.Hash=8",
+        "--tournament",
+        "round-robin",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let report = stdout(&out);
+    for line in [
+        "Games: 6 of 6 played",
+        "Score of bashni vs scripted: 2 - 0 - 0  [1.000] 2",
+        "Score of bashni vs crash: 2 - 0 - 0  [1.000] 2",
+        "Score of scripted vs crash: 2 - 0 - 0  [1.000] 2",
+        "Cross table          bashni   scripted      crash",
+        "bashni                    -      2.0/2      2.0/2",
+        "scripted              0.0/2          -      2.0/2",
+        "crash                 0.0/2      0.0/2          -",
+    ] {
+        assert!(
+            report.lines().any(|l| l == line),
+            "missing '{line}' in\n{report}"
+        );
+    }
+    let standings: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .skip(1)
+        .take(3)
+        .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(standings, ["bashni", "scripted", "crash"], "{report}");
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 6);
+    let mut numbers: Vec<&str> = games.iter().map(|g| tag(g, "GameNumber")).collect();
+    numbers.sort();
+    assert_eq!(numbers, ["1", "2", "3", "4", "5", "6"]);
+    let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn sprt_needs_exactly_two_engines() {
+    let out = run_match(&[
+        "--engine", BIN, "--engine", BIN, "--engine", BIN, "--sprt", "",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exactly two engines"));
 }

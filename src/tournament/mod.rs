@@ -11,7 +11,9 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pdn;
+pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod stats;
 
 use crate::rules::{KingLanding, Variant};
@@ -29,10 +31,19 @@ pub struct MatchArgs {
 #[derive(clap::Args, Debug)]
 pub struct MatchOptions {
     /// An engine: `cmd=PATH[,name=NAME][,arg=ARG...][,option.NAME=VALUE...]`,
-    /// or a bare PATH. Give exactly two.
+    /// or a bare PATH. Give two, or more for a tournament.
     #[arg(long = "engine", required = true, value_parser = parse_engine_spec)]
     pub engines: Vec<EngineSpec>,
-    /// Games per round; each opening is played twice, colours swapped.
+    /// Settings for every engine: `[arg=ARG...][,option.NAME=VALUE...]`,
+    /// applied before each engine's own (cutechess's `-each`).
+    #[arg(long, value_parser = parse_each)]
+    pub each: Vec<EngineSpec>,
+    /// With more than two engines: `round-robin` (every pair plays) or
+    /// `gauntlet` (the first engine plays each of the others).
+    #[arg(long, value_enum, default_value_t = TournamentKind::RoundRobin)]
+    pub tournament: TournamentKind,
+    /// Games per pairing and round; each opening is played twice, colours
+    /// swapped.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// How many times the round of `--games` games is played.
@@ -69,8 +80,9 @@ pub struct MatchOptions {
     /// Append every finished game to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
-    /// Sequential test `elo0=0,elo1=5,alpha=0.05,beta=0.05`; stops the match
-    /// once it decides.
+    /// Sequential test `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=M]`;
+    /// stops the match once it decides. `model=pentanomial` (the default,
+    /// as fastchess) counts game pairs, `model=trinomial` single games.
     #[arg(long, value_parser = parse_sprt)]
     pub sprt: Option<stats::Sprt>,
     #[arg(long, default_value = "bashni", value_parser = parse_variant)]
@@ -96,6 +108,13 @@ pub struct MatchOptions {
     /// Bashni, 300 for Lasca; 0 = no limit).
     #[arg(long)]
     pub max_plies: Option<u32>,
+}
+
+/// Who plays whom.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    RoundRobin,
+    Gauntlet,
 }
 
 /// One engine of the match, as given on the command line.
@@ -151,6 +170,17 @@ fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
         args,
         options,
     })
+}
+
+/// `--each`: the fields of `--engine` that make sense for all engines.
+fn parse_each(text: &str) -> Result<EngineSpec, String> {
+    if !text
+        .split(',')
+        .all(|f| f.starts_with("arg=") || f.starts_with("option."))
+    {
+        return Err("--each takes only arg= and option. fields".into());
+    }
+    parse_engine_spec(&format!("cmd=each,{text}"))
 }
 
 fn default_engine_name(cmd: &str) -> String {
@@ -223,11 +253,24 @@ fn parse_sprt(text: &str) -> Result<stats::Sprt, String> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: stats::SprtModel::Pentanomial,
     };
     for field in text.split(',').filter(|f| !f.is_empty()) {
         let (key, value) = field
             .split_once('=')
             .ok_or_else(|| format!("sprt field '{field}' is not KEY=VALUE"))?;
+        if key == "model" {
+            sprt.model = match value {
+                "pentanomial" => stats::SprtModel::Pentanomial,
+                "trinomial" => stats::SprtModel::Trinomial,
+                _ => {
+                    return Err(format!(
+                        "sprt model '{value}' is not pentanomial or trinomial"
+                    ));
+                }
+            };
+            continue;
+        }
         let value: f64 = value
             .parse()
             .ok()
@@ -293,6 +336,11 @@ mod tests {
         assert!(parse_engine_spec("name=x").is_err());
         assert!(parse_engine_spec("cmd=x,colour=red").is_err());
         assert!(parse_engine_spec("cmd=x,option.=3").is_err());
+        let each = parse_each("option.Hash=64,arg=-v").unwrap();
+        assert_eq!(each.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(each.args, vec!["-v".to_string()]);
+        assert!(parse_each("cmd=y").is_err());
+        assert!(parse_each("name=y").is_err());
     }
 
     #[test]
@@ -336,7 +384,17 @@ mod tests {
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-2.0, 3.0, 0.1, 0.2));
         let default = parse_sprt("").unwrap();
         assert_eq!((default.elo0, default.elo1), (0.0, 5.0));
-        for bad in ["elo0=5,elo1=0", "alpha=0", "beta=0.7", "gamma=1", "elo1=x"] {
+        assert_eq!(default.model, stats::SprtModel::Pentanomial);
+        let tri = parse_sprt("model=trinomial").unwrap();
+        assert_eq!(tri.model, stats::SprtModel::Trinomial);
+        for bad in [
+            "elo0=5,elo1=0",
+            "alpha=0",
+            "beta=0.7",
+            "gamma=1",
+            "elo1=x",
+            "model=x",
+        ] {
             assert!(parse_sprt(bad).is_err(), "{bad}");
         }
     }
