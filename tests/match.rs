@@ -346,9 +346,9 @@ fn sprt_stops_the_match_once_it_decides() {
 }
 
 #[test]
-fn an_interrupted_match_keeps_every_finished_game() {
+fn an_interrupted_match_prints_its_summary_and_keeps_every_finished_game() {
     let pdn = pdn_path("sigint");
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([
             "match", "--engine", BIN, "--engine", BIN, "--games", "1000", "--depth", "2",
         ])
@@ -358,12 +358,12 @@ fn an_interrupted_match_keeps_every_finished_game() {
             "--pdn",
             pdn.to_str().unwrap(),
         ])
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     // Wait for a few games, however long the machine takes.
     while std::fs::read_to_string(&pdn).map_or(0, |t| t.matches("[Event ").count()) < 3 {
-        assert!(child.try_wait().unwrap().is_none(), "the match ended early");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let status = Command::new("kill")
@@ -371,13 +371,127 @@ fn an_interrupted_match_keeps_every_finished_game() {
         .status()
         .unwrap();
     assert!(status.success());
-    child.wait().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
     let games = read_games(&pdn);
     assert!(games.len() >= 3);
     for game in &games {
         check_game(game, 250);
     }
+    // The summary counts exactly the games in the file.
+    let report = stdout(&out);
+    assert!(report.contains("Interrupted"), "{report}");
+    assert!(
+        report.contains(&format!("Games: {} of 1000 played", games.len())),
+        "{report}"
+    );
+    assert!(
+        report.contains("Score of bashni-1 vs bashni-2: "),
+        "{report}"
+    );
     let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn resume_plays_only_the_games_the_pdn_lacks() {
+    let pdn = pdn_path("resume");
+    let book = book("bashni");
+    let args = [
+        "--engine",
+        BIN,
+        "--engine",
+        BIN,
+        "--games",
+        "6",
+        "--depth",
+        "1",
+        "--openings",
+        &book,
+        "--seed",
+        "5",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ];
+    let out = run_match(&args);
+    assert!(out.status.success(), "{out:?}");
+    let full = read_games(&pdn);
+    let unbroken = stdout(&out);
+    // Keep the first two games, as if the match had been stopped then.
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let cut = text.match_indices("[Event ").nth(2).unwrap().0;
+    std::fs::write(&pdn, &text[..cut]).unwrap();
+    let out = run_match(&[&args[..], &["--resume"]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let report = stdout(&out);
+    assert!(
+        report.contains("Resuming: 2 game(s) already in"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Match bashni-1 vs bashni-2: 4 games"),
+        "{report}"
+    );
+    assert_eq!(report.matches("Finished game").count(), 4, "{report}");
+    let resumed = read_games(&pdn);
+    let mut numbers: Vec<usize> = resumed
+        .iter()
+        .map(|g| tag(g, "GameNumber").parse().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    // At fixed depth the games are the same, and so is the report.
+    let key = |g: &PdnGame| (tag(g, "GameNumber").to_string(), g.moves.clone());
+    let mut a: Vec<_> = full.iter().map(key).collect();
+    let mut b: Vec<_> = resumed.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let summary = |r: &str| r[r.find("Games: ").unwrap()..r.find("PDN: ").unwrap()].to_string();
+    assert_eq!(summary(&report), summary(&unbroken));
+    // Nothing left: nothing played.
+    let out = run_match(&[&args[..], &["--resume"]].concat());
+    assert!(stdout(&out).contains(": 0 games"), "{out:?}");
+    assert_eq!(read_games(&pdn).len(), 6);
+    // Another schedule (another seed) does not match the file.
+    let mut other = args.to_vec();
+    other[11] = "6";
+    let out = run_match(&[&other[..], &["--resume"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not the same match"));
+    let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn odd_game_counts_and_too_much_concurrency_are_warned_about() {
+    let out = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        BIN,
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--concurrency",
+        "64",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: 3 games per pairing is odd: opening 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: --concurrency 64 is above the"),
+        "{stderr}"
+    );
+    let out = run_match(&[
+        "--engine", BIN, "--engine", BIN, "--games", "2", "--depth", "1",
+    ]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -415,6 +529,16 @@ fn bad_match_arguments_exit_with_code_2() {
             "--openings",
             &book("bashni"),
         ],
+        vec![
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--openings",
+            &book("lasca"),
+        ],
+        vec!["--engine", BIN, "--engine", BIN, "--resume"],
+        vec!["--engine", BIN, "--engine", BIN, "--shard", "3/2"],
     ] {
         let out = run_match(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");

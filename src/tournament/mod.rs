@@ -80,6 +80,16 @@ pub struct MatchOptions {
     /// Append every finished game to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Continue the match whose games are in the `--pdn` file: play only
+    /// the games of the schedule it does not hold yet (the same options
+    /// give the same schedule).
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
+    /// Play only slice K of N of the schedule (`--shard 2/8`): game pairs
+    /// are dealt out in turn, so shards are disjoint and together make
+    /// the whole match. Merge their PDN files with `bashni stats`.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
     /// Sequential test `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=M]`;
     /// stops the match once it decides. `model=pentanomial` (the default,
     /// as fastchess) counts game pairs, `model=trinomial` single games.
@@ -298,6 +308,16 @@ fn parse_sprt(text: &str) -> Result<stats::Sprt, String> {
     Ok(sprt)
 }
 
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("shard '{text}' is not K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
 }
@@ -375,6 +395,15 @@ mod tests {
         );
         for bad in ["", "0", "x+1", "10+y", "0/10", "-5", "10+-1", "a/10"] {
             assert!(parse_time_control(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shard_forms() {
+        assert_eq!(parse_shard("2/8"), Ok((2, 8)));
+        assert_eq!(parse_shard("1/1"), Ok((1, 1)));
+        for bad in ["0/3", "4/3", "x/2", "2", "1/0", "-1/2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
         }
     }
 

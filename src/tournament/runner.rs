@@ -9,7 +9,7 @@
 use super::MatchOptions;
 use super::engine::{Engine, EngineFailure};
 use super::game::{GameOutcome, GameResult, SearchLimit, Termination, play_game};
-use super::pdn::{PdnGame, today};
+use super::pdn::{PdnGame, parse_pdn, today};
 use super::report::{Scoreboard, SprtStatus};
 use super::schedule::{Plan, Scheduled};
 use super::stats::SprtDecision;
@@ -18,8 +18,11 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Duration;
 
 /// The running totals, shared by the workers.
 struct Tally {
@@ -30,31 +33,51 @@ struct Tally {
     decided: Option<(SprtDecision, usize)>,
 }
 
+impl Tally {
+    fn count(&mut self, game: &Scheduled, result: GameResult, termination: &Termination) {
+        let half_points = match (result, game.first_is_white) {
+            (GameResult::Draw, _) => 1,
+            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
+            _ => 0,
+        };
+        self.board.scores[game.pairing].add(&game.pair.to_string(), half_points);
+        *self
+            .board
+            .terminations
+            .entry(termination.kind())
+            .or_insert(0) += 1;
+        self.finished += 1;
+    }
+}
+
 /// A finished game as the runner records it.
 struct Record<'a> {
     game: &'a Scheduled,
     outcome: GameOutcome,
 }
 
-impl Record<'_> {
-    /// Half points of the pairing's first engine: 2 a win, 1 a draw.
-    fn first_half_points(&self) -> u32 {
-        match (self.outcome.result, self.game.first_is_white) {
-            (GameResult::Draw, _) => 1,
-            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
-            _ => 0,
-        }
-    }
-}
-
 /// Run the whole match and print its report on stdout.
 pub fn run(args: MatchOptions) -> anyhow::Result<()> {
     let plan = Plan::from_args(&args)?;
-    let concurrency = args.concurrency as usize;
+    warn_about(&args, &plan);
     // Fail early and plainly on an engine that cannot even start.
     for (spec, setup) in plan.engines.iter().zip(&plan.setup) {
         Engine::start(spec, setup, plan.handshake)
             .map_err(|e| anyhow::anyhow!("engine '{}' {e}", spec.name))?;
+    }
+    let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally {
+        board: Scoreboard::new(names.clone(), plan.pairings.clone()),
+        finished: 0,
+        decided: None,
+    };
+    let mut to_play = match args.shard {
+        Some((k, n)) => plan.shard(k, n),
+        None => (0..plan.schedule.len()).collect(),
+    };
+    let planned = to_play.len();
+    if args.resume {
+        resume(&plan, args.pdn.as_deref(), &mut tally, &mut to_play)?;
     }
     let pdn = match &args.pdn {
         Some(path) => Some(
@@ -66,53 +89,95 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    let names: Vec<String> = plan.engines.iter().map(|e| e.name.clone()).collect();
     println!(
-        "Match {}: {} games, {}, {}, {} opening(s), concurrency {concurrency}",
+        "Match {}: {} games, {}, {}, {} opening(s), concurrency {}",
         names.join(" vs "),
-        plan.schedule.len(),
+        to_play.len(),
         plan.settings.variant,
         plan.limit_text,
-        plan.openings.len()
+        plan.openings.len(),
+        args.concurrency
     );
     let shared = Shared {
         plan: &plan,
-        tally: Mutex::new(Tally {
-            board: Scoreboard::new(names, plan.pairings.clone()),
-            finished: 0,
-            decided: None,
-        }),
+        tally: Mutex::new(tally),
         pdn: Mutex::new(pdn),
+        pdn_path: args.pdn.clone(),
+        planned,
+        to_play,
         next_game: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         failure: Mutex::new(None),
-        bar: progress_bar(plan.schedule.len()),
+        bar: progress_bar(planned),
         date: today(),
     };
-    std::thread::scope(|scope| {
-        for _ in 0..concurrency.min(plan.schedule.len()) {
-            scope.spawn(|| shared.work());
-        }
-    });
+    shared.play_all(args.concurrency as usize);
     shared.bar.finish_and_clear();
     if let Some(e) = lock(&shared.failure).take() {
         return Err(e);
     }
-    let tally = lock(&shared.tally);
-    println!();
-    println!(
-        "Games: {} of {} played",
-        tally.finished,
-        plan.schedule.len()
-    );
-    let sprt = plan.sprt.map(|sprt| SprtStatus {
-        sprt,
-        decided: tally.decided,
-    });
-    tally.board.print(sprt.as_ref());
-    if let Some(path) = &args.pdn {
-        println!("PDN: {}", path.display());
+    shared.print_summary(&lock(&shared.tally));
+    Ok(())
+}
+
+/// Warnings about a plan that runs but may not measure what was meant.
+fn warn_about(args: &MatchOptions, plan: &Plan) {
+    let per_pairing = args.games * args.rounds;
+    if per_pairing % 2 == 1 {
+        let opening = plan.schedule.last().map_or(0, |g| g.opening) + 1;
+        eprintln!(
+            "warning: {per_pairing} games per pairing is odd: opening {opening} is played with one colour only, so its bias is not cancelled"
+        );
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.concurrency as usize > cores {
+        eprintln!(
+            "warning: --concurrency {} is above the {cores} cores: the engines share cores and the clocks measure the machine's load",
+            args.concurrency
+        );
+    }
+}
+
+/// Count the games the PDN file already holds and drop them from the
+/// games to play.
+fn resume(
+    plan: &Plan,
+    path: Option<&std::path::Path>,
+    tally: &mut Tally,
+    to_play: &mut Vec<usize>,
+) -> anyhow::Result<()> {
+    let Some(path) = path else {
+        bail!("--resume needs --pdn");
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => bail!("cannot read '{}': {e}", path.display()),
+    };
+    let games = parse_pdn(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    for pdn in &games {
+        let game = plan
+            .game_of(pdn)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let Some(position) = to_play.iter().position(|&i| i == game.index) else {
+            continue;
+        };
+        to_play.remove(position);
+        let result = GameResult::from_pdn(&pdn.result).ok_or_else(|| {
+            anyhow::anyhow!("game {}: bad result '{}'", game.index + 1, pdn.result)
+        })?;
+        let termination: Termination = pdn
+            .tag("Termination")
+            .unwrap_or("")
+            .parse()
+            .map_err(|e| anyhow::anyhow!("game {}: {e}", game.index + 1))?;
+        tally.count(game, result, &termination);
+    }
+    println!(
+        "Resuming: {} game(s) already in {}",
+        tally.finished,
+        path.display()
+    );
     Ok(())
 }
 
@@ -131,6 +196,12 @@ struct Shared<'a> {
     plan: &'a Plan,
     tally: Mutex<Tally>,
     pdn: Mutex<Option<File>>,
+    pdn_path: Option<PathBuf>,
+    /// How many games this run was to play (its shard), resumed ones too.
+    planned: usize,
+    /// Schedule indices still to play, in order.
+    to_play: Vec<usize>,
+    /// The next entry of `to_play` to hand out.
     next_game: AtomicUsize,
     /// No new game starts once set (SPRT decided, or an error).
     stop: AtomicBool,
@@ -140,15 +211,72 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Play the games on `concurrency` workers; Ctrl-C ends the match with
+    /// the summary of the games finished so far.
+    fn play_all(&self, concurrency: usize) {
+        let (interrupted, signal) = channel();
+        if let Err(e) = ctrlc::set_handler(move || {
+            let _ = interrupted.send(());
+        }) {
+            eprintln!("warning: Ctrl-C will not print a summary: {e}");
+        }
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..concurrency.min(self.to_play.len()))
+                .map(|_| scope.spawn(|| self.work()))
+                .collect();
+            let done = &done;
+            scope.spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    if signal.recv_timeout(Duration::from_millis(50)).is_ok() {
+                        self.interrupt();
+                    }
+                }
+            });
+            for worker in workers {
+                let _ = worker.join();
+            }
+            done.store(true, Ordering::SeqCst);
+        });
+    }
+
+    /// Ctrl-C: hold the PDN file and the totals so no game is half
+    /// written or counted, print the summary and exit. Games still running
+    /// are lost; their engines see their input close.
+    fn interrupt(&self) -> ! {
+        self.stop.store(true, Ordering::SeqCst);
+        let _pdn = lock(&self.pdn);
+        let tally = lock(&self.tally);
+        self.bar.finish_and_clear();
+        println!("\nInterrupted: the games still running are not counted.");
+        self.print_summary(&tally);
+        let _ = std::io::stdout().flush();
+        std::process::exit(130);
+    }
+
+    fn print_summary(&self, tally: &Tally) {
+        println!();
+        println!("Games: {} of {} played", tally.finished, self.planned);
+        let sprt = self.plan.sprt.map(|sprt| SprtStatus {
+            sprt,
+            decided: tally.decided,
+        });
+        tally.board.print(sprt.as_ref());
+        if let Some(path) = &self.pdn_path {
+            println!("PDN: {}", path.display());
+        }
+    }
+
     /// One worker: take the next game of the schedule until none is left
     /// or the match stops. Its engines die with it.
     fn work(&self) {
         let mut engines: Vec<Option<Engine>> = self.plan.engines.iter().map(|_| None).collect();
         while !self.stop.load(Ordering::SeqCst) {
             let next = self.next_game.fetch_add(1, Ordering::SeqCst);
-            let Some(game) = self.plan.schedule.get(next) else {
+            let Some(&index) = self.to_play.get(next) else {
                 break;
             };
+            let game = &self.plan.schedule[index];
             match play_scheduled(self.plan, game, &mut engines) {
                 Ok(outcome) => self.record(&Record { game, outcome }),
                 Err(e) => self.fail(e),
@@ -178,13 +306,7 @@ impl Shared<'_> {
         }
         let mut t = lock(&self.tally);
         let game = record.game;
-        let board = &mut t.board;
-        board.scores[game.pairing].add(&game.pair.to_string(), record.first_half_points());
-        *board
-            .terminations
-            .entry(record.outcome.termination.kind())
-            .or_insert(0) += 1;
-        t.finished += 1;
+        t.count(game, record.outcome.result, &record.outcome.termination);
         let (white, black) = plan.colours(game);
         let score = t.board.score_line(game.pairing);
         self.bar.suspend(|| {

@@ -8,6 +8,7 @@ use super::adjudication::Adjudication;
 use super::engine::HANDSHAKE_TIMEOUT;
 use super::game::{GameSettings, SearchLimit};
 use super::openings::{order, parse_openings};
+use super::pdn::PdnGame;
 use super::stats::Sprt;
 use super::{EngineSpec, MatchOptions, TimeControl, TournamentKind};
 use crate::rules::{DrawRules, Variant};
@@ -95,6 +96,52 @@ impl Plan {
 
     pub fn name(&self, engine: usize) -> &str {
         &self.engines[engine].name
+    }
+
+    /// The schedule indices of shard `k` of `n` (1-based): the game pairs
+    /// in schedule order, dealt out in turn, so a pair never straddles
+    /// shards.
+    pub fn shard(&self, k: u32, n: u32) -> Vec<usize> {
+        let mut units: Vec<(usize, usize)> = Vec::new();
+        let mut chosen = Vec::new();
+        for game in &self.schedule {
+            let unit = (game.pairing, game.pair);
+            let number = units.iter().position(|u| *u == unit).unwrap_or_else(|| {
+                units.push(unit);
+                units.len() - 1
+            });
+            if number % n as usize == (k - 1) as usize {
+                chosen.push(game.index);
+            }
+        }
+        chosen
+    }
+
+    /// The schedule game a PDN game records, checked against the schedule
+    /// (players and opening), from its `[GameNumber]` tag.
+    pub fn game_of(&self, pdn: &PdnGame) -> Result<&Scheduled, String> {
+        let number = pdn.tag("GameNumber").unwrap_or("?");
+        let game = number
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| self.schedule.get(n.checked_sub(1)?))
+            .ok_or_else(|| format!("game number '{number}' is not in this match's schedule"))?;
+        let (white, black) = self.colours(game);
+        let expected = [
+            ("White", self.name(white)),
+            ("Black", self.name(black)),
+            ("FEN", self.openings[game.opening].as_str()),
+        ];
+        for (tag, value) in expected {
+            if pdn.tag(tag) != Some(value) {
+                return Err(format!(
+                    "game {number} has {tag} '{}', but this match's game {number} has '{value}': \
+                     not the same match (engines, openings, --games, --rounds, --seed)",
+                    pdn.tag(tag).unwrap_or("")
+                ));
+            }
+        }
+        Ok(game)
     }
 }
 
@@ -294,6 +341,21 @@ mod tests {
             (p.settings.max_plies, p.settings.no_progress_plies),
             (250, 50)
         );
+    }
+
+    #[test]
+    fn shards_deal_out_whole_pairs_and_cover_the_schedule() {
+        let p = plan(&[
+            "--engine", "a", "--engine", "b", "--engine", "c", "--games", "3",
+        ]);
+        // Per pairing games 0,1 form pair 0 and game 2 pair 1: six units
+        // of 2,1,2,1,2,1 games, dealt out in turn.
+        assert_eq!(p.shard(1, 2), [0, 1, 3, 4, 6, 7]);
+        assert_eq!(p.shard(2, 2), [2, 5, 8]);
+        let mut all: Vec<usize> = (1..=4).flat_map(|k| p.shard(k, 4)).collect();
+        all.sort();
+        assert_eq!(all, (0..9).collect::<Vec<_>>());
+        assert_eq!(p.shard(1, 1), (0..9).collect::<Vec<_>>());
     }
 
     #[test]
