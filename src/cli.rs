@@ -55,6 +55,8 @@ enum Command {
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+    /// One report (Elo, pentanomial, SPRT, cross table) from PDN files.
+    Stats(crate::tournament::merge::StatsArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +112,7 @@ pub fn run() -> i32 {
         ),
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
+        Some(Command::Stats(args)) => crate::tournament::merge::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -9,6 +9,7 @@
 pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod openings;
 pub mod pdn;
 pub mod report;
