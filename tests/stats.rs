@@ -3,7 +3,7 @@
 //! the same report as the match played in one piece.
 
 use bashni::tournament::pdn::{PdnGame, parse_pdn};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bashni");
@@ -28,7 +28,7 @@ fn stdout(out: &Output) -> String {
 /// A three-engine round robin at fixed depth: one thread and no random
 /// moves make every game the same in every run (weaker `Skill Level`s
 /// would pick random moves).
-fn match_command(pdn: &PathBuf) -> Command {
+fn match_command(pdn: &Path) -> Command {
     let mut command = Command::new(BIN);
     command.arg("match");
     for (name, hash) in [("a", 8), ("b", 16), ("c", 32)] {
