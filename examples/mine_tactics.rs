@@ -16,7 +16,7 @@
 mod solver;
 
 use bashni::rules::DrawRules;
-use bashni::rules::{Colour, KingLanding, Move, Position, Square, Variant};
+use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Square, Variant};
 use bashni::search::{self, Config, Limits, MATE, Signals};
 use bashni::tt::{LockFreeTable, Table};
 use solver::{Solver, solve};
@@ -112,12 +112,12 @@ fn random_position(rng: &mut Rng, variant: Variant, mode: &str) -> Option<Positi
         if side == Colour::White { 'W' } else { 'B' },
         columns.join(",")
     );
-    Position::from_fen(variant, &fen).ok()
+    Position::from_fen(&RuleSet::new(variant), &fen).ok()
 }
 
 /// A position some random plies into a random game.
 fn game_position(rng: &mut Rng, variant: Variant) -> Option<Position> {
-    let mut pos = Position::start(variant);
+    let mut pos = Position::start(&RuleSet::new(variant));
     let plies = 20 + rng.below(60);
     for _ in 0..plies {
         let moves = pos.legal_moves();
@@ -239,8 +239,8 @@ fn themes(pos: &Position, bm: &Move, plies: u32, max_plies: u32) -> Vec<String> 
         }
     }
     if variant.flying_kings() {
-        let mut free = pos.clone();
-        free.set_king_landing(KingLanding::Free);
+        let rules = RuleSet::new(variant).with_king_landing(KingLanding::Free);
+        let free = Position::from_fen(&rules, &pos.to_fen()).expect("own FEN");
         let mut solver = Solver::with_budget(400_000);
         let verdict = solve(&mut solver, &free, max_plies);
         let same = matches!(&verdict, Ok(Some(v)) if v.plies == plies && v.winners == [*bm]);
@@ -273,7 +273,7 @@ fn promotion_stops_chain(pos: &Position, mv: &Move) -> bool {
         b'W' => format!("B{}", &fen[1..]),
         _ => format!("W{}", &fen[1..]),
     };
-    let Ok(again) = Position::from_fen(pos.variant(), &flipped) else {
+    let Ok(again) = Position::from_fen(&RuleSet::new(pos.variant()), &flipped) else {
         return false;
     };
     let jumped: Vec<Square> = mv.jumped().collect();
@@ -329,7 +329,7 @@ fn describe(variant: Variant) {
             continue;
         }
         let fen = content.split(';').next().unwrap().trim();
-        let pos = Position::from_fen(variant, fen).unwrap();
+        let pos = Position::from_fen(&RuleSet::new(variant), fen).unwrap();
         let mut solver = Solver::default();
         let Some(verdict) = solve(&mut solver, &pos, 11).unwrap() else {
             println!("{fen}\n  no forced win within 11 plies");

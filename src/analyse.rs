@@ -2,8 +2,7 @@
 //!
 //! A line is `<fen> [; bm <move> ...] [; id <name>]`; `#` starts a comment.
 
-use crate::rules::DrawRules;
-use crate::rules::{KingLanding, Move, Position, Variant};
+use crate::rules::{KingLanding, Move, Position, RuleSet, Variant};
 use crate::search::{self, Config, Limits, Signals, score_text};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
@@ -48,11 +47,7 @@ pub struct Entry {
 }
 
 /// Parse the positions file; errors name the line.
-pub fn parse_file(
-    text: &str,
-    variant: Variant,
-    king_landing: KingLanding,
-) -> anyhow::Result<Vec<Entry>> {
+pub fn parse_file(text: &str, rules: RuleSet) -> anyhow::Result<Vec<Entry>> {
     let mut entries = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -62,9 +57,8 @@ pub fn parse_file(
         }
         let mut fields = content.split(';').map(str::trim);
         let fen = fields.next().unwrap_or("");
-        let mut position = Position::from_fen(variant, fen)
+        let position = Position::from_fen(&rules, fen)
             .with_context(|| format!("line {line}: bad position '{fen}'"))?;
-        position.set_king_landing(king_landing);
         let mut entry = Entry {
             line,
             position,
@@ -125,11 +119,12 @@ struct JsonSummary {
 pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let entries = parse_file(&text, args.variant, args.king_landing)?;
+    let rules = RuleSet::new(args.variant).with_king_landing(args.king_landing);
+    let entries = parse_file(&text, rules)?;
     let config = Config {
         threads: args.threads as usize,
         multi_pv: args.multipv as usize,
-        draw_rules: DrawRules::for_variant(args.variant),
+        draw_rules: rules.draw,
         ..Config::default()
     };
     let limits = Limits {

@@ -1,8 +1,7 @@
 //! `bench`: a fixed search over built-in positions. With one thread the
 //! node count is the same every run, a checksum of the search's behaviour.
 
-use crate::rules::DrawRules;
-use crate::rules::{Position, Variant};
+use crate::rules::{Position, RuleSet, Variant};
 use crate::search::{self, Config, Limits, Signals, score_text};
 use crate::tt::{LockFreeTable, Table};
 use std::time::Instant;
@@ -45,7 +44,10 @@ pub fn positions() -> Vec<(Variant, Position)> {
         .filter_map(|l| {
             let (variant, fen) = l.split_once(' ')?;
             let variant: Variant = variant.parse().ok()?;
-            Some((variant, Position::from_fen(variant, fen).ok()?))
+            Some((
+                variant,
+                Position::from_fen(&RuleSet::new(variant), fen).ok()?,
+            ))
         })
         .collect()
 }
@@ -67,7 +69,7 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport>
         tt.clear();
         let config = Config {
             threads: options.threads,
-            draw_rules: DrawRules::for_variant(variant),
+            draw_rules: RuleSet::new(variant).draw,
             ..Config::default()
         };
         let limits = Limits {

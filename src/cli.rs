@@ -1,7 +1,7 @@
 //! The command line: the engine on stdin/stdout by default, and
 //! subcommands for people and scripts.
 
-use crate::rules::{KingLanding, Position, Variant, divide, perft_parallel};
+use crate::rules::{KingLanding, Position, RuleSet, Variant, divide, perft_parallel};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 
@@ -124,18 +124,13 @@ pub fn run() -> i32 {
 }
 
 /// Build a position for a subcommand from an optional FEN.
-pub fn setup_position(
-    variant: Variant,
-    king_landing: KingLanding,
-    fen: Option<&str>,
-) -> anyhow::Result<Position> {
-    let mut pos = match fen {
-        Some(fen) => Position::from_fen(variant, fen)
-            .map_err(|e| anyhow::anyhow!("bad position '{fen}': {e}"))?,
-        None => Position::start(variant),
-    };
-    pos.set_king_landing(king_landing);
-    Ok(pos)
+pub fn setup_position(rules: &RuleSet, fen: Option<&str>) -> anyhow::Result<Position> {
+    match fen {
+        Some(fen) => {
+            Position::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("bad position '{fen}': {e}"))
+        }
+        None => Ok(Position::start(rules)),
+    }
 }
 
 fn run_bench(threads: u32, depth: u32, hash: u32, tt: TableKind) -> anyhow::Result<()> {
@@ -160,7 +155,8 @@ fn run_perft(
     show_divide: bool,
     threads: usize,
 ) -> anyhow::Result<()> {
-    let pos = setup_position(variant, king_landing, fen)?;
+    let rules = RuleSet::new(variant).with_king_landing(king_landing);
+    let pos = setup_position(&rules, fen)?;
     let start = Instant::now();
     let total = if show_divide {
         let lines = divide(&pos, depth, threads);

@@ -569,10 +569,10 @@ pub fn explain(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Square;
+    use crate::rules::{RuleSet, Square};
 
     fn position(variant: Variant, fen: &str) -> Position {
-        Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
+        Position::from_fen(&RuleSet::new(variant), fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
     }
 
     /// The score from White's view.
@@ -635,7 +635,7 @@ mod tests {
         };
         let mut out = Vec::new();
         for _ in 0..games {
-            let mut pos = Position::start(variant);
+            let mut pos = Position::start(&RuleSet::new(variant));
             for _ in 0..300 {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
@@ -674,7 +674,7 @@ mod tests {
     #[test]
     fn start_position_is_level_but_for_the_tempo() {
         for variant in Variant::ALL {
-            let start = Position::start(variant);
+            let start = Position::start(&RuleSet::new(variant));
             let b = breakdown(&start);
             assert_eq!(b.phase, PHASE_MAX, "{variant} starts in the midgame");
             assert_eq!(

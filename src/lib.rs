@@ -6,14 +6,14 @@
 //! The game model on its own:
 //!
 //! ```
-//! use bashni::rules::{Position, Variant, perft};
+//! use bashni::rules::{Position, RuleSet, Variant, perft};
 //!
-//! let mut pos = Position::start(Variant::Bashni);
+//! let mut pos = Position::start(&RuleSet::new(Variant::Bashni));
 //! assert_eq!(perft(&mut pos, 3), 302);
 //!
 //! // A capture takes the top piece of the jumped column and puts it under
 //! // the capturing column; nothing leaves the board.
-//! let mut pos = Position::from_fen(Variant::Bashni, "W:c3w,d4bw,f6b 0 1").unwrap();
+//! let mut pos = Position::from_fen(&RuleSet::new(Variant::Bashni), "W:c3w,d4bw,f6b 0 1").unwrap();
 //! let chain = pos.parse_move("c3xe5xg7").unwrap();
 //! pos.make(&chain);
 //! assert_eq!(pos.to_fen(), "B:d4w,g7wbb 0 1");

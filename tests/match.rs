@@ -2,7 +2,7 @@
 //! itself and against misbehaving fakes), and every PDN it writes must
 //! replay legally and agree with its own tags.
 
-use bashni::rules::{KingLanding, Position, Variant};
+use bashni::rules::{KingLanding, Position, RuleSet, Variant};
 use bashni::tournament::pdn::{PdnGame, parse_pdn};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -70,10 +70,11 @@ fn check_game(game: &PdnGame, max_plies: u32) {
     }
     assert_eq!(tag(game, "Result"), game.result);
     let variant: Variant = tag(game, "Variant").parse().unwrap();
-    let mut pos = Position::from_fen(variant, tag(game, "FEN")).unwrap();
-    if let Some(rule) = game.tag("KingLanding") {
-        pos.set_king_landing(rule.parse::<KingLanding>().unwrap());
-    }
+    let landing = game
+        .tag("KingLanding")
+        .map_or(KingLanding::default(), |rule| rule.parse().unwrap());
+    let rules = RuleSet::new(variant).with_king_landing(landing);
+    let mut pos = Position::from_fen(&rules, tag(game, "FEN")).unwrap();
     let mut seen: HashMap<u64, u32> = HashMap::from([(pos.key(), 1)]);
     for text in &game.moves {
         let mv = pos

@@ -3,7 +3,7 @@
 
 mod common;
 
-use bashni::rules::{NotationError, Position, Variant, parse_square};
+use bashni::rules::{NotationError, Position, RuleSet, Variant, parse_square};
 use common::{bashni, lasca, pos};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -14,7 +14,7 @@ use bashni::rules::KingLanding::Continue;
 /// `fen` must be rejected with a message containing every needle.
 #[track_caller]
 fn rejected(variant: Variant, fen: &str, needles: &[&str]) -> NotationError {
-    let err = match Position::from_fen(variant, fen) {
+    let err = match Position::from_fen(&RuleSet::new(variant), fen) {
         Ok(p) => panic!("{variant} accepted {fen:?} as {}", p.to_fen()),
         Err(e) => e,
     };
@@ -30,7 +30,8 @@ fn rejected(variant: Variant, fen: &str, needles: &[&str]) -> NotationError {
 
 #[track_caller]
 fn accepted(variant: Variant, fen: &str) -> Position {
-    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{variant} {fen:?}: {e}"))
+    Position::from_fen(&RuleSet::new(variant), fen)
+        .unwrap_or_else(|e| panic!("{variant} {fen:?}: {e}"))
 }
 
 // ---------------------------------------------------------------- squares
@@ -224,11 +225,11 @@ fn input_order_case_and_whitespace_do_not_matter_output_is_canonical() {
     assert_eq!(l.to_fen(), "B:a1w,g7B 0 1");
     // The start positions print as protocol.md writes them.
     assert_eq!(
-        Position::start(Variant::Bashni).to_fen(),
+        Position::start(&RuleSet::new(Variant::Bashni)).to_fen(),
         "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,e3w,g3w,b6b,d6b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 1"
     );
     assert_eq!(
-        Position::start(Variant::Lasca).to_fen(),
+        Position::start(&RuleSet::new(Variant::Lasca)).to_fen(),
         "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,a3w,c3w,e3w,g3w,a5b,c5b,e5b,g5b,b6b,d6b,f6b,a7b,c7b,e7b,g7b 0 1"
     );
 }
@@ -340,10 +341,10 @@ fn mutate(rng: &mut StdRng, text: &str) -> String {
 fn exercise_fen(text: &str) -> usize {
     let mut accepted = 0;
     for variant in Variant::ALL {
-        let Ok(mut p) = Position::from_fen(variant, text) else {
+        let Ok(mut p) = Position::from_fen(&RuleSet::new(variant), text) else {
             continue;
         };
-        let again = Position::from_fen(variant, &p.to_fen())
+        let again = Position::from_fen(&RuleSet::new(variant), &p.to_fen())
             .unwrap_or_else(|e| panic!("{variant}: accepted {text:?} but not its output: {e}"));
         assert_eq!(again, p, "{variant}: {text:?} does not round-trip");
         for mv in p.legal_moves() {
@@ -368,7 +369,7 @@ fn random_bytes_never_panic_the_parsers() {
     let mut rng = StdRng::seed_from_u64(7);
     let positions: Vec<Position> = SAMPLES
         .iter()
-        .flat_map(|fen| Variant::ALL.map(|v| Position::from_fen(v, fen).ok()))
+        .flat_map(|fen| Variant::ALL.map(|v| Position::from_fen(&RuleSet::new(v), fen).ok()))
         .flatten()
         .collect();
     assert!(positions.len() >= SAMPLES.len());
@@ -406,7 +407,7 @@ fn mutated_positions_and_moves_never_panic_and_accepted_ones_are_consistent() {
     let (mut tried, mut accepted, mut moves_accepted) = (0, 0, 0);
     for fen in SAMPLES {
         for variant in Variant::ALL {
-            let Ok(p) = Position::from_fen(variant, fen) else {
+            let Ok(p) = Position::from_fen(&RuleSet::new(variant), fen) else {
                 continue;
             };
             let moves: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
@@ -450,7 +451,7 @@ fn any_accepted_counters_survive_a_move_and_read_back() {
     // are refused, and the largest accepted ones play on safely.
     for fen in ["B:a1w,d4B 4294967295 4294967295", "B:a1w,d4B 0 2147483649"] {
         assert!(
-            Position::from_fen(Variant::Bashni, fen).is_err(),
+            Position::from_fen(&RuleSet::new(Variant::Bashni), fen).is_err(),
             "{fen} accepted"
         );
     }
@@ -459,7 +460,7 @@ fn any_accepted_counters_survive_a_move_and_read_back() {
         "B:a1w,d4B 0 2147483649",
         "B:a1w,d4B 1000000 1000000",
     ] {
-        let Ok(p) = Position::from_fen(Variant::Bashni, fen) else {
+        let Ok(p) = Position::from_fen(&RuleSet::new(Variant::Bashni), fen) else {
             continue;
         };
         let played = catch_unwind(|| {
@@ -476,7 +477,7 @@ fn any_accepted_counters_survive_a_move_and_read_back() {
             panic!("{fen}: accepted, but game_ply() or playing d4-e5 failed (message above)");
         };
         assert!(
-            Position::from_fen(Variant::Bashni, &text).is_ok(),
+            Position::from_fen(&RuleSet::new(Variant::Bashni), &text).is_ok(),
             "{fen}: after d4-e5 the position prints as {text:?}, which is refused"
         );
     }

@@ -1,7 +1,7 @@
 //! Perft against the reference table `tests/data/perft.tsv` (its header
 //! says where the counts come from).
 
-use bashni::rules::{KingLanding, Position, Variant, divide, perft, perft_parallel};
+use bashni::rules::{KingLanding, Position, RuleSet, Variant, divide, perft, perft_parallel};
 use std::collections::BTreeSet;
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.tsv");
@@ -21,10 +21,9 @@ struct Row {
 
 impl Row {
     fn position(&self) -> Position {
-        let mut pos = Position::from_fen(self.variant, &self.fen)
-            .unwrap_or_else(|e| panic!("{}: bad fen {:?}: {e}", self.label(), self.fen));
-        pos.set_king_landing(self.landing);
-        pos
+        let rules = RuleSet::new(self.variant).with_king_landing(self.landing);
+        Position::from_fen(&rules, &self.fen)
+            .unwrap_or_else(|e| panic!("{}: bad fen {:?}: {e}", self.label(), self.fen))
     }
 
     fn label(&self) -> String {

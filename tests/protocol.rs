@@ -7,7 +7,8 @@ use engine::{Engine, run_piped};
 use std::time::{Duration, Instant};
 
 fn legal_moves(variant: bashni::rules::Variant, fen: &str) -> Vec<String> {
-    let pos = bashni::rules::Position::from_fen(variant, fen).expect("valid fen");
+    let pos = bashni::rules::Position::from_fen(&bashni::rules::RuleSet::new(variant), fen)
+        .expect("valid fen");
     pos.legal_moves().iter().map(|m| m.to_string()).collect()
 }
 
@@ -42,7 +43,9 @@ fn uci_handshake_declares_every_option() {
 fn every_go_form_ends_in_a_legal_bestmove() {
     let mut e = Engine::start();
     let after_move = legal_moves(bashni::rules::Variant::Bashni, &{
-        let mut p = bashni::rules::Position::start(bashni::rules::Variant::Bashni);
+        let mut p = bashni::rules::Position::start(&bashni::rules::RuleSet::new(
+            bashni::rules::Variant::Bashni,
+        ));
         let mv = p.parse_move("c3-d4").unwrap();
         p.make(&mv);
         p.to_fen()
@@ -351,7 +354,9 @@ fn two_threads_play_legal_moves_and_stop_promptly() {
     e.send("go depth 6");
     let mv = e.bestmove();
     assert!(e.fen().starts_with("B:"));
-    let mut p = bashni::rules::Position::start(bashni::rules::Variant::Bashni);
+    let mut p = bashni::rules::Position::start(&bashni::rules::RuleSet::new(
+        bashni::rules::Variant::Bashni,
+    ));
     let first = p.parse_move("c3-d4").unwrap();
     p.make(&first);
     assert!(legal_moves(bashni::rules::Variant::Bashni, &p.to_fen()).contains(&mv));

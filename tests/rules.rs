@@ -4,7 +4,7 @@
 
 mod common;
 
-use bashni::rules::{Colour, KingLanding, Position, Variant, parse_square};
+use bashni::rules::{Colour, KingLanding, Position, RuleSet, Variant, parse_square};
 use common::{after, assert_moves, bashni, lasca, pos};
 
 const CONTINUE: KingLanding = KingLanding::Continue;
@@ -19,7 +19,7 @@ fn sq(variant: Variant, name: &str) -> bashni::rules::Square {
 #[test]
 fn start_positions_white_moves_first_with_its_front_rank() {
     // Bashni: the rank-3 men a3 c3 e3 g3 step into rank 4.
-    let b = Position::start(Variant::Bashni);
+    let b = Position::start(&RuleSet::new(Variant::Bashni));
     assert_eq!(b.side_to_move(), Colour::White);
     assert_eq!(b.piece_count(Colour::White), 12);
     assert_eq!(b.piece_count(Colour::Black), 12);
@@ -30,7 +30,7 @@ fn start_positions_white_moves_first_with_its_front_rank() {
         ],
     );
     // Lasca: 7 files, so g3 has only f4.
-    let l = Position::start(Variant::Lasca);
+    let l = Position::start(&RuleSet::new(Variant::Lasca));
     assert_eq!(l.side_to_move(), Colour::White);
     assert_eq!(l.piece_count(Colour::White), 11);
     assert_eq!(l.piece_count(Colour::Black), 11);

@@ -21,7 +21,7 @@ mod engine;
 use engine::Engine;
 
 use bashni::rules::DrawRules;
-use bashni::rules::{Colour, KingLanding, Move, Position, Variant};
+use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
 use bashni::search::{self, Config, Limits, MATE, Signals, is_mate_score};
 use bashni::tt::{LockFreeTable, Table};
 use solver::Solver;
@@ -82,7 +82,7 @@ fn tactics(path: &str, variant: Variant) -> Vec<Tactic> {
         }
         let mut fields = content.split(';').map(str::trim);
         let fen = fields.next().unwrap();
-        let position = Position::from_fen(variant, fen)
+        let position = Position::from_fen(&RuleSet::new(variant), fen)
             .unwrap_or_else(|e| panic!("line {line}: bad position {fen}: {e}"));
         assert_eq!(position.king_landing(), KingLanding::Continue);
         let (mut bm, mut id) = (None, None);
@@ -228,8 +228,8 @@ fn check_theme(t: &Tactic) -> Result<(), String> {
         }
     }
     if t.free_differs {
-        let mut free = pos.clone();
-        free.set_king_landing(KingLanding::Free);
+        let rules = RuleSet::new(pos.variant()).with_king_landing(KingLanding::Free);
+        let free = Position::from_fen(&rules, &pos.to_fen()).expect("own FEN");
         if prove(&free, t.bm, t.plies).is_ok() {
             return Err("the proof is the same under KingLanding=free".into());
         }
@@ -307,21 +307,21 @@ fn every_tactic_shows_its_theme() {
 fn solver_answers_hand_checked_positions() {
     // White to move, a5-b6 leaves the man on a7 no move (b6 taken, and the
     // jump over b6 is blocked by c5): a win in 1. c5-b6 and c5-d6 do not.
-    let pos = Position::from_fen(Variant::Bashni, "W:a5w,c5w,a7b").unwrap();
+    let pos = Position::from_fen(&RuleSet::new(Variant::Bashni), "W:a5w,c5w,a7b").unwrap();
     let mut solver = Solver::default();
     assert_eq!(names(&solver.winning_moves(&pos, 1).unwrap()), ["a5-b6"]);
     assert!(solver.side_wins(&mut pos.clone(), 3).unwrap());
     // A side with no move has lost already: it wins nothing.
-    let lost = Position::from_fen(Variant::Bashni, "B:a5w,c5w,b6w,a7b").unwrap();
+    let lost = Position::from_fen(&RuleSet::new(Variant::Bashni), "B:a5w,c5w,b6w,a7b").unwrap();
     assert!(lost.legal_moves().is_empty());
     assert!(!solver.side_wins(&mut lost.clone(), 9).unwrap());
     // Lone kings far apart: nobody can force anything quickly.
-    let kings = Position::from_fen(Variant::Bashni, "W:a1W,h8B").unwrap();
+    let kings = Position::from_fen(&RuleSet::new(Variant::Bashni), "W:a1W,h8B").unwrap();
     assert!(!solver.side_wins(&mut kings.clone(), 5).unwrap());
     // The budget is honoured.
     let mut tiny = Solver::with_budget(10);
     assert!(
-        tiny.side_wins(&mut Position::start(Variant::Bashni), 9)
+        tiny.side_wins(&mut Position::start(&RuleSet::new(Variant::Bashni)), 9)
             .is_err()
     );
 }
@@ -395,7 +395,7 @@ const MISSED_WINS: [(Variant, &str, &str, u32); 5] = [
 #[test]
 fn solver_proves_the_missed_wins() {
     for (variant, fen, bm, plies) in MISSED_WINS {
-        let pos = Position::from_fen(variant, fen).unwrap();
+        let pos = Position::from_fen(&RuleSet::new(variant), fen).unwrap();
         let bm = pos.parse_move(bm).unwrap();
         prove(&pos, bm, plies).unwrap_or_else(|why| panic!("{fen}: {why}"));
     }
@@ -405,7 +405,7 @@ fn solver_proves_the_missed_wins() {
 fn engine_finds_the_missed_wins() {
     let mut failures = Vec::new();
     for (variant, fen, bm, plies) in MISSED_WINS {
-        let pos = Position::from_fen(variant, fen).unwrap();
+        let pos = Position::from_fen(&RuleSet::new(variant), fen).unwrap();
         let bm = pos.parse_move(bm).unwrap();
         if let Err(why) = engine_check(&pos, bm, plies) {
             failures.push(format!("{fen}: {why}"));
@@ -417,7 +417,7 @@ fn engine_finds_the_missed_wins() {
 #[test]
 fn engine_sees_a_win_on_the_last_ply() {
     // a5-b6 leaves Black no legal move (see solver_answers_hand_checked_positions).
-    let pos = Position::from_fen(Variant::Bashni, "W:a5w,c5w,a7b").unwrap();
+    let pos = Position::from_fen(&RuleSet::new(Variant::Bashni), "W:a5w,c5w,a7b").unwrap();
     let outcome = engine(&pos, 1);
     assert_eq!(
         outcome.best.map(|m| m.to_string()).as_deref(),

@@ -13,9 +13,9 @@ mod parse;
 
 pub use display::{board_text, info_line};
 pub use options::{Change, Options, declarations};
-pub use parse::{GamePosition, GoCommand, parse_go, parse_position, parse_setoption};
+pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 
-use crate::rules::DrawRules;
+use crate::rules::Game;
 use crate::rules::divide;
 use crate::search::{self, Config, Limits, Signals};
 use crate::tt::{LockFreeTable, Table};
@@ -135,7 +135,7 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
 /// The controller: options, the current game position and the search.
 struct Engine {
     options: Options,
-    game: GamePosition,
+    game: Game,
     tt: Arc<LockFreeTable>,
     signals: Arc<Signals>,
     flags: Arc<Flags>,
@@ -148,7 +148,7 @@ impl Engine {
     fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Engine {
         let options = Options::default();
         Engine {
-            game: GamePosition::start(options.variant, options.king_landing),
+            game: Game::new(options.rules),
             tt: new_table(options.hash_mb).expect("the default table fits in memory"),
             options,
             signals,
@@ -234,17 +234,16 @@ impl Engine {
                 Ok(())
             }
             "setoption" => self.set_option(args),
-            "position" => parse_position(args, self.options.variant, self.options.king_landing)
-                .map(|game| {
-                    self.game = game;
-                }),
+            "position" => parse_position(args, self.options.rules).map(|game| {
+                self.game = game;
+            }),
             "go" => self.go(args),
             "d" => {
-                send(&board_text(&self.game.position));
+                send(&board_text(self.game.position()));
                 Ok(())
             }
             "eval" => {
-                send(&crate::eval::explain(&self.game.position));
+                send(&crate::eval::explain(self.game.position()));
                 Ok(())
             }
             "bench" => {
@@ -273,15 +272,16 @@ impl Engine {
             // The key knows neither the variant nor the landing rule, so
             // the table's entries no longer apply after either changes.
             Change::Variant => {
-                self.game = GamePosition::start(self.options.variant, self.options.king_landing);
+                self.game = Game::new(self.options.rules);
                 self.tt.clear();
             }
-            // The position stays; only its capture rule changes.
-            Change::KingLanding => {
-                self.game
-                    .position
-                    .set_king_landing(self.options.king_landing);
-                self.tt.clear();
+            // The position stays; only its rules change. The key does not
+            // know the landing rule, so the table goes too.
+            Change::Rules => {
+                if self.game.rules().king_landing != self.options.rules.king_landing {
+                    self.tt.clear();
+                }
+                self.game.set_rules(self.options.rules);
             }
             Change::Hash => self.resize_table()?,
             Change::ClearHash => self.tt.clear(),
@@ -313,15 +313,8 @@ impl Engine {
         ))
     }
 
-    fn draw_rules(&self) -> DrawRules {
-        DrawRules {
-            no_progress_plies: self.options.no_progress_plies,
-            max_plies: self.options.max_plies,
-        }
-    }
-
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
-        let pos = &self.game.position;
+        let pos = self.game.position();
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {
                 let start = Instant::now();
@@ -336,7 +329,7 @@ impl Engine {
             }
             GoCommand::Search(limits) => limits,
         };
-        if let Some(reason) = self.drawn_by_rule() {
+        if let Some(reason) = self.game.draw_reason() {
             send(&format!(
                 "info string the position is already drawn ({reason}); playing on"
             ));
@@ -346,14 +339,14 @@ impl Engine {
             multi_pv: self.options.multi_pv,
             skill_level: self.options.skill_level,
             move_overhead: self.options.move_overhead,
-            draw_rules: self.draw_rules(),
+            draw_rules: self.game.rules().draw,
         };
         self.signals.stop.store(false, Ordering::SeqCst);
         self.signals.ponderhit.store(false, Ordering::SeqCst);
         self.flags.searching.store(true, Ordering::SeqCst);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
         let pos = pos.clone();
-        let history = self.game.history.clone();
+        let history = self.game.repetition_keys().to_vec();
         let tt = Arc::clone(&self.tt);
         let signals = Arc::clone(&self.signals);
         let flags = Arc::clone(&self.flags);
@@ -362,12 +355,6 @@ impl Engine {
             flags.searching.store(false, Ordering::SeqCst);
         }));
         Ok(())
-    }
-
-    fn drawn_by_rule(&self) -> Option<String> {
-        self.draw_rules()
-            .reason(&self.game.position)
-            .or_else(|| (self.game.occurrences() >= 3).then(|| "threefold repetition".to_string()))
     }
 }
 

@@ -1,39 +1,31 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
-use crate::rules::{DrawRules, KingLanding, Variant};
+use crate::rules::{RuleSet, Variant};
 
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub variant: Variant,
+    /// Variant, king landing and draw rules (`UCI_Variant`, `KingLanding`,
+    /// `NoProgressPlies`, `MaxPlies`).
+    pub rules: RuleSet,
     pub threads: usize,
     pub hash_mb: usize,
     pub multi_pv: usize,
     pub ponder: bool,
     pub move_overhead: u64,
     pub skill_level: u32,
-    pub king_landing: KingLanding,
-    pub no_progress_plies: u32,
-    pub max_plies: u32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        let DrawRules {
-            no_progress_plies,
-            max_plies,
-        } = DrawRules::for_variant(Variant::Bashni);
         Options {
-            variant: Variant::Bashni,
+            rules: RuleSet::new(Variant::Bashni),
             threads: 1,
             hash_mb: 64,
             multi_pv: 1,
             ponder: false,
             move_overhead: 10,
             skill_level: 0,
-            king_landing: KingLanding::Continue,
-            no_progress_plies,
-            max_plies,
         }
     }
 }
@@ -60,7 +52,8 @@ pub enum Change {
     Variant,
     Hash,
     ClearHash,
-    KingLanding,
+    /// The landing or a draw rule of the current game.
+    Rules,
 }
 
 /// The `option` lines of the `uci` answer (Bashni defaults).
@@ -76,8 +69,12 @@ pub fn declarations() -> Vec<String> {
         spin_declaration("Move Overhead", d.move_overhead, MOVE_OVERHEAD),
         spin_declaration("Skill Level", d.skill_level, SKILL_LEVEL),
         "option name KingLanding type combo default continue var continue var free".to_string(),
-        spin_declaration("NoProgressPlies", d.no_progress_plies, NO_PROGRESS_PLIES),
-        spin_declaration("MaxPlies", d.max_plies, MAX_PLIES),
+        spin_declaration(
+            "NoProgressPlies",
+            d.rules.draw.no_progress_plies,
+            NO_PROGRESS_PLIES,
+        ),
+        spin_declaration("MaxPlies", d.rules.draw.max_plies, MAX_PLIES),
     ]
 }
 
@@ -99,10 +96,9 @@ impl Options {
         let change = match lower.as_str() {
             "uci_variant" => {
                 let text = value.ok_or("option UCI_Variant needs a value")?;
-                self.variant = text.parse()?;
-                let rules = DrawRules::for_variant(self.variant);
-                (self.no_progress_plies, self.max_plies) =
-                    (rules.no_progress_plies, rules.max_plies);
+                // A new variant brings its own draw rules; the landing
+                // rule stays as set.
+                self.rules = RuleSet::new(text.parse()?).with_king_landing(self.rules.king_landing);
                 Change::Variant
             }
             "threads" => {
@@ -136,16 +132,16 @@ impl Options {
             }
             "kinglanding" => {
                 let text = value.ok_or("option KingLanding needs a value")?;
-                self.king_landing = text.parse()?;
-                Change::KingLanding
+                self.rules.king_landing = text.parse()?;
+                Change::Rules
             }
             "noprogressplies" => {
-                self.no_progress_plies = spin(name, value, NO_PROGRESS_PLIES)? as u32;
-                Change::Value
+                self.rules.draw.no_progress_plies = spin(name, value, NO_PROGRESS_PLIES)? as u32;
+                Change::Rules
             }
             "maxplies" => {
-                self.max_plies = spin(name, value, MAX_PLIES)? as u32;
-                Change::Value
+                self.rules.draw.max_plies = spin(name, value, MAX_PLIES)? as u32;
+                Change::Rules
             }
             _ => return Err(format!("unknown option '{name}'")),
         };
@@ -179,8 +175,8 @@ mod tests {
         let mut o = Options::default();
         o.set("maxplies", Some("99")).unwrap();
         o.set("UCI_Variant", Some("lasca")).unwrap();
-        assert_eq!((o.no_progress_plies, o.max_plies), (0, 0));
+        assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
         o.set("uci_variant", Some("bashni")).unwrap();
-        assert_eq!((o.no_progress_plies, o.max_plies), (50, 250));
+        assert_eq!(o.rules, RuleSet::new(Variant::Bashni));
     }
 }

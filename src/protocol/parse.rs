@@ -1,65 +1,32 @@
 //! Parsing the arguments of `position`, `go` and `setoption`.
 
-use crate::rules::{KingLanding, Move, Position, Variant};
+use crate::rules::{Game, Move, Position, RuleSet};
 use crate::search::{Clock, Limits, MAX_DEPTH};
 
-/// A position set up by `position`, with the keys of the positions before
-/// it in the game (for repetitions).
-pub struct GamePosition {
-    pub position: Position,
-    pub history: Vec<u64>,
-}
-
-impl GamePosition {
-    pub fn start(variant: Variant, king_landing: KingLanding) -> GamePosition {
-        let mut position = Position::start(variant);
-        position.set_king_landing(king_landing);
-        GamePosition {
-            position,
-            history: Vec::new(),
-        }
-    }
-
-    /// How often the current position occurred in the game, itself included.
-    pub fn occurrences(&self) -> usize {
-        let key = self.position.key();
-        1 + self.history.iter().filter(|&&k| k == key).count()
-    }
-}
-
-/// `position startpos|fen <fen> [moves m1 m2 ...]`.
-pub fn parse_position(
-    args: &[&str],
-    variant: Variant,
-    king_landing: KingLanding,
-) -> Result<GamePosition, String> {
+/// `position startpos|fen <fen> [moves m1 m2 ...]` under `rules`.
+pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, String> {
     let moves_at = args
         .iter()
         .position(|&t| t == "moves")
         .unwrap_or(args.len());
     let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
-    let mut position = match setup.first() {
-        Some(&"startpos") => Position::start(variant),
+    let mut game = match setup.first() {
+        Some(&"startpos") => Game::new(rules),
         Some(&"fen") => {
             if setup.len() < 2 {
                 return Err("position fen needs a position string".into());
             }
             let fen = setup[1..].join(" ");
-            Position::from_fen(variant, &fen).map_err(|e| format!("bad position '{fen}': {e}"))?
+            Game::from_fen(rules, &fen).map_err(|e| format!("bad position '{fen}': {e}"))?
         }
         Some(other) => return Err(format!("position: expected startpos or fen, got '{other}'")),
         None => return Err("position: expected startpos or fen".into()),
     };
-    position.set_king_landing(king_landing);
-    let mut history = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
-        let mv = position
-            .parse_move(text)
+        game.play_text(text)
             .map_err(|e| format!("move {} of position: {e}", i + 1))?;
-        history.push(position.key());
-        position.make(&mv);
     }
-    Ok(GamePosition { position, history })
+    Ok(game)
 }
 
 /// What `go` asked for.

@@ -40,6 +40,15 @@ impl Colour {
     }
 }
 
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::White => "White",
+            Colour::Black => "Black",
+        })
+    }
+}
+
 impl std::ops::Not for Colour {
     type Output = Colour;
     #[inline]

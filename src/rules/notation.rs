@@ -4,7 +4,8 @@
 use super::column::{Column, ColumnError, Piece};
 use super::geometry::{Colour, Square, Variant};
 use super::moves::Move;
-use super::position::Position;
+use super::position::{MAX_COUNTER, Position};
+use super::ruleset::RuleSet;
 use std::fmt;
 
 /// Why a square, move or position string was rejected.
@@ -191,7 +192,8 @@ impl Position {
 
     /// Parse a position string: `<side>:<col>,<col>... [<no-progress> <move>]`.
     /// The whole string may hold the two numbers after whitespace.
-    pub fn from_fen(variant: Variant, text: &str) -> Result<Position, NotationError> {
+    /// The position is made for `rules` (its variant and landing rule).
+    pub fn from_fen(rules: &RuleSet, text: &str) -> Result<Position, NotationError> {
         let mut tokens = text.split_whitespace();
         let board = tokens.next().ok_or(NotationError::Garbage {
             text: "empty position".to_string(),
@@ -207,11 +209,11 @@ impl Position {
         if let Some(extra) = tokens.next() {
             return Err(NotationError::Garbage { text: extra.into() });
         }
-        Position::from_board_token(variant, board, no_progress, fullmove)
+        Position::from_board_token(rules, board, no_progress, fullmove)
     }
 
     fn from_board_token(
-        variant: Variant,
+        rules: &RuleSet,
         board: &str,
         no_progress: u32,
         fullmove: u32,
@@ -224,7 +226,8 @@ impl Position {
             "B" | "b" => Colour::Black,
             _ => return Err(NotationError::BadSide { text: side.into() }),
         };
-        let mut pos = Position::empty(variant);
+        let variant = rules.variant;
+        let mut pos = Position::empty(rules);
         pos.set_side(side);
         pos.set_counters(no_progress, fullmove);
         let g = variant.geometry();
@@ -350,11 +353,6 @@ impl Position {
         }
     }
 }
-
-/// The largest counter a position string may carry: far beyond any game
-/// (MaxPlies is at most 100,000), and small enough that no counter
-/// arithmetic (`game_ply` doubles the move number) can overflow.
-pub const MAX_COUNTER: u32 = 1 << 30;
 
 fn parse_number(
     token: Option<&str>,

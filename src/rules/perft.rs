@@ -236,12 +236,12 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::{RuleSet, Variant};
 
     #[test]
     fn parallel_and_divide_agree_with_serial() {
         for variant in Variant::ALL {
-            let pos = Position::start(variant);
+            let pos = Position::start(&RuleSet::new(variant));
             for depth in 0..=6 {
                 let serial = perft(&mut pos.clone(), depth);
                 assert_eq!(perft_parallel(&pos, depth, 2), serial, "{variant} {depth}");

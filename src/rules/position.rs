@@ -4,6 +4,7 @@
 use super::column::{Column, Piece};
 use super::geometry::{Bitboard, Colour, Geometry, Square, Variant};
 use super::moves::Move;
+use super::ruleset::RuleSet;
 
 /// How a flying king may land after a capture (Bashni only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -43,6 +44,7 @@ impl std::fmt::Display for KingLanding {
 pub struct Undo {
     key: u64,
     no_progress: u32,
+    fullmove: u32,
 }
 
 /// A full game state.
@@ -71,6 +73,19 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The largest value of either counter (no-progress plies, move number).
+/// Far beyond any game (MaxPlies is at most 100,000), small enough that no
+/// counter arithmetic (`game_ply` doubles the move number) overflows. The
+/// counters stop there instead of growing, so every position the engine
+/// prints is one it reads back.
+pub const MAX_COUNTER: u32 = 1 << 30;
+
+/// A counter one higher, held at `MAX_COUNTER`.
+#[inline(always)]
+fn count_up(counter: u32) -> u32 {
+    (counter + 1).min(MAX_COUNTER)
+}
+
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 
 /// The key of one square: a mix of the packed column and a per-square salt,
@@ -86,10 +101,10 @@ fn square_key(sq: usize, col: Column) -> u64 {
 
 impl Position {
     /// An empty board with White to move.
-    pub fn empty(variant: Variant) -> Position {
+    pub fn empty(rules: &RuleSet) -> Position {
         Position {
-            geometry: variant.geometry(),
-            king_landing: KingLanding::default(),
+            geometry: rules.variant.geometry(),
+            king_landing: rules.king_landing,
             columns: [Column::EMPTY; 64],
             by_colour: [0; 2],
             kings: 0,
@@ -100,9 +115,9 @@ impl Position {
         }
     }
 
-    /// The start position of a variant.
-    pub fn start(variant: Variant) -> Position {
-        Position::from_fen(variant, variant.start_fen()).expect("start FEN is valid")
+    /// The start position of the rules' variant.
+    pub fn start(rules: &RuleSet) -> Position {
+        Position::from_fen(rules, rules.variant.start_fen()).expect("start FEN is valid")
     }
 
     #[inline]
@@ -119,8 +134,9 @@ impl Position {
         self.king_landing
     }
 
-    /// Chooses the landing rule; it only matters in Bashni.
-    pub fn set_king_landing(&mut self, rule: KingLanding) {
+    /// Chooses the landing rule; it only matters in Bashni. Positions get
+    /// theirs from a `RuleSet`; a game changes it through `Game::set_rules`.
+    pub(super) fn set_king_landing(&mut self, rule: KingLanding) {
         self.king_landing = rule;
     }
 
@@ -228,6 +244,25 @@ impl Position {
         self.columns.iter().map(|c| c.count(colour)).sum()
     }
 
+    /// What `unmake` restores besides the board.
+    #[inline(always)]
+    fn undo_point(&self) -> Undo {
+        Undo {
+            key: self.key,
+            no_progress: self.no_progress,
+            fullmove: self.fullmove,
+        }
+    }
+
+    /// Hand the move to the other side; the move number goes up after Black.
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        if self.side == Colour::Black {
+            self.fullmove = count_up(self.fullmove);
+        }
+        self.side = !self.side;
+    }
+
     /// Play a legal move of this position.
     #[inline]
     pub fn make(&mut self, mv: &Move) -> Undo {
@@ -243,10 +278,7 @@ impl Position {
 
     #[inline(always)]
     fn make_with<const KEYED: bool>(&mut self, mv: &Move) -> Undo {
-        let undo = Undo {
-            key: self.key,
-            no_progress: self.no_progress,
-        };
+        let undo = self.undo_point();
         let from = mv.from as usize;
         let mut col = self.columns[from];
         let man_moved = !col.top_is_king();
@@ -263,12 +295,9 @@ impl Position {
         self.no_progress = if man_moved || mv.captures > 0 {
             0
         } else {
-            self.no_progress + 1
+            count_up(self.no_progress)
         };
-        if self.side == Colour::Black {
-            self.fullmove += 1;
-        }
-        self.side = !self.side;
+        self.pass_turn();
         if KEYED {
             self.key ^= SIDE_KEY;
         }
@@ -280,9 +309,6 @@ impl Position {
     #[inline]
     pub fn unmake(&mut self, mv: &Move, undo: Undo) {
         self.side = !self.side;
-        if self.side == Colour::Black {
-            self.fullmove -= 1;
-        }
         let enemy = !self.side;
         let mut col = self.columns[mv.to as usize];
         self.put::<false>(mv.to as usize, Column::EMPTY);
@@ -300,6 +326,8 @@ impl Position {
         }
         self.put::<false>(mv.from as usize, col);
         self.no_progress = undo.no_progress;
+        self.fullmove = undo.fullmove;
+        self.fullmove = undo.fullmove;
         self.key = undo.key;
     }
 
@@ -308,17 +336,14 @@ impl Position {
     /// what `unmake_quiet` needs, including whether a man was crowned.
     #[inline(always)]
     pub(super) fn make_quiet_unkeyed(&mut self, from: Square, to: Square) -> (Undo, bool) {
-        let undo = Undo {
-            key: self.key,
-            no_progress: self.no_progress,
-        };
+        let undo = self.undo_point();
         let (f, t) = (from.index(), to.index());
         let moved = from.bb() | to.bb();
         let mut col = self.columns[f];
         self.by_colour[self.side.index()] ^= moved;
         let crowned = if col.top_is_king() {
             self.kings ^= moved;
-            self.no_progress += 1;
+            self.no_progress = count_up(self.no_progress);
             false
         } else {
             self.no_progress = 0;
@@ -331,10 +356,7 @@ impl Position {
         };
         self.columns[t] = col;
         self.columns[f] = Column::EMPTY;
-        if self.side == Colour::Black {
-            self.fullmove += 1;
-        }
-        self.side = !self.side;
+        self.pass_turn();
         (undo, crowned)
     }
 
@@ -342,9 +364,6 @@ impl Position {
     #[inline(always)]
     pub(super) fn unmake_quiet(&mut self, from: Square, to: Square, undo: Undo, crowned: bool) {
         self.side = !self.side;
-        if self.side == Colour::Black {
-            self.fullmove -= 1;
-        }
         let (f, t) = (from.index(), to.index());
         let moved = from.bb() | to.bb();
         let mut col = self.columns[t];
@@ -358,6 +377,7 @@ impl Position {
         self.columns[f] = col;
         self.columns[t] = Column::EMPTY;
         self.no_progress = undo.no_progress;
+        self.fullmove = undo.fullmove;
     }
 }
 
@@ -384,7 +404,7 @@ mod tests {
         };
         for variant in Variant::ALL {
             for _ in 0..50 {
-                let mut pos = Position::start(variant);
+                let mut pos = Position::start(&RuleSet::new(variant));
                 for _ in 0..150 {
                     let moves = pos.legal_moves();
                     if moves.is_empty() {

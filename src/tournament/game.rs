@@ -4,8 +4,7 @@
 use super::TimeControl;
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{Engine, EngineFailure, EngineScore};
-use crate::rules::{Colour, DrawRules, KingLanding, Position, Variant};
-use std::collections::HashMap;
+use crate::rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
 use std::time::Duration;
 
 /// How each move is limited.
@@ -21,14 +20,10 @@ pub enum SearchLimit {
 /// Everything about a game except the engines and the opening.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    pub variant: Variant,
-    pub king_landing: KingLanding,
+    /// The rules the referee plays by: the variant's own, with the
+    /// runner's ply limit and repetition adjudication added.
+    pub rules: RuleSet,
     pub limit: SearchLimit,
-    /// A draw once `game_ply()` reaches this (0 = no limit).
-    pub max_plies: u32,
-    /// A draw after this many plies with no capture and no man move
-    /// (0 = no such rule).
-    pub no_progress_plies: u32,
     /// How long a `bestmove` may take under a non-clock limit.
     pub hang_timeout: Duration,
     /// Grace beyond an empty clock.
@@ -78,12 +73,9 @@ impl GameResult {
 pub enum Termination {
     /// The side to move had no legal move.
     Normal,
-    /// The position occurred for the third time.
-    Repetition,
-    /// This many plies without a capture or a man move.
-    NoProgress(u32),
-    /// The game reached this many plies.
-    PlyLimit(u32),
+    /// A draw rule of the game's rule set (repetition, no progress, ply
+    /// limit).
+    Draw(DrawReason),
     /// Both engines' scores said the game was lost (`--resign`); the engine
     /// named lost.
     ScoreResign(String),
@@ -120,9 +112,7 @@ impl std::fmt::Display for Termination {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Termination::Normal => write!(f, "normal"),
-            Termination::Repetition => write!(f, "adjudication: threefold repetition"),
-            Termination::NoProgress(n) => write!(f, "adjudication: no-progress rule ({n} plies)"),
-            Termination::PlyLimit(n) => write!(f, "adjudication: ply limit ({n} plies)"),
+            Termination::Draw(reason) => write!(f, "adjudication: {reason}"),
             Termination::ScoreResign(name) => write!(f, "adjudication: score, {name} resigns"),
             Termination::ScoreDraw => write!(f, "adjudication: score (draw)"),
             Termination::TimeForfeit(name) => write!(f, "time forfeit: {name}"),
@@ -143,21 +133,16 @@ impl std::str::FromStr for Termination {
 
     /// The inverse of `Display`.
     fn from_str(text: &str) -> Result<Termination, String> {
-        let plies = |rest: &str| {
-            rest.strip_suffix(" plies)")
-                .and_then(|n| n.parse::<u32>().ok())
-                .ok_or_else(|| format!("bad termination '{text}'"))
-        };
         let named = |prefix: &str| text.strip_prefix(prefix).map(str::to_string);
         Ok(match text {
             "normal" => Termination::Normal,
-            "adjudication: threefold repetition" => Termination::Repetition,
             "adjudication: score (draw)" => Termination::ScoreDraw,
             _ => {
-                if let Some(rest) = text.strip_prefix("adjudication: no-progress rule (") {
-                    Termination::NoProgress(plies(rest)?)
-                } else if let Some(rest) = text.strip_prefix("adjudication: ply limit (") {
-                    Termination::PlyLimit(plies(rest)?)
+                if let Some(reason) = text
+                    .strip_prefix("adjudication: ")
+                    .and_then(parse_draw_reason)
+                {
+                    Termination::Draw(reason)
                 } else if let Some(name) = text
                     .strip_prefix("adjudication: score, ")
                     .and_then(|r| r.strip_suffix(" resigns"))
@@ -191,6 +176,21 @@ impl std::str::FromStr for Termination {
                 }
             }
         })
+    }
+}
+
+/// The inverse of `DrawReason`'s `Display`.
+fn parse_draw_reason(text: &str) -> Option<DrawReason> {
+    let plies = |rest: &str| rest.strip_suffix(" plies)")?.parse().ok();
+    if text == "threefold repetition" {
+        Some(DrawReason::Repetition(3))
+    } else if let Some(rest) = text.strip_prefix("no-progress rule (") {
+        plies(rest).map(DrawReason::NoProgress)
+    } else if let Some(rest) = text.strip_prefix("ply limit (") {
+        plies(rest).map(DrawReason::PlyLimit)
+    } else {
+        let n = text.strip_suffix("-fold repetition")?.parse().ok()?;
+        Some(DrawReason::Repetition(n))
     }
 }
 
@@ -231,11 +231,9 @@ pub fn play_game(
     opening_fen: &str,
     settings: &GameSettings,
 ) -> anyhow::Result<GameOutcome> {
-    let mut pos = Position::from_fen(settings.variant, opening_fen)
+    let mut game = Game::from_fen(settings.rules, opening_fen)
         .map_err(|e| anyhow::anyhow!("bad opening '{opening_fen}': {e}"))?;
-    pos.set_king_landing(settings.king_landing);
     let mut moves: Vec<PlayedMove> = Vec::new();
-    let mut seen: HashMap<u64, u32> = HashMap::from([(pos.key(), 1)]);
     let mut clocks = Clocks::new(settings.limit);
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let end = |result, termination, moves, failed| {
@@ -248,12 +246,20 @@ pub fn play_game(
     };
 
     loop {
-        let side = pos.side_to_move();
-        if pos.legal_moves().is_empty() {
-            return end(GameResult::win_for(!side), Termination::Normal, moves, None);
-        }
-        if let Some(reason) = draw_reason(&pos, &seen, settings) {
-            return end(GameResult::Draw, reason, moves, None);
+        let side = game.position().side_to_move();
+        match game.result() {
+            Some(GameEnd::NoLegalMove { loser }) => {
+                return end(
+                    GameResult::win_for(!loser),
+                    Termination::Normal,
+                    moves,
+                    None,
+                );
+            }
+            Some(GameEnd::Draw(reason)) => {
+                return end(GameResult::Draw, Termination::Draw(reason), moves, None);
+            }
+            None => {}
         }
         let engine = &mut *engines[side.index()];
         let name = engine.name().to_string();
@@ -274,19 +280,17 @@ pub fn play_game(
             // It answered, late: it loses but needs no restart.
             return end(loses, Termination::TimeForfeit(name), moves, None);
         }
-        let Ok(mv) = pos.parse_move(&reply.best_move) else {
+        let Ok(mv) = game.play_text(&reply.best_move) else {
             let text = printable(&reply.best_move);
             let termination = Termination::IllegalMove { engine: name, text };
             return end(loses, termination, moves, Some(side));
         };
-        pos.make(&mv);
         moves.push(PlayedMove {
             text: mv.to_string(),
             score: reply.score,
             depth: reply.depth,
             elapsed: reply.elapsed,
         });
-        *seen.entry(pos.key()).or_insert(0) += 1;
         match adjudicator.after_move(side, reply.score) {
             Some(Verdict::Draw) => {
                 return end(GameResult::Draw, Termination::ScoreDraw, moves, None);
@@ -354,28 +358,6 @@ fn printable(text: &str) -> String {
         shown.push_str("...");
     }
     shown
-}
-
-/// Why the position is a draw by the runner's rules, if it is.
-fn draw_reason(
-    pos: &Position,
-    seen: &HashMap<u64, u32>,
-    settings: &GameSettings,
-) -> Option<Termination> {
-    if seen.get(&pos.key()).copied().unwrap_or(0) >= 3 {
-        return Some(Termination::Repetition);
-    }
-    let rules = DrawRules {
-        no_progress_plies: settings.no_progress_plies,
-        max_plies: settings.max_plies,
-    };
-    if rules.no_progress_plies > 0 && pos.no_progress_plies() >= rules.no_progress_plies {
-        Some(Termination::NoProgress(rules.no_progress_plies))
-    } else if rules.max_plies > 0 && pos.game_ply() >= rules.max_plies {
-        Some(Termination::PlyLimit(rules.max_plies))
-    } else {
-        None
-    }
 }
 
 /// Both sides' clocks under a time control (idle for other limits).
@@ -541,9 +523,10 @@ mod tests {
     fn terminations_read_back_what_they_print() {
         let all = [
             Termination::Normal,
-            Termination::Repetition,
-            Termination::NoProgress(50),
-            Termination::PlyLimit(6),
+            Termination::Draw(DrawReason::Repetition(3)),
+            Termination::Draw(DrawReason::Repetition(4)),
+            Termination::Draw(DrawReason::NoProgress(50)),
+            Termination::Draw(DrawReason::PlyLimit(6)),
             Termination::ScoreResign("old one".into()),
             Termination::ScoreDraw,
             Termination::TimeForfeit("a".into()),
@@ -563,7 +546,7 @@ mod tests {
         }
         assert_eq!(Termination::Crashed("x".into()).kind(), "engine crashed");
         assert_eq!(
-            Termination::NoProgress(50).kind(),
+            Termination::Draw(DrawReason::NoProgress(50)).kind(),
             "adjudication: no-progress rule (50 plies)"
         );
         assert!(

@@ -7,7 +7,7 @@
 //! without the line nothing would catch the mix-up). The shipped books (`bench-positions/openings-*.txt`)
 //! come from `generate`, and a test checks they still match it.
 
-use crate::rules::{Colour, Position, Variant, squares};
+use crate::rules::{Colour, Position, RuleSet, Variant, squares};
 use std::collections::BTreeSet;
 
 /// Read a book: the positions in file order, each checked by the rules core.
@@ -37,7 +37,7 @@ pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Strin
             }
             continue;
         }
-        let pos = Position::from_fen(variant, line)
+        let pos = Position::from_fen(&RuleSet::new(variant), line)
             .map_err(|e| format!("line {}: bad {variant} position '{line}': {e}", index + 1))?;
         if pos.legal_moves().is_empty() {
             return Err(format!("line {}: '{line}' has no legal move", index + 1));
@@ -71,7 +71,7 @@ fn is_balanced(pos: &Position) -> bool {
 /// sorted by position string, then `count` of them picked evenly through
 /// the list (all of them if there are fewer).
 pub fn generate(variant: Variant, plies: u32, count: usize) -> Vec<String> {
-    let mut layer = vec![Position::start(variant)];
+    let mut layer = vec![Position::start(&RuleSet::new(variant))];
     for _ in 0..plies {
         let mut next = BTreeSet::new();
         let mut positions = Vec::new();
@@ -151,9 +151,11 @@ mod tests {
 
     #[test]
     fn the_start_is_balanced_and_a_pending_capture_is_not() {
-        assert!(is_balanced(&Position::start(Variant::Bashni)));
+        assert!(is_balanced(&Position::start(&RuleSet::new(
+            Variant::Bashni
+        ))));
         // White's man on d4 can take e5: a capture is pending.
-        let pos = Position::from_fen(Variant::Bashni, "W:d4w,e5b,h8b").unwrap();
+        let pos = Position::from_fen(&RuleSet::new(Variant::Bashni), "W:d4w,e5b,h8b").unwrap();
         assert!(!is_balanced(&pos));
     }
 
@@ -196,7 +198,7 @@ mod tests {
             let distinct: BTreeSet<&String> = book.iter().collect();
             assert_eq!(distinct.len(), book.len(), "{path} repeats a position");
             for fen in &book {
-                let pos = Position::from_fen(variant, fen).unwrap();
+                let pos = Position::from_fen(&RuleSet::new(variant), fen).unwrap();
                 assert!(is_balanced(&pos), "{fen}");
                 assert_eq!(pos.game_ply(), plies, "{fen}");
             }

@@ -93,7 +93,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         "Match {}: {} games, {}, {}, {} opening(s), concurrency {}",
         names.join(" vs "),
         to_play.len(),
-        plan.settings.variant,
+        plan.settings.rules.variant,
         plan.limit_text,
         plan.openings.len(),
         args.concurrency
@@ -422,10 +422,10 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
         ("Result", outcome.result.pdn().to_string()),
         ("SetUp", "1".to_string()),
         ("FEN", plan.openings[record.game.opening].clone()),
-        ("Variant", plan.settings.variant.to_string()),
+        ("Variant", plan.settings.rules.variant.to_string()),
     ];
-    if plan.settings.king_landing != KingLanding::default() {
-        tags.push(("KingLanding", plan.settings.king_landing.to_string()));
+    if plan.settings.rules.king_landing != KingLanding::default() {
+        tags.push(("KingLanding", plan.settings.rules.king_landing.to_string()));
     }
     tags.push(("TimeControl", pdn_time_control(plan.settings.limit)));
     if !matches!(plan.settings.limit, SearchLimit::Clock(_)) {

@@ -11,7 +11,7 @@ use super::openings::{order, parse_openings};
 use super::pdn::PdnGame;
 use super::stats::Sprt;
 use super::{EngineSpec, MatchOptions, TimeControl, TournamentKind};
-use crate::rules::{DrawRules, Variant};
+use crate::rules::{DrawRules, RuleSet, Variant};
 use anyhow::{Context, bail};
 use std::time::Duration;
 
@@ -202,19 +202,23 @@ fn settings(args: &MatchOptions, limit: SearchLimit) -> GameSettings {
         (None, SearchLimit::MoveTime(ms)) => Duration::from_millis(2 * ms + 5_000),
         (None, _) => FIXED_WORK_TIMEOUT,
     };
-    // The variant's own draw rules; Lasca has none, so the runner sets a
-    // ply limit of its own.
-    let rules = DrawRules::for_variant(args.variant);
-    let default_max_plies = match rules.max_plies {
+    // The variant's own draw rules; Lasca has none, so the runner
+    // adjudicates with a ply limit of its own and threefold repetition.
+    let own = DrawRules::for_variant(args.variant);
+    let default_max_plies = match own.max_plies {
         0 => LASCA_MAX_PLIES,
         plies => plies,
     };
+    let rules = RuleSet::new(args.variant)
+        .with_king_landing(args.king_landing.unwrap_or_default())
+        .with_draw_rules(DrawRules {
+            max_plies: args.max_plies.unwrap_or(default_max_plies),
+            repetitions: 3,
+            ..own
+        });
     GameSettings {
-        variant: args.variant,
-        king_landing: args.king_landing.unwrap_or_default(),
+        rules,
         limit,
-        max_plies: args.max_plies.unwrap_or(default_max_plies),
-        no_progress_plies: rules.no_progress_plies,
         hang_timeout,
         time_margin: Duration::from_millis(args.time_margin_ms),
         adjudication: Adjudication {
@@ -337,9 +341,10 @@ mod tests {
                 increment_ms: 100
             })
         );
+        let draw = p.settings.rules.draw;
         assert_eq!(
-            (p.settings.max_plies, p.settings.no_progress_plies),
-            (250, 50)
+            (draw.max_plies, draw.no_progress_plies, draw.repetitions),
+            (250, 50, 3)
         );
     }
 
@@ -409,9 +414,10 @@ mod tests {
             ]
         );
         assert_eq!(p.setup[1].len(), 3);
+        let draw = p.settings.rules.draw;
         assert_eq!(
-            (p.settings.max_plies, p.settings.no_progress_plies),
-            (90, 0)
+            (draw.max_plies, draw.no_progress_plies, draw.repetitions),
+            (90, 0, 3)
         );
         assert_eq!(p.settings.hang_timeout, FIXED_WORK_TIMEOUT);
         let p = plan(&[
@@ -425,6 +431,6 @@ mod tests {
             "lasca",
         ]);
         assert_eq!(p.settings.hang_timeout, Duration::from_millis(5_200));
-        assert_eq!(p.settings.max_plies, LASCA_MAX_PLIES);
+        assert_eq!(p.settings.rules.draw.max_plies, LASCA_MAX_PLIES);
     }
 }

@@ -2,18 +2,18 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
-use bashni::rules::{KingLanding, Move, Position, Variant};
+use bashni::rules::{KingLanding, Move, Position, RuleSet, Variant};
 
 /// Parse a position that the test itself wrote; a typo is a test bug.
 pub fn pos(variant: Variant, fen: &str) -> Position {
-    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("test FEN {fen:?}: {e}"))
+    Position::from_fen(&RuleSet::new(variant), fen)
+        .unwrap_or_else(|e| panic!("test FEN {fen:?}: {e}"))
 }
 
 /// A Bashni position with the given landing rule.
 pub fn bashni(fen: &str, landing: KingLanding) -> Position {
-    let mut p = pos(Variant::Bashni, fen);
-    p.set_king_landing(landing);
-    p
+    let rules = RuleSet::new(Variant::Bashni).with_king_landing(landing);
+    Position::from_fen(&rules, fen).unwrap_or_else(|e| panic!("test FEN {fen:?}: {e}"))
 }
 
 pub fn lasca(fen: &str) -> Position {
