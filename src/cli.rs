@@ -51,7 +51,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
         tt: TableKind,
     },
-    /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
+    /// Search a file of set positions (EPD-style: `<fen> bm <move>; id "..";`).
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
