@@ -20,6 +20,7 @@
 //! ```
 
 pub mod analyse;
+pub mod annotate;
 pub mod bench;
 pub mod cli;
 pub mod eval;
