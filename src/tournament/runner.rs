@@ -98,6 +98,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         plan.openings.len(),
         args.concurrency
     );
+    let already = tally.finished;
     let shared = Shared {
         plan: &plan,
         tally: Mutex::new(tally),
@@ -108,7 +109,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         next_game: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         failure: Mutex::new(None),
-        bar: progress_bar(planned),
+        bar: progress_bar(planned, already),
         date: today(),
     };
     shared.play_all(args.concurrency as usize);
@@ -181,8 +182,10 @@ fn resume(
     Ok(())
 }
 
-fn progress_bar(games: usize) -> ProgressBar {
+/// A bar over the planned games, the resumed ones already done.
+fn progress_bar(games: usize, done: usize) -> ProgressBar {
     let bar = ProgressBar::new(games as u64);
+    bar.set_position(done as u64);
     if let Ok(style) =
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}]")
     {
