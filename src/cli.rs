@@ -48,10 +48,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
         tt: TableKind,
     },
-    /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
+    /// Search a file of set positions (EPD-style: `<fen> bm <move>; id "..";`).
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+    /// Replay the games of a PDN file and write them with the engine's
+    /// scores, best moves and `?`/`??` marks.
+    Annotate(crate::annotate::AnnotateArgs),
+    /// One report (Elo, pentanomial, SPRT, cross table) from PDN files.
+    Stats(crate::tournament::merge::StatsArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +107,8 @@ pub fn run() -> i32 {
         ),
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
+        Some(Command::Stats(args)) => crate::tournament::merge::run(args),
+        Some(Command::Annotate(args)) => crate::annotate::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -21,6 +21,8 @@
 
 #[cfg(feature = "tools")]
 pub mod analyse;
+#[cfg(feature = "tools")]
+pub mod annotate;
 pub mod bench;
 #[cfg(feature = "tools")]
 pub mod cli;

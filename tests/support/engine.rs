@@ -7,7 +7,7 @@
 //! with the client's reason.
 
 use bashni::tournament::EngineSpec;
-use bashni::tournament::engine::{Engine as Client, EngineFailure};
+use bashni::tournament::engine::{Engine as Client, EngineFailure, HANDSHAKE_TIMEOUT};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ impl Engine {
             options: Vec::new(),
         };
         Engine {
-            client: ok(Client::start(&spec, &[])),
+            client: ok(Client::start(&spec, &[], HANDSHAKE_TIMEOUT)),
         }
     }
 
