@@ -55,6 +55,8 @@ enum Command {
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+    /// Serve a board in the browser that drives an engine (our own by default).
+    Gui(crate::gui::GuiArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +112,7 @@ pub fn run() -> i32 {
         ),
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
+        Some(Command::Gui(args)) => crate::gui::run(args),
     };
     match result {
         Ok(()) => 0,

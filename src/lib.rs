@@ -23,6 +23,7 @@ pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod eval;
+pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;
