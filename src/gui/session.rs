@@ -47,6 +47,8 @@ pub struct Session {
     /// `bestmove` lines still owed by searches we stopped.
     stale: u32,
     lines: Vec<PvLine>,
+    /// The ply the lines belong to.
+    lines_ply: usize,
     lines_dirty: bool,
     evals: Vec<Option<i32>>,
     /// Option values the engine has been sent, to send only changes.
@@ -73,6 +75,7 @@ impl Session {
             search: None,
             stale: 0,
             lines: Vec::new(),
+            lines_ply: 0,
             lines_dirty: false,
             evals: vec![None],
             sent: Vec::new(),
@@ -86,9 +89,8 @@ impl Session {
     pub fn take_outbox(&mut self) -> Vec<ServerMessage> {
         if self.lines_dirty {
             self.lines_dirty = false;
-            let ply = self.search.as_ref().map_or(0, |s| s.ply);
             self.outbox.push(ServerMessage::Analysis {
-                ply,
+                ply: self.lines_ply,
                 lines: self.lines.clone(),
             });
         }
@@ -101,11 +103,11 @@ impl Session {
         text: &str,
         inbox: &mut mpsc::UnboundedReceiver<EngineEvent>,
     ) {
-        let message = match serde_json::from_str::<ClientMessage>(text) {
-            Ok(message) => message,
-            Err(e) => return self.error(format!("bad request: {e}")),
+        let applied = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(message) => self.apply(message, inbox).await,
+            Err(e) => Err(format!("bad request: {e}")),
         };
-        if let Err(e) = self.apply(message, inbox).await {
+        if let Err(e) = applied {
             self.error(e);
         }
         self.steer_engine().await;
@@ -338,6 +340,7 @@ impl Session {
         self.send(&search.position).await;
         self.send(&go).await;
         self.lines.clear();
+        self.lines_ply = search.ply;
         self.lines_dirty = true;
         self.search = Some(search);
     }
