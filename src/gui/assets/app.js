@@ -121,7 +121,7 @@ function render() {
   renderMoves(s);
   renderLines();
   renderGraph(s);
-  if (!ui.editing) $("fen").value = s.fen;
+  if (!ui.editing && document.activeElement !== $("fen")) $("fen").value = s.fen;
 }
 
 function drawBoard() {
