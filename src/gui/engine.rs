@@ -123,10 +123,8 @@ impl Engine {
         let wait = async {
             while let Some(event) = inbox.recv().await {
                 match event {
-                    EngineEvent::Line(g, line) if g == self.generation => {
-                        if wanted(line.trim()) {
-                            return Ok(());
-                        }
+                    EngineEvent::Line(g, line) if g == self.generation && wanted(line.trim()) => {
+                        return Ok(());
                     }
                     EngineEvent::Exited(g, how) if g == self.generation => {
                         return Err(format!("engine {how} before {what}"));

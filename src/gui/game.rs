@@ -1,7 +1,7 @@
 //! The game the page shows: a start position and the moves played, checked
 //! by the rules core, with a cursor for navigating the move list.
 
-use crate::rules::{Colour, DrawRules, Move, Position, Variant};
+use crate::rules::{self, Colour, Move, Position, RuleSet, Variant};
 use crate::tournament::pdn::{PdnGame, parse_pdn, today};
 use serde::Serialize;
 
@@ -32,70 +32,88 @@ impl LegalMove {
     }
 }
 
-/// A game: where it started, the moves, and which ply is on the board.
+/// The game of the page: the whole line played, and the same game cut at
+/// the ply the board shows (the move list can be navigated).
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Position,
-    /// The positions after each move; `positions[0]` is `start`.
-    positions: Vec<Position>,
-    moves: Vec<LegalMove>,
-    /// How many moves of `moves` are on the board.
+    /// The game before its first move, to replay from.
+    start: rules::Game,
+    line: rules::Game,
+    shown: rules::Game,
+    /// How many moves of `line` are on the board.
     cursor: usize,
 }
 
 impl Game {
-    pub fn new(start: Position) -> Game {
+    /// A game from its start; the board shows its start.
+    fn new(start: rules::Game) -> Game {
         Game {
-            positions: vec![start.clone()],
+            line: start.clone(),
+            shown: start.clone(),
             start,
-            moves: Vec::new(),
             cursor: 0,
         }
     }
 
+    /// A game from the start position of a variant.
+    pub fn start(variant: Variant) -> Game {
+        Game::new(rules::Game::new(RuleSet::new(variant)))
+    }
+
     /// A game from a variant and an optional position string.
     pub fn from_fen(variant: Variant, fen: Option<&str>) -> Result<Game, String> {
-        let start = match fen.map(str::trim).filter(|f| !f.is_empty()) {
-            Some(fen) => Position::from_fen(variant, fen)
-                .map_err(|e| format!("bad position '{fen}': {e}"))?,
-            None => Position::start(variant),
-        };
-        Ok(Game::new(start))
+        match fen.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(fen) => rules::Game::from_fen(RuleSet::new(variant), fen)
+                .map(Game::new)
+                .map_err(|e| format!("bad position '{fen}': {e}")),
+            None => Ok(Game::start(variant)),
+        }
     }
 
     pub fn variant(&self) -> Variant {
-        self.start.variant()
+        self.line.rules().variant
     }
 
     pub fn start_fen(&self) -> String {
-        self.start.to_fen()
+        self.line.start().to_fen()
     }
 
     /// The position on the board.
     pub fn current(&self) -> &Position {
-        &self.positions[self.cursor]
+        self.shown.position()
     }
 
     pub fn cursor(&self) -> usize {
         self.cursor
     }
 
-    pub fn moves(&self) -> &[LegalMove] {
-        &self.moves
+    /// Every move of the line, also those after the cursor.
+    pub fn moves(&self) -> Vec<LegalMove> {
+        self.line.moves().iter().map(LegalMove::of).collect()
+    }
+
+    pub fn move_count(&self) -> usize {
+        self.line.moves().len()
     }
 
     /// Whether the board shows the last position of the game.
     pub fn at_end(&self) -> bool {
-        self.cursor == self.moves.len()
+        self.cursor == self.move_count()
     }
 
-    /// Show the position after `ply` moves (clamped to the game).
+    /// Show the position after `ply` moves (clamped to the game): the
+    /// game is replayed, so repetitions count as in the game itself.
     pub fn go_to(&mut self, ply: usize) {
-        self.cursor = ply.min(self.moves.len());
+        self.cursor = ply.min(self.move_count());
+        let mut shown = self.start.clone();
+        for mv in &self.line.moves()[..self.cursor] {
+            shown.play(mv);
+        }
+        self.shown = shown;
     }
 
     pub fn legal_moves(&self) -> Vec<LegalMove> {
-        if self.result().is_some() {
+        if self.shown.result().is_some() {
             return Vec::new();
         }
         self.current()
@@ -108,16 +126,13 @@ impl Game {
     /// Play `text` on the board position. Moves after the cursor are
     /// dropped: playing from an earlier position starts a new line.
     pub fn play(&mut self, text: &str) -> Result<(), String> {
-        if let Some(result) = self.result() {
-            return Err(format!("the game is over ({})", result.1));
+        if let Some(end) = self.shown.result() {
+            return Err(format!("the game is over ({end})"));
         }
-        let mut pos = self.current().clone();
-        let mv = pos.parse_move(text).map_err(|e| e.to_string())?;
-        pos.make(&mv);
-        self.moves.truncate(self.cursor);
-        self.positions.truncate(self.cursor + 1);
-        self.moves.push(LegalMove::of(&mv));
-        self.positions.push(pos);
+        let mut next = self.shown.clone();
+        next.play_text(text).map_err(|e| e.to_string())?;
+        self.line = next.clone();
+        self.shown = next;
         self.cursor += 1;
         Ok(())
     }
@@ -127,37 +142,22 @@ impl Game {
         let mut line = format!("position fen {}", self.start_fen());
         if self.cursor > 0 {
             line += " moves";
-            for mv in &self.moves[..self.cursor] {
-                line.push(' ');
-                line += &mv.text;
+            for mv in &self.line.moves()[..self.cursor] {
+                line += &format!(" {mv}");
             }
         }
         line
     }
 
     /// The result at the cursor in PDN form and in words, if the game is
-    /// over there: a side with no legal move has lost; the counting draw
-    /// rules of the variant apply.
+    /// over there.
     pub fn result(&self) -> Option<(&'static str, String)> {
-        let pos = self.current();
-        if pos.count_moves() == 0 {
-            return Some(match pos.side_to_move() {
-                Colour::White => ("0-2", "White cannot move: Black wins".into()),
-                Colour::Black => ("2-0", "Black cannot move: White wins".into()),
-            });
-        }
-        DrawRules::for_variant(self.variant())
-            .reason(pos)
-            .map(|why| ("1-1", format!("draw by the {why}")))
+        result_of(&self.shown)
     }
 
     /// The whole game as PDN.
     pub fn to_pdn(&self, white: &str, black: &str) -> String {
-        let last = Game {
-            cursor: self.moves.len(),
-            ..self.clone()
-        };
-        let result = last.result().map_or("*", |r| r.0);
+        let result = result_of(&self.line).map_or("*", |r| r.0);
         let tags = [
             ("Event", "bashni gui".to_string()),
             ("Date", today()),
@@ -169,7 +169,7 @@ impl Game {
         ];
         PdnGame {
             tags: tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
-            moves: self.moves.iter().map(|m| m.text.clone()).collect(),
+            moves: self.line.moves().iter().map(|m| m.to_string()).collect(),
             result: result.to_string(),
         }
         .to_pdn()
@@ -193,6 +193,17 @@ impl Game {
     }
 }
 
+/// A game's result in PDN form and in words, if it is over.
+fn result_of(game: &rules::Game) -> Option<(&'static str, String)> {
+    let end = game.result()?;
+    let pdn = match end.winner() {
+        Some(Colour::White) => "2-0",
+        Some(Colour::Black) => "0-2",
+        None => "1-1",
+    };
+    Some((pdn, end.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,8 +215,9 @@ mod tests {
         game.play("f6-g5").unwrap();
         game.go_to(1);
         game.play("f6-e5").unwrap();
-        let texts: Vec<_> = game.moves().iter().map(|m| m.text.as_str()).collect();
+        let texts: Vec<_> = game.moves().into_iter().map(|m| m.text).collect();
         assert_eq!(texts, ["c3-d4", "f6-e5"]);
+        assert!(game.at_end());
         assert!(game.play("a1-b2").is_err());
         assert_eq!(
             game.position_command(),
@@ -229,13 +241,13 @@ mod tests {
     #[test]
     fn pdn_round_trip_and_bad_pdn() {
         let mut game = Game::from_fen(Variant::Lasca, None).unwrap();
-        game.play("c3-d4").unwrap();
-        game.play("b6-c5").unwrap();
+        game.play("a3-b4").unwrap();
+        game.play("c5xa3").unwrap();
         let text = game.to_pdn("me", "bashni");
         let back = Game::from_pdn(&text).unwrap();
         assert_eq!(back.variant(), Variant::Lasca);
         assert_eq!(back.current().to_fen(), game.current().to_fen());
-        let broken = text.replace("b6-c5", "b6-b5");
+        let broken = text.replace("c5xa3", "c5-d4");
         assert!(Game::from_pdn(&broken).unwrap_err().contains("move 2"));
     }
 

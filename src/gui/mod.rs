@@ -60,10 +60,8 @@ async fn serve(port: u16, open: bool, engine: EngineSpec) -> anyhow::Result<()> 
     let url = format!("http://127.0.0.1:{port}/?token={token}");
     println!("bashni gui: open {url}");
     std::io::stdout().flush()?;
-    if open {
-        if let Err(e) = open::that_detached(&url) {
-            eprintln!("cannot open a browser ({e}); open the URL above by hand");
-        }
+    if open && let Err(e) = open::that_detached(&url) {
+        eprintln!("cannot open a browser ({e}); open the URL above by hand");
     }
     let state = Arc::new(server::AppState {
         port,

@@ -48,7 +48,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-fn header<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
+fn header(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 

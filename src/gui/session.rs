@@ -66,7 +66,7 @@ impl Session {
     ) -> Session {
         let mut session = Session {
             spec,
-            game: Game::new(crate::rules::Position::start(Variant::Bashni)),
+            game: Game::start(Variant::Bashni),
             settings: Settings::default(),
             engine: None,
             engine_error: None,
@@ -142,7 +142,7 @@ impl Session {
             }
             ClientMessage::ImportPdn { text } => {
                 self.game = Game::from_pdn(&text)?;
-                self.evals = vec![None; self.game.moves().len() + 1];
+                self.evals = vec![None; self.game.move_count() + 1];
             }
         }
         Ok(())
@@ -198,10 +198,8 @@ impl Session {
         let Some(pv) = parse_info(line, search.white_to_move) else {
             return;
         };
-        if pv.multipv == 1 {
-            if let Some(eval) = self.evals.get_mut(search.ply) {
-                *eval = Some(pv.cp);
-            }
+        if let Some(eval) = self.evals.get_mut(search.ply).filter(|_| pv.multipv == 1) {
+            *eval = Some(pv.cp);
         }
         let index = pv.multipv as usize - 1;
         if index < 64 {
@@ -216,10 +214,10 @@ impl Session {
     async fn on_bestmove(&mut self, best: &str) {
         if self.stale > 0 {
             self.stale -= 1;
-        } else if let Some(search) = self.search.take() {
-            if search.purpose == Purpose::Move {
-                self.take_engine_move(best);
-            }
+        } else if let Some(search) = self.search.take()
+            && search.purpose == Purpose::Move
+        {
+            self.take_engine_move(best);
         }
         self.steer_engine().await;
         self.push_state();
@@ -317,10 +315,11 @@ impl Session {
             self.stale += 1;
             self.send("stop").await;
         }
-        if self.search.is_none() && self.stale == 0 {
-            if let Some(search) = wanted {
-                self.start_search(search).await;
-            }
+        if self.search.is_none()
+            && self.stale == 0
+            && let Some(search) = wanted
+        {
+            self.start_search(search).await;
         }
     }
 
@@ -375,13 +374,14 @@ impl Session {
             (Some(_), Some(_)) => EngineStatus::Analysing,
         };
         let cursor = self.game.cursor();
+        let moves = self.game.moves();
         let view = GameView {
             variant: self.game.variant().to_string(),
             start_fen: self.game.start_fen(),
             fen: self.game.current().to_fen(),
-            moves: self.game.moves().iter().map(|m| m.text.clone()).collect(),
+            moves: moves.iter().map(|m| m.text.clone()).collect(),
             cursor,
-            last_move: cursor.checked_sub(1).map(|i| self.game.moves()[i].clone()),
+            last_move: cursor.checked_sub(1).map(|i| moves[i].clone()),
             legal: self.game.legal_moves(),
             result: self.game.result().map(|r| r.1),
             evals: self.evals.clone(),
