@@ -225,3 +225,26 @@ async fn pdn_export_then_import_gives_the_same_game() {
     assert_eq!(moves(&imported), moves(&played));
     assert_eq!(imported["fen"], played["fen"]);
 }
+
+#[tokio::test]
+async fn a_clock_is_kept_for_both_sides_and_sent_to_the_engine() {
+    let server = Server::start(&[]);
+    let mut page = server.page().await;
+    page.state(|_| true).await;
+    let mut clocked = settings("play", "black");
+    clocked["clock"] = json!({"base_ms": 60_000, "increment_ms": 2_000});
+    page.send(clocked).await;
+    let state = page.state(|s| !s["clocks_ms"].is_null()).await;
+    assert_eq!(state["clocks_ms"][1], 60_000, "Black's clock waits");
+    page.send(json!({"type": "move", "text": "c3-d4"})).await;
+    let state = page.state(|s| moves(s).len() == 2).await;
+    let [white, black] = [0, 1].map(|i| state["clocks_ms"][i].as_i64().unwrap());
+    // Each side was charged for its move and got the increment.
+    assert!(white > 60_000 && white <= 62_000, "{white}");
+    assert!(black > 2_000 && black <= 62_000, "{black}");
+    let mut bad = settings("play", "black");
+    bad["clock"] = json!({"base_ms": 0, "increment_ms": 0});
+    page.send(bad).await;
+    let (error, _) = page.until(|m| m["type"] == "error").await;
+    assert!(error["message"].as_str().unwrap().contains("clock"));
+}

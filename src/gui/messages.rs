@@ -1,6 +1,7 @@
 //! What the page and the server say to each other over the WebSocket: one
 //! JSON object per message, tagged by `type`.
 
+use super::clock::TimeControl;
 use super::game::LegalMove;
 use serde::{Deserialize, Serialize};
 
@@ -60,8 +61,11 @@ pub struct Settings {
     pub mode: Mode,
     /// The engine's side in `Play` mode.
     pub engine_side: Side,
-    /// Time per engine move, milliseconds.
+    /// Time per engine move, milliseconds (when there is no clock).
     pub movetime_ms: u64,
+    /// A game clock for both sides in `Play` mode, instead of a time per move.
+    #[serde(default)]
+    pub clock: Option<TimeControl>,
     /// The engine's `Skill Level` in `Play` mode (0 = full strength).
     pub skill: u32,
     /// Lines shown in `Analysis` mode.
@@ -74,6 +78,7 @@ impl Default for Settings {
             mode: Mode::Play,
             engine_side: Side::Black,
             movetime_ms: 1000,
+            clock: None,
             skill: 0,
             multipv: 3,
         }
@@ -85,6 +90,11 @@ impl Settings {
     pub fn check(&self) -> Result<(), String> {
         if !(10..=600_000).contains(&self.movetime_ms) {
             return Err("time per move must be 10 ms to 600 s".into());
+        }
+        if let Some(clock) = self.clock
+            && (!(1_000..=36_000_000).contains(&clock.base_ms) || clock.increment_ms > 600_000)
+        {
+            return Err("the clock must be 1 s to 10 h, plus at most 600 s a move".into());
         }
         if self.skill > 7 {
             return Err("Skill Level must be 0 to 7".into());
@@ -132,6 +142,8 @@ pub struct GameView {
     pub legal: Vec<LegalMove>,
     /// The result at the cursor, in words, when the game is over there.
     pub result: Option<String>,
+    /// Time left, White's then Black's, in `Play` mode with a clock.
+    pub clocks_ms: Option<[i64; 2]>,
     /// Evaluation by ply (position after that many moves), White's view.
     pub evals: Vec<Option<i32>>,
     pub settings: Settings,

@@ -2,6 +2,7 @@
 //! an engine process over the text protocol exactly as any GUI host would.
 //! Each page (tab) gets its own game and its own engine process.
 
+mod clock;
 mod engine;
 mod game;
 mod info;

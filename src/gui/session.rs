@@ -6,6 +6,7 @@
 //! `bestmove` is awaited and dropped before the next `go`, so no answer is
 //! ever taken for the wrong position.
 
+use super::clock::Clocks;
 use super::engine::{Engine, EngineEvent};
 use super::game::Game;
 use super::info::parse_info;
@@ -51,6 +52,10 @@ pub struct Session {
     lines_ply: usize,
     lines_dirty: bool,
     evals: Vec<Option<i32>>,
+    /// The game clock, in `Play` mode with a time control.
+    clocks: Option<Clocks>,
+    /// The side whose time ran out; the game is over.
+    lost_on_time: Option<Colour>,
     /// Option values the engine has been sent, to send only changes.
     sent: Vec<(String, String)>,
     outbox: Vec<ServerMessage>,
@@ -78,6 +83,8 @@ impl Session {
             lines_ply: 0,
             lines_dirty: false,
             evals: vec![None],
+            clocks: None,
+            lost_on_time: None,
             sent: Vec::new(),
             outbox: Vec::new(),
         };
@@ -123,6 +130,7 @@ impl Session {
             ClientMessage::NewGame { variant, fen } => {
                 self.game = Game::from_fen(variant.parse()?, fen.as_deref())?;
                 self.evals = vec![None];
+                self.reset_clocks();
             }
             ClientMessage::Move { text } => self.play(&text)?,
             ClientMessage::Line { moves } => {
@@ -133,7 +141,12 @@ impl Session {
             ClientMessage::GoTo { ply } => self.game.go_to(ply),
             ClientMessage::Settings(settings) => {
                 settings.check()?;
+                let reset =
+                    (settings.mode, settings.clock) != (self.settings.mode, self.settings.clock);
                 self.settings = settings;
+                if reset {
+                    self.reset_clocks();
+                }
             }
             ClientMessage::Restart => self.restart_engine(inbox).await,
             ClientMessage::ExportPdn => {
@@ -143,6 +156,7 @@ impl Session {
             ClientMessage::ImportPdn { text } => {
                 self.game = Game::from_pdn(&text)?;
                 self.evals = vec![None; self.game.move_count() + 1];
+                self.reset_clocks();
             }
         }
         Ok(())
@@ -151,10 +165,29 @@ impl Session {
     /// Play a move on the board position; later evaluations belong to the
     /// line this replaces.
     fn play(&mut self, text: &str) -> Result<(), String> {
+        if let Some(side) = self.lost_on_time {
+            return Err(format!("the game is over ({side} lost on time)"));
+        }
+        let mover = self.game.current().side_to_move();
+        let clock_runs = self.game.at_end();
         self.game.play(text)?;
+        if let Some(clocks) = self.clocks.as_mut().filter(|_| clock_runs)
+            && !clocks.moved(mover)
+        {
+            self.lost_on_time = Some(mover);
+        }
         self.evals.truncate(self.game.cursor());
         self.evals.resize(self.game.cursor() + 1, None);
         Ok(())
+    }
+
+    /// Start the clocks afresh (or stop them) for a new game or settings.
+    fn reset_clocks(&mut self) {
+        self.lost_on_time = None;
+        self.clocks = match (self.settings.mode, self.settings.clock) {
+            (Mode::Play, Some(control)) => Some(Clocks::new(control)),
+            _ => None,
+        };
     }
 
     fn pdn(&self) -> String {
@@ -286,7 +319,11 @@ impl Session {
 
     /// The search the settings and the board call for, if any.
     fn wanted_search(&self) -> Option<Search> {
-        if self.engine.is_none() || self.engine_error.is_some() || self.game.result().is_some() {
+        if self.engine.is_none()
+            || self.engine_error.is_some()
+            || self.lost_on_time.is_some()
+            || self.game.result().is_some()
+        {
             return None;
         }
         let white_to_move = self.game.current().side_to_move() == Colour::White;
@@ -334,7 +371,10 @@ impl Session {
         self.set_option("Skill Level", &skill.to_string()).await;
         let go = match search.purpose {
             Purpose::Analyse => "go infinite".to_string(),
-            Purpose::Move => format!("go movetime {}", self.settings.movetime_ms),
+            Purpose::Move => match &self.clocks {
+                Some(clocks) => clocks.go_command(self.game.current().side_to_move()),
+                None => format!("go movetime {}", self.settings.movetime_ms),
+            },
         };
         self.send(&search.position).await;
         self.send(&go).await;
@@ -382,8 +422,15 @@ impl Session {
             moves: moves.iter().map(|m| m.text.clone()).collect(),
             cursor,
             last_move: cursor.checked_sub(1).map(|i| moves[i].clone()),
-            legal: self.game.legal_moves(),
-            result: self.game.result().map(|r| r.1),
+            legal: match self.lost_on_time {
+                Some(_) => Vec::new(),
+                None => self.game.legal_moves(),
+            },
+            result: match self.lost_on_time {
+                Some(side) => Some(format!("{side} lost on time")),
+                None => self.game.result().map(|r| r.1),
+            },
+            clocks_ms: (self.clocks.as_ref()).map(|c| c.now(self.game.current().side_to_move())),
             evals: self.evals.clone(),
             settings: self.settings,
             engine_name: self.spec.name.clone(),

@@ -32,6 +32,7 @@ function receive(message) {
   switch (message.type) {
     case "state":
       ui.state = message;
+      ui.stateAt = performance.now();
       ui.picked = null;
       render();
       break;
@@ -326,13 +327,30 @@ function syncControls(s) {
   $("mode").value = s.settings.mode;
   $("engine-side").value = s.settings.engine_side;
   if (document.activeElement !== $("movetime")) $("movetime").value = s.settings.movetime_ms / 1000;
+  const clock = s.settings.clock;
+  if (document.activeElement !== $("clock")) {
+    $("clock").value = clock ? `${clock.base_ms / 60000}+${clock.increment_ms / 1000}` : "";
+  }
   $("skill").value = String(s.settings.skill);
   $("multipv").value = String(s.settings.multipv);
+}
+
+// "5+3" (minutes + seconds a move), "5" or empty (no clock).
+function readClock() {
+  const text = $("clock").value.trim();
+  if (!text) return null;
+  const match = text.match(/^(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?$/);
+  if (!match) {
+    showError("clock: write minutes + seconds per move, like 5+3");
+    return null;
+  }
+  return { base_ms: Math.round(parseFloat(match[1]) * 60000), increment_ms: Math.round(parseFloat(match[2] || "0") * 1000) };
 }
 
 function sendSettings() {
   const seconds = parseFloat($("movetime").value);
   send({
+    clock: readClock(),
     type: "settings",
     mode: $("mode").value,
     engine_side: $("engine-side").value,
@@ -342,7 +360,28 @@ function sendSettings() {
   });
 }
 
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+// The server's times, with the running clock counted down between states.
+function renderClocks() {
+  const s = ui.state;
+  $("clocks").hidden = !s || !s.clocks_ms;
+  if (!s || !s.clocks_ms) return;
+  const whiteRuns = s.fen.startsWith("W") && !s.result;
+  const blackRuns = !s.fen.startsWith("W") && !s.result;
+  const elapsed = performance.now() - ui.stateAt;
+  const [white, black] = s.clocks_ms;
+  $("clock-white").textContent = `White ${formatClock(white - (whiteRuns ? elapsed : 0))}`;
+  $("clock-black").textContent = `Black ${formatClock(black - (blackRuns ? elapsed : 0))}`;
+  $("clock-white").classList.toggle("running", whiteRuns);
+  $("clock-black").classList.toggle("running", blackRuns);
+}
+
 function renderStatus(s) {
+  renderClocks();
   const toMove = s.fen.startsWith("W") ? "White" : "Black";
   const doing = { idle: "ready", thinking: "thinking…", analysing: "analysing…", stopped: "not running" }[s.engine_status];
   $("status").textContent = `${toMove} to move · engine ${s.engine_name}: ${doing}`;
@@ -490,7 +529,8 @@ function wire() {
     }
     send({ type: "new_game", variant: $("variant").value });
   };
-  for (const id of ["mode", "engine-side", "movetime", "skill", "multipv"]) $(id).onchange = sendSettings;
+  for (const id of ["mode", "engine-side", "movetime", "clock", "skill", "multipv"]) $(id).onchange = sendSettings;
+  setInterval(renderClocks, 200);
   $("flip").onclick = () => { ui.flipped = !ui.flipped; render(); };
   $("restart").onclick = () => send({ type: "restart" });
   $("edit").onclick = () => (ui.editing ? stopEditing() : startEditing());
