@@ -415,25 +415,31 @@ function renderMoves(s) {
   if (current) current.scrollIntoView({ block: "nearest" });
 }
 
+// The lines are updated in place, several times a second, so that a click
+// on one is never lost to a redraw; a click plays the line shown then.
 function renderLines() {
   const box = $("lines");
-  box.innerHTML = "";
   const s = ui.state;
   if (!s) return;
   const fresh = ui.linesPly === s.cursor && s.engine_status !== "idle";
   const lines = fresh ? ui.lines : [];
-  for (const line of lines) {
+  while (box.children.length > lines.length) box.lastChild.remove();
+  while (box.children.length < lines.length) {
     const div = document.createElement("div");
+    const index = box.children.length;
     div.className = "pv";
-    div.dataset.multipv = line.multipv;
     div.title = "play this line";
     div.innerHTML = `<span class="score"></span><span class="depth"></span><span class="moves"></span>`;
+    div.onclick = () => ui.lines[index] && send({ type: "line", moves: ui.lines[index].pv });
+    box.appendChild(div);
+  }
+  lines.forEach((line, i) => {
+    const div = box.children[i];
+    div.dataset.multipv = line.multipv;
     div.querySelector(".score").textContent = line.score;
     div.querySelector(".depth").textContent = `d${line.depth}`;
     div.querySelector(".moves").textContent = line.pv.join(" ");
-    div.onclick = () => send({ type: "line", moves: line.pv });
-    box.appendChild(div);
-  }
+  });
   const best = lines[0];
   const cp = best ? best.cp : s.evals[s.cursor];
   setEvalBar(cp, best ? best.score : null);
