@@ -210,6 +210,9 @@ async fn drive(client: &Client) {
     // A set position with a tall column, drawn piece by piece.
     type_into(client, "fen", TALL).await;
     click(client, "#fen-set").await;
+    let tall =
+        "return document.querySelector(\".column[data-square='h6']\")?.dataset.height == '9'";
+    wait_for(client, tall, "the tall column").await;
     let stack = wait_for(client, &stack_script("h6"), "the tall column").await;
     assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
     assert_eq!(stack["strictly"], true, "{stack}");
@@ -317,6 +320,8 @@ async fn drive(client: &Client) {
         Some("W:a1w,c3wwb,d4b,f6b")
     );
     click(client, "#edit-done").await;
+    let edited = "return document.querySelectorAll('#board .column').length == 4";
+    wait_for(client, edited, "the edited position").await;
     let stack = wait_for(client, &stack_script("c3"), "the edited column").await;
     assert_eq!(
         (stack["order"].as_str(), stack["badge"].as_str()),
