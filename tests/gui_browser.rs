@@ -117,7 +117,14 @@ async fn select(client: &Client, id: &str, value: &str) {
 
 async fn type_into(client: &Client, id: &str, text: &str) {
     let element = client.find(Locator::Id(id)).await.expect("input");
-    element.clear().await.expect("clear");
+    // Focused, the field is not refreshed by the page while we type (the
+    // WebDriver clear command would take the focus away).
+    element.click().await.expect("focus");
+    let empty = format!("document.getElementById('{id}').value = ''");
+    client
+        .execute(&empty, vec![])
+        .await
+        .expect("empty the field");
     element.send_keys(text).await.expect("type");
 }
 
@@ -189,6 +196,11 @@ async fn drive(client: &Client) {
     type_into(client, "movetime", "0.2").await;
     click(client, "#flip").await; // leaves the field: its change is sent
     click(client, "#flip").await;
+    let movetime = client.find(Locator::Id("movetime")).await.unwrap();
+    assert_eq!(
+        movetime.prop("value").await.unwrap().as_deref(),
+        Some("0.2")
+    );
     click_square(client, "c3").await;
     click_square(client, "d4").await;
     let moves = wait_for(client, &moves_where("m.length == 2"), "the reply").await;
