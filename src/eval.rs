@@ -4,10 +4,10 @@
 //! part minus Black's. The phase measures how far the game has moved from
 //! many small columns (midgame) toward few tall columns and kings (endgame),
 //! and the score blends the two parts by it. Every weight is in the
-//! [`Weights`] table of its variant ([`BASHNI`], [`LASCA`]), so tuning never
+//! [`Weights`] table of its variant ([`BASHNI_WEIGHTS`], [`LASCA_WEIGHTS`]), so tuning never
 //! touches the code.
 //!
-//! The column terms follow the seeds' advice (seeds 003, 004): judge a
+//! The column terms follow strong players' advice on columns: judge a
 //! column by what sits under its top. Own pieces under the commander are
 //! armour (they keep the square when the top is taken); enemy prisoners
 //! under it are the enemy's potential material, worth the more to the enemy
@@ -117,7 +117,7 @@ pub struct Weights {
 }
 
 /// Russian column draughts: flying kings are worth far more than men.
-pub const BASHNI: Weights = Weights {
+pub const BASHNI_WEIGHTS: Weights = Weights {
     commander: pair(100, 100),
     king: pair(150, 220),
     king_long_diagonal: pair(10, 20),
@@ -148,7 +148,7 @@ pub const BASHNI: Weights = Weights {
 
 /// Lasca: officers step and soldiers capture forwards only, so kings are
 /// worth less and columns (the game's real material) count for more.
-pub const LASCA: Weights = Weights {
+pub const LASCA_WEIGHTS: Weights = Weights {
     commander: pair(100, 100),
     king: pair(60, 90),
     king_long_diagonal: pair(0, 0),
@@ -180,8 +180,8 @@ pub const LASCA: Weights = Weights {
 /// The weights a variant is evaluated with.
 pub fn weights(variant: Variant) -> &'static Weights {
     match variant {
-        Variant::Bashni => &BASHNI,
-        Variant::Lasca => &LASCA,
+        Variant::Bashni => &BASHNI_WEIGHTS,
+        Variant::Lasca => &LASCA_WEIGHTS,
     }
 }
 
@@ -284,49 +284,6 @@ const fn centre(variant: Variant) -> Bitboard {
 
 const CENTRE: [Bitboard; 2] = [centre(Variant::Bashni), centre(Variant::Lasca)];
 
-/// The four diagonal steps as shifts of the `rank * 8 + file` layout. A
-/// step that wraps around an edge lands on an unplayable square, so masking
-/// with playable squares (empty or occupied sets) is all the edge handling.
-#[inline(always)]
-fn north_east(bb: Bitboard) -> Bitboard {
-    bb << 9
-}
-#[inline(always)]
-fn north_west(bb: Bitboard) -> Bitboard {
-    bb << 7
-}
-#[inline(always)]
-fn south_east(bb: Bitboard) -> Bitboard {
-    bb >> 7
-}
-#[inline(always)]
-fn south_west(bb: Bitboard) -> Bitboard {
-    bb >> 9
-}
-
-/// One direction of a king's rays: the empty squares it reaches and the
-/// enemy columns it could jump that way (`back` is the opposite step).
-#[inline(always)]
-fn king_direction<const FLYING: bool>(
-    kings: Bitboard,
-    empty: Bitboard,
-    targets: Bitboard,
-    step: fn(Bitboard) -> Bitboard,
-    back: fn(Bitboard) -> Bitboard,
-) -> (u32, Bitboard) {
-    let mut ray = step(kings) & empty;
-    let mut reach = ray;
-    if FLYING {
-        while ray != 0 {
-            ray = step(ray) & empty;
-            reach |= ray;
-        }
-    }
-    let from = if FLYING { kings | reach } else { kings };
-    let jumps = step(from) & targets & back(empty);
-    (reach.count_ones(), jumps)
-}
-
 /// Where the terms go: `evaluate` only needs their sum, `explain` each one.
 /// Making the evaluation generic over this keeps one code path for both
 /// with no per-term bookkeeping at the leaves.
@@ -362,13 +319,11 @@ impl Sink for PerTerm {
 fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     pos: &Position,
     w: &Weights,
-    empty: Bitboard,
     sink: &mut impl Sink,
 ) {
     let colour = if WHITE { Colour::White } else { Colour::Black };
     let g = pos.geometry();
     let own = pos.commanded_by(colour);
-    let targets = pos.commanded_by(!colour);
     let kings = own & pos.kings();
     let men = own & !kings;
     let mut put = |term, value: Pair| sink.add(term, if WHITE { value } else { -value });
@@ -420,49 +375,17 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     let centre = CENTRE[!BASHNI_RULES as usize];
     put(Term::Centre, w.centre * (own & centre).count_ones() as i32);
 
-    // Men: steps forward, and jumps (backwards too in Bashni).
-    let (ahead_east, ahead_west) = if WHITE {
-        (north_east(men), north_west(men))
-    } else {
-        (south_east(men), south_west(men))
-    };
-    let man_moves = (ahead_east & empty).count_ones() + (ahead_west & empty).count_ones();
-    let mut jumps = if BASHNI_RULES || WHITE {
-        (north_east(men) & south_west(empty)) | (north_west(men) & south_east(empty))
-    } else {
-        0
-    };
-    if BASHNI_RULES || !WHITE {
-        jumps |= (south_east(men) & north_west(empty)) | (south_west(men) & north_east(empty));
-    }
-    let mut jumps = jumps & targets;
-
-    // Kings: mobility and jumps from the same rays.
-    let mut king_moves = 0;
-    if kings != 0 {
-        for (step, back) in [
-            (
-                north_east as fn(Bitboard) -> Bitboard,
-                south_west as fn(Bitboard) -> Bitboard,
-            ),
-            (north_west, south_east),
-            (south_east, north_west),
-            (south_west, north_east),
-        ] {
-            let (moves, hit) = king_direction::<BASHNI_RULES>(kings, empty, targets, step, back);
-            king_moves += moves;
-            jumps |= hit;
-        }
-    }
+    // Moves and jumps, as the rules define them.
+    let reach = pos.reach(colour);
     put(
         Term::Mobility,
-        w.man_mobility * man_moves as i32 + w.king_mobility * king_moves as i32,
+        w.man_mobility * reach.man_moves as i32 + w.king_mobility * reach.king_moves as i32,
     );
 
     // Enemy columns this side could jump: the more so where a lone
     // commander would hand its prisoners back.
     let mut freed = 0;
-    for sq in squares(jumps) {
+    for sq in squares(reach.jumpable) {
         let col = pos.column(sq);
         if col.own() == 1 {
             freed += col.prisoners() as i32;
@@ -470,17 +393,20 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     }
     put(
         Term::Vulnerability,
-        w.attacked * jumps.count_ones() as i32 + w.attacked_prisoner * freed,
+        w.attacked * reach.jumpable.count_ones() as i32 + w.attacked_prisoner * freed,
     );
 }
 
 /// Feeds every term of `pos` from White's view to `sink`; returns the phase.
 #[inline(always)]
 fn terms_for<const BASHNI_RULES: bool>(pos: &Position, sink: &mut impl Sink) -> i32 {
-    let w = if BASHNI_RULES { &BASHNI } else { &LASCA };
-    let empty = pos.geometry().playable & !pos.occupied();
-    side_terms::<BASHNI_RULES, true>(pos, w, empty, sink);
-    side_terms::<BASHNI_RULES, false>(pos, w, empty, sink);
+    let w = if BASHNI_RULES {
+        &BASHNI_WEIGHTS
+    } else {
+        &LASCA_WEIGHTS
+    };
+    side_terms::<BASHNI_RULES, true>(pos, w, sink);
+    side_terms::<BASHNI_RULES, false>(pos, w, sink);
     let tempo = match pos.side_to_move() {
         Colour::White => w.tempo,
         Colour::Black => -w.tempo,
@@ -558,10 +484,7 @@ pub fn explain(pos: &Position) -> String {
         100 - b.phase * 100 / PHASE_MAX
     );
     let _ = writeln!(out, "score, White's view: {}", b.white_score());
-    let side = match pos.side_to_move() {
-        Colour::White => "White",
-        Colour::Black => "Black",
-    };
+    let side = pos.side_to_move();
     let _ = write!(out, "score, side to move ({side}): {}", evaluate(pos));
     out
 }

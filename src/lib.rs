@@ -19,13 +19,17 @@
 //! assert_eq!(pos.to_fen(), "B:d4w,g7wbb 0 1");
 //! ```
 
+#[cfg(feature = "tools")]
 pub mod analyse;
 pub mod bench;
+#[cfg(feature = "tools")]
 pub mod cli;
 pub mod eval;
+#[cfg(feature = "tools")]
 pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;

@@ -18,7 +18,9 @@ use super::geometry::Colour;
 /// One piece: its colour and whether it is a king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// White or black.
     pub colour: Colour,
+    /// A king (true) or a man.
     pub king: bool,
 }
 
@@ -36,6 +38,7 @@ const COUNT_MASK: u64 = 0xFF;
 pub struct Column(u64);
 
 impl Column {
+    /// No piece: an empty square.
     pub const EMPTY: Column = Column(0);
 
     /// A single piece.
@@ -82,6 +85,7 @@ impl Column {
         self.0
     }
 
+    /// Whether no piece stands here.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -109,6 +113,7 @@ impl Column {
         ((self.0 >> PRISONER_SHIFT) & COUNT_MASK) as u32
     }
 
+    /// All pieces, own and prisoners.
     #[inline]
     pub fn height(self) -> u32 {
         self.own() + self.prisoners()
@@ -219,8 +224,10 @@ pub enum ColumnError {
     /// The piece at this index (from the top) repeats the commander's colour
     /// below an enemy piece.
     AlternatingColours {
+        /// Which piece (0 = top).
         index: usize,
     },
+    /// More pieces than one column can hold.
     TooTall,
 }
 

@@ -29,11 +29,14 @@ pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
 /// The side: White moves first in both games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
+    /// Moves first; starts on ranks 1-3.
     White = 0,
+    /// Starts on the far ranks.
     Black = 1,
 }
 
 impl Colour {
+    /// 0 for White, 1 for Black: an index into per-colour tables.
     #[inline]
     pub fn index(self) -> usize {
         self as usize
@@ -71,8 +74,10 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Both games.
     pub const ALL: [Variant; 2] = [Variant::Bashni, Variant::Lasca];
 
+    /// The name used by the protocol (`bashni`, `lasca`).
     pub fn name(self) -> &'static str {
         match self {
             Variant::Bashni => "bashni",
@@ -80,6 +85,7 @@ impl Variant {
         }
     }
 
+    /// The board this game is played on.
     pub fn geometry(self) -> &'static Geometry {
         match self {
             Variant::Bashni => &BASHNI,
@@ -97,11 +103,6 @@ impl Variant {
 
     /// Kings fly (Bashni) or step (Lasca).
     pub fn flying_kings(self) -> bool {
-        self == Variant::Bashni
-    }
-
-    /// Men capture backwards too (Bashni) or forwards only (Lasca).
-    pub fn men_capture_backwards(self) -> bool {
         self == Variant::Bashni
     }
 
@@ -145,22 +146,27 @@ impl FromStr for Variant {
 pub struct Square(pub u8);
 
 impl Square {
+    /// The square on `file` (0 = a) and `rank` (0 = 1).
     #[inline]
     pub fn new(file: u8, rank: u8) -> Square {
         Square(rank * 8 + file)
     }
+    /// 0 for the a-file.
     #[inline]
     pub fn file(self) -> u8 {
         self.0 & 7
     }
+    /// 0 for the first rank.
     #[inline]
     pub fn rank(self) -> u8 {
         self.0 >> 3
     }
+    /// The bit index `rank * 8 + file`.
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }
+    /// The square as a one-bit board.
     #[inline]
     pub fn bb(self) -> Bitboard {
         1u64 << self.0
@@ -176,13 +182,18 @@ impl fmt::Display for Square {
 /// The four diagonal directions, as bitboard shifts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
+    /// Towards higher files and ranks.
     NorthEast = 0,
+    /// Towards lower files, higher ranks.
     NorthWest = 1,
+    /// Towards higher files, lower ranks.
     SouthEast = 2,
+    /// Towards lower files and ranks.
     SouthWest = 3,
 }
 
 impl Direction {
+    /// All four, in move-generation order.
     pub const ALL: [Direction; 4] = [
         Direction::NorthEast,
         Direction::NorthWest,
@@ -257,6 +268,7 @@ pub const NO_SQUARE: u8 = 64;
 
 /// Everything about one board's shape, computed at compile time.
 pub struct Geometry {
+    /// The game this board belongs to.
     pub variant: Variant,
     /// Files and ranks: 8 or 7.
     pub size: u8,
@@ -275,11 +287,13 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// Whether `sq` is a dark square of this board.
     #[inline]
     pub fn is_playable(&self, sq: Square) -> bool {
         sq.0 < 64 && self.playable & sq.bb() != 0
     }
 
+    /// The diagonal neighbour of `sq` along `dir`, if it is on the board.
     #[inline]
     pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {
         let n = self.next[sq.index()][dir as usize];

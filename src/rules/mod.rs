@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! The game model: boards, columns, positions, move generation, notation,
 //! the rule set, games and perft. It depends on nothing else in the crate.
 
@@ -14,6 +15,7 @@ mod ruleset;
 pub use column::{Column, ColumnError, MAX_HEIGHT, Piece};
 pub use game::Game;
 pub use geometry::{Bitboard, Colour, Direction, Geometry, Square, Variant, squares};
+pub use movegen::Reach;
 pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};
 pub use perft::{divide, perft, perft_parallel};

@@ -199,7 +199,7 @@ impl Bits {
     #[inline(always)]
     fn jump_sources(&self, empty: Bitboard) -> [Bitboard; 4] {
         let mut sources = [0; 4];
-        each_dir(|d| sources[d as usize] = back(d, back(d, empty) & self.enemy));
+        each_dir(|d| sources[d as usize] = d.shift_back(d.shift_back(empty) & self.enemy));
         sources
     }
 
@@ -303,8 +303,8 @@ impl Bits {
             leaves += ends.count_ones() as u64;
             if !S::COUNT_ONLY {
                 for to in squares(ends) {
-                    let victim = back(dir, to.bb());
-                    let from = Square(back(dir, victim).trailing_zeros() as u8);
+                    let victim = dir.shift_back(to.bb());
+                    let from = Square(dir.shift_back(victim).trailing_zeros() as u8);
                     let crowned = promotion & to.bb() != 0;
                     sink.leaf(from, to, victim, KING || crowned, crowned, &[], &[]);
                 }
@@ -330,8 +330,8 @@ impl Bits {
         let mut leaves = 0;
         for dir in Direction::ALL {
             for to in squares(landings[dir as usize]) {
-                let victim = back(dir, to.bb());
-                let from = Square(back(dir, victim).trailing_zeros() as u8);
+                let victim = dir.shift_back(to.bb());
+                let from = Square(dir.shift_back(victim).trailing_zeros() as u8);
                 let mut chain = ShortChain::<R, S, KING> {
                     enemy: self.enemy,
                     empty: empty | from.bb(),
@@ -423,7 +423,7 @@ impl Bits {
     pub fn for_each_quiet<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
         for (dir, targets) in self.man_step_targets::<R>() {
             for to in squares(targets) {
-                f(Square(back(dir, to.bb()).trailing_zeros() as u8), to);
+                f(Square(dir.shift_back(to.bb()).trailing_zeros() as u8), to);
             }
         }
         self.for_each_king_step::<R>(f);
@@ -434,7 +434,7 @@ impl Bits {
     #[inline(always)]
     pub fn man_step_targets<R: Rules>(&self) -> [(Direction, Bitboard); 2] {
         let empty = self.empty::<R>();
-        forward(self.side).map(|dir| (dir, dir.shift(self.men()) & empty))
+        Direction::forward(self.side).map(|dir| (dir, dir.shift(self.men()) & empty))
     }
 
     /// `f(from, to)` for every plain king move, in `generate_moves` order.
@@ -454,6 +454,69 @@ impl Bits {
     }
 }
 
+/// What one side's columns could do if it were that side's turn, counted
+/// bit-parallel over the board. The evaluation reads its mobility and threat
+/// terms from here, so the movement rules are written once, in `rules`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Plain man moves: one per man and forward direction with an empty
+    /// square in front.
+    pub man_moves: u32,
+    /// Empty squares the kings could move to, per direction (a square that
+    /// two kings reach along the same diagonal counts once).
+    pub king_moves: u32,
+    /// Enemy-commanded columns the side could jump at once: the first jump
+    /// of a chain, by a man in a direction it captures in or by a king.
+    pub jumpable: Bitboard,
+}
+
+impl Position {
+    /// What `colour`'s columns could do on its turn (see [`Reach`]). The
+    /// landing rule does not matter here: it only chooses among chains.
+    #[inline]
+    pub fn reach(&self, colour: Colour) -> Reach {
+        match self.variant() {
+            super::geometry::Variant::Bashni => reach::<BashniContinue>(self, colour),
+            super::geometry::Variant::Lasca => reach::<Lasca>(self, colour),
+        }
+    }
+}
+
+#[inline(always)]
+fn reach<R: Rules>(pos: &Position, colour: Colour) -> Reach {
+    let bits = Bits {
+        own: pos.commanded_by(colour),
+        enemy: pos.commanded_by(!colour),
+        kings: pos.kings,
+        side: colour,
+    };
+    let empty = bits.empty::<R>();
+    let (men, kings) = (bits.men(), bits.own_kings());
+    let mut reach = Reach::default();
+    for dir in Direction::forward(colour) {
+        reach.man_moves += (dir.shift(men) & empty).count_ones();
+    }
+    each_dir(|dir| {
+        // Columns with an empty square behind them along `dir`.
+        let jumpable = bits.enemy & dir.shift_back(empty);
+        if men_capture_along::<R>(dir, colour) {
+            reach.jumpable |= dir.shift(men) & jumpable;
+        }
+        if kings != 0 {
+            let mut ray = dir.shift(kings) & empty;
+            let mut travelled = ray;
+            while R::FLYING && ray != 0 {
+                ray = dir.shift(ray) & empty;
+                travelled |= ray;
+            }
+            reach.king_moves += travelled.count_ones();
+            let launch = if R::FLYING { kings | travelled } else { kings };
+            reach.jumpable |= dir.shift(launch) & jumpable;
+        }
+    });
+    reach
+}
+
 /// The squares of `bb`, highest first.
 #[inline]
 fn squares_down(mut bb: Bitboard) -> impl Iterator<Item = Square> {
@@ -464,12 +527,6 @@ fn squares_down(mut bb: Bitboard) -> impl Iterator<Item = Square> {
             Square(sq as u8)
         })
     })
-}
-
-/// The two directions a man of `side` moves in.
-#[inline(always)]
-fn forward(side: Colour) -> [Direction; 2] {
-    Direction::forward(side)
 }
 
 #[inline(always)]
@@ -517,12 +574,6 @@ fn any_dir(mut f: impl FnMut(Direction) -> bool) -> bool {
         || f(Direction::NorthWest)
         || f(Direction::SouthEast)
         || f(Direction::SouthWest)
-}
-
-/// Shift one step against `dir`.
-#[inline(always)]
-fn back(dir: Direction, bb: Bitboard) -> Bitboard {
-    dir.shift_back(bb)
 }
 
 /// Empty squares a king on `sq` can move to along `dir`.
@@ -879,5 +930,51 @@ impl Position {
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
         with_rules!(self, R => Bits::of(self).has_capture::<R>())
+    }
+}
+
+#[cfg(test)]
+mod reach_tests {
+    use crate::rules::{Colour, RuleSet, Variant, parse_square};
+
+    fn bb(variant: Variant, names: &[&str]) -> u64 {
+        names
+            .iter()
+            .map(|n| parse_square(variant, n).unwrap().bb())
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn men_reach_forward_and_jump_as_their_variant_allows() {
+        // White man d4 between black columns c5 (ahead) and e3 (behind).
+        let fen = "W:d4w,c5b,e3b,g7b 0 1";
+        let bashni = crate::rules::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
+        let reach = bashni.reach(Colour::White);
+        assert_eq!(reach.man_moves, 1, "d4-e5 only: c5 is taken");
+        assert_eq!(reach.jumpable, bb(Variant::Bashni, &["c5", "e3"]));
+        assert_eq!(reach.king_moves, 0);
+
+        // Lasca soldiers capture forward only: e3 is behind d4.
+        let lasca = crate::rules::Position::from_fen(&RuleSet::new(Variant::Lasca), fen).unwrap();
+        assert_eq!(
+            lasca.reach(Colour::White).jumpable,
+            bb(Variant::Lasca, &["c5"])
+        );
+    }
+
+    #[test]
+    fn flying_kings_reach_along_free_diagonals_stepping_officers_one_square() {
+        let fen = "W:a1W,e5b,h8b 0 1";
+        let bashni = crate::rules::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
+        let reach = bashni.reach(Colour::White);
+        assert_eq!(reach.king_moves, 3, "b2 c3 d4, then e5 blocks");
+        assert_eq!(reach.jumpable, bb(Variant::Bashni, &["e5"]));
+
+        let lasca_fen = "W:a1W,c3b,g7b 0 1";
+        let lasca =
+            crate::rules::Position::from_fen(&RuleSet::new(Variant::Lasca), lasca_fen).unwrap();
+        let reach = lasca.reach(Colour::White);
+        assert_eq!(reach.king_moves, 1, "b2 only");
+        assert_eq!(reach.jumpable, 0, "c3 is two steps away");
     }
 }

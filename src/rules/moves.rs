@@ -31,16 +31,19 @@ impl Move {
         }
     }
 
+    /// The square the column starts on.
     #[inline]
     pub fn from(&self) -> Square {
         Square(self.from)
     }
 
+    /// The square it ends on.
     #[inline]
     pub fn to(&self) -> Square {
         Square(self.to)
     }
 
+    /// Whether it jumps at least one column.
     #[inline]
     pub fn is_capture(&self) -> bool {
         self.captures > 0

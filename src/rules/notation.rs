@@ -11,58 +11,96 @@ use std::fmt;
 /// Why a square, move or position string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not a square name (`reason` says why).
     BadSquare {
+        /// The text given.
         text: String,
+        /// What is wrong with it.
         reason: &'static str,
     },
+    /// A light square, which no piece ever stands on.
     UnplayableSquare {
+        /// The square named.
         square: String,
     },
+    /// The side to move is not `W` or `B`.
     BadSide {
+        /// The text given.
         text: String,
     },
+    /// A square listed with no pieces.
     EmptyColumn {
+        /// The square named.
         square: String,
     },
+    /// A piece letter other than `w`, `W`, `b`, `B`.
     BadPiece {
+        /// The square of the column.
         square: String,
+        /// The letter given.
         piece: char,
     },
+    /// A column whose colours alternate, which no game can reach.
     AlternatingColours {
+        /// The square of the column.
         square: String,
     },
+    /// A column taller than the game's pieces allow.
     ColumnTooTall {
+        /// The square of the column.
         square: String,
     },
+    /// A square listed twice.
     DuplicateSquare {
+        /// The square named.
         square: String,
     },
+    /// A man on top of a column on its own promotion rank.
     PromotedMan {
+        /// The square of the column.
         square: String,
     },
+    /// More pieces of one colour than the game has.
     TooManyPieces {
+        /// The colour with too many.
         colour: Colour,
+        /// How many were given.
         count: u32,
+        /// How many the game has.
         max: u32,
     },
+    /// A counter that is not a number in range.
     BadNumber {
+        /// Which counter.
         field: &'static str,
+        /// The text given.
         text: String,
     },
+    /// Text where none belongs.
     Garbage {
+        /// The text given.
         text: String,
     },
+    /// A position without `W:` or `B:` in front.
     NoSide {
+        /// The text given.
         text: String,
     },
+    /// A well-formed move that is not legal here.
     IllegalMove {
+        /// The move given.
         text: String,
     },
+    /// A shortened capture that matches more than one legal move.
     AmbiguousMove {
+        /// The move given.
         text: String,
+        /// The legal moves it could be.
         candidates: Vec<String>,
     },
+    /// Text that is not a move at all.
     BadMove {
+        /// The text given.
         text: String,
     },
 }

@@ -120,16 +120,19 @@ impl Position {
         Position::from_fen(rules, rules.variant.start_fen()).expect("start FEN is valid")
     }
 
+    /// The game this position belongs to.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.geometry.variant
     }
 
+    /// The board.
     #[inline]
     pub fn geometry(&self) -> &'static Geometry {
         self.geometry
     }
 
+    /// How flying kings land after a capture here.
     pub fn king_landing(&self) -> KingLanding {
         self.king_landing
     }
@@ -140,11 +143,13 @@ impl Position {
         self.king_landing = rule;
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Colour {
         self.side
     }
 
+    /// The column on `sq` (empty if none).
     #[inline]
     pub fn column(&self, sq: Square) -> Column {
         self.columns[sq.index()]
@@ -162,6 +167,7 @@ impl Position {
         self.kings
     }
 
+    /// Squares holding a column.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.by_colour[0] | self.by_colour[1]
@@ -173,6 +179,7 @@ impl Position {
         self.no_progress
     }
 
+    /// The move number: starts at 1, goes up after Black moves.
     #[inline]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
