@@ -57,6 +57,8 @@ enum Command {
     Annotate(crate::annotate::AnnotateArgs),
     /// One report (Elo, pentanomial, SPRT, cross table) from PDN files.
     Stats(crate::tournament::merge::StatsArgs),
+    /// Serve a board in the browser that drives an engine (our own by default).
+    Gui(crate::gui::GuiArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +111,7 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => crate::tournament::run_match(args),
         Some(Command::Stats(args)) => crate::tournament::merge::run(args),
         Some(Command::Annotate(args)) => crate::annotate::run(args),
+        Some(Command::Gui(args)) => crate::gui::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -27,6 +27,8 @@ pub mod bench;
 #[cfg(feature = "tools")]
 pub mod cli;
 pub mod eval;
+#[cfg(feature = "tools")]
+pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;

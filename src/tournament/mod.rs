@@ -138,7 +138,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
+/// Parse an engine given on the command line (also used by `gui`).
+pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
     let keyed = ["cmd=", "name=", "arg=", "option."]
         .iter()
         .any(|k| text.starts_with(k));
