@@ -48,10 +48,25 @@ impl Engine {
         self.stdin.flush().expect("flush");
     }
 
+    /// Send bytes as they are (for input that is not UTF-8).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("engine reads stdin");
+        self.stdin.flush().expect("flush");
+    }
+
     pub fn line(&mut self) -> String {
         match self.lines.recv_timeout(PATIENCE) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => panic!("engine said nothing for {PATIENCE:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout"),
+        }
+    }
+
+    /// The next line, or `None` when none comes within `wait`.
+    pub fn line_within(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout"),
         }
     }
