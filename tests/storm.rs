@@ -61,7 +61,7 @@ impl Model {
 enum Expect {
     /// A `go` that starts a search: one `bestmove`, legal in `position`.
     Search {
-        position: Position,
+        position: Box<Position>,
         search_moves: Vec<String>,
     },
     /// `go perft`: the total of the rules core's perft.
@@ -363,7 +363,7 @@ impl Storm {
             ),
         };
         self.round.expects.push(Expect::Search {
-            position,
+            position: Box::new(position),
             search_moves,
         });
         self.searches += 1;
