@@ -702,3 +702,23 @@ fn ponderhit_read_before_its_search_started_still_reaches_it() {
     assert_eq!(count(&lines, "bestmove"), 1, "{lines:#?}");
     assert_eq!(count(&lines, "Key:"), 1, "{lines:#?}");
 }
+
+/// Found by the bounds work: the search prints `bestmove` before it
+/// clears the flag the reader consults, so an `isready` sent right after
+/// `bestmove` is answered at once, before commands sent ahead of it have
+/// run (here 116 of 300 times on a loaded 2-core machine). Reported to
+/// the lead. Fifty tries make a pass by chance negligible.
+#[test]
+#[ignore = "engine bug (protocol reader): isready overtakes queued commands after bestmove"]
+fn isready_right_after_bestmove_waits_for_earlier_commands() {
+    let mut e = Engine::start();
+    for _ in 0..50 {
+        e.send("go depth 1");
+        e.until("bestmove");
+        e.send("setoption name NoSuchOption value 1");
+        e.send("isready");
+        let first = e.line();
+        assert!(first.starts_with("info string error: "), "got '{first}'");
+        assert_eq!(e.until("readyok").len(), 1);
+    }
+}

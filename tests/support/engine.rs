@@ -19,7 +19,12 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_bashni")))
+    }
+
+    /// The engine started by `command` (a shell that limits it, say).
+    pub fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
