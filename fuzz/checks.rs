@@ -16,9 +16,12 @@ use bashni::tournament::{openings, pdn};
 use bashni::tt::{LockFreeTable, Table};
 use std::sync::OnceLock;
 
+/// A check of one input: returns, or panics with what is wrong.
+pub type Check = fn(&[u8]);
+
 /// Every check by target name: the names of `fuzz_targets/*.rs` and of
 /// the corpus directories.
-pub const TARGETS: [(&str, fn(&[u8])); 7] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("position", position),
     ("move_text", move_text),
     ("protocol_line", protocol_line),
