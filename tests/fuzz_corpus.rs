@@ -51,15 +51,18 @@ fn assert_pdn_round_trip(text: &str) {
     }
 }
 
-/// Fuzzer finding (pdn target, corpus file `finding-numbered-result`): the
-/// reader strips the move number from `2.*` and keeps `*` as a move; the
-/// writer then ends the game at that `*` and the rest reads as a second
-/// game. Reported to the lead (src/tournament/pdn.rs is not ours).
+/// Fuzzer findings (pdn target, corpus files `finding-numbered-result` and
+/// `finding-numbered-comment`): the reader strips the move number from
+/// `2.*` and `2.{note}` after it has looked for results and comments, and
+/// keeps `*` and `{note}` as moves; written out, they read back as a
+/// result (the rest becomes a second game) and a comment. Reported to the
+/// lead (src/tournament/pdn.rs is not ours).
 #[test]
-#[ignore = "finding reported: the PDN reader takes a numbered result (`2.*`) for a move"]
-fn pdn_numbered_result_is_not_read_as_a_move() {
+#[ignore = "finding reported: the PDN reader takes `2.*` and `2.{note}` for moves"]
+fn pdn_numbered_result_or_comment_is_not_read_as_a_move() {
     assert_pdn_round_trip("1. c3-d4 2.* *\n");
     assert_pdn_round_trip("1. c3-d4 f6-g5 2.2-0 1-1\n");
+    assert_pdn_round_trip("1. c3-d4 f6-g5 2.{note} g3-h4 *\n");
 }
 
 #[test]
