@@ -363,7 +363,7 @@ pub fn play(data: &[u8]) {
         });
     let pieces = |p: &Position| [Colour::White, Colour::Black].map(|c| p.piece_count(c));
     let counts = pieces(&pos);
-    for &choice in choices.iter().skip(1).take(300) {
+    for &choice in choices.iter().skip(1).take(100) {
         check_position(&pos);
         let legal = pos.legal_moves();
         if legal.is_empty() {
