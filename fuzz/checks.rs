@@ -8,9 +8,9 @@
 
 use bashni::analyse;
 use bashni::protocol::{
-    Change, GamePosition, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
+    Change, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
 };
-use bashni::rules::{Colour, KingLanding, Move, Position, Variant, divide, perft};
+use bashni::rules::{Colour, Game, KingLanding, Move, Position, RuleSet, Variant, divide, perft};
 use bashni::search::{self, Config, Limits, Signals};
 use bashni::tournament::{openings, pdn};
 use bashni::tt::{LockFreeTable, Table};
@@ -36,9 +36,11 @@ const LANDINGS: [KingLanding; 2] = [KingLanding::Continue, KingLanding::Free];
 /// The single place that turns text into a position, so that a change of
 /// the rules API touches one line.
 fn parse_fen(variant: Variant, landing: KingLanding, text: &str) -> Option<Position> {
-    let mut pos = Position::from_fen(variant, text).ok()?;
-    pos.set_king_landing(landing);
-    Some(pos)
+    Position::from_fen(&rules(variant, landing), text).ok()
+}
+
+fn rules(variant: Variant, landing: KingLanding) -> RuleSet {
+    RuleSet::new(variant).with_king_landing(landing)
 }
 
 fn text(data: &[u8]) -> Option<&str> {
@@ -94,7 +96,7 @@ pub fn move_text(data: &[u8]) {
     let Some(text) = text(data) else { return };
     let (fen, moves) = text.split_once('\n').unwrap_or(("", text));
     for variant in Variant::ALL {
-        let start = Position::start(variant);
+        let start = Position::start(&RuleSet::new(variant));
         for word in moves.split_whitespace() {
             let _ = bashni::rules::parse_square(variant, word);
             if let Ok(mv) = start.parse_move(word) {
@@ -138,14 +140,14 @@ pub fn protocol_line(data: &[u8]) {
 
 struct Controller {
     options: Options,
-    game: GamePosition,
+    game: Game,
 }
 
 impl Default for Controller {
     fn default() -> Controller {
         let options = Options::default();
         Controller {
-            game: GamePosition::start(options.variant, options.king_landing),
+            game: Game::new(options.rules),
             options,
         }
     }
@@ -160,32 +162,37 @@ impl Controller {
         match word {
             "setoption" => self.set_option(args),
             "position" => {
-                let before = self.game.position.clone();
-                match parse_position(args, self.options.variant, self.options.king_landing) {
+                let before = self.game.position().clone();
+                match parse_position(args, self.options.rules) {
                     Ok(game) => self.game = game,
                     Err(e) => {
                         assert!(!e.is_empty());
-                        assert!(self.game.position == before, "a bad position changed it");
+                        assert!(*self.game.position() == before, "a bad position changed it");
                     }
                 }
             }
             "go" => {
-                if let Ok(command) = parse_go(args, &self.game.position) {
+                if let Ok(command) = parse_go(args, self.game.position()) {
                     go(&self.game, command);
                 }
             }
             "d" => {
-                let _ = board_text(&self.game.position);
+                let _ = board_text(self.game.position());
             }
             "eval" => {
-                let _ = bashni::eval::explain(&self.game.position);
+                let _ = bashni::eval::explain(self.game.position());
             }
             _ => {}
         }
-        let pos = &self.game.position;
+        let pos = self.game.position();
+        assert_eq!(
+            *self.game.rules(),
+            self.options.rules,
+            "rules after '{line}'"
+        );
         assert_eq!(
             pos.variant(),
-            self.options.variant,
+            self.options.rules.variant,
             "variant after '{line}'"
         );
         assert_eq!(pos.key(), pos.key_from_scratch(), "key after '{line}'");
@@ -195,36 +202,23 @@ impl Controller {
         let Ok((name, value)) = parse_setoption(args) else {
             return;
         };
-        let before = (
-            self.options.variant,
-            self.options.hash_mb,
-            self.options.threads,
-        );
+        let before = self.options.clone();
         match self.options.set(&name, value.as_deref()) {
-            Ok(Change::Variant) => {
-                self.game = GamePosition::start(self.options.variant, self.options.king_landing);
-            }
-            Ok(Change::KingLanding) => {
-                let landing = self.options.king_landing;
-                self.game.position.set_king_landing(landing);
-            }
+            Ok(Change::Variant) => self.game = Game::new(self.options.rules),
+            Ok(Change::Rules) => self.game.set_rules(self.options.rules),
             Ok(_) => {}
-            Err(_) => {
-                let after = (
-                    self.options.variant,
-                    self.options.hash_mb,
-                    self.options.threads,
-                );
-                assert_eq!(before, after, "a refused setoption changed an option");
-            }
+            Err(_) => assert_eq!(
+                before, self.options,
+                "a refused setoption changed an option"
+            ),
         }
     }
 }
 
 /// Run a `go` the controller accepted, kept small: perft to depth 2, a
 /// search to depth 2 within 2,000 nodes. Its answer must be legal.
-fn go(game: &GamePosition, command: GoCommand) {
-    let pos = &game.position;
+fn go(game: &Game, command: GoCommand) {
+    let pos = game.position();
     let limits = match command {
         GoCommand::Perft(depth) => {
             let depth = depth.min(2);
@@ -247,7 +241,7 @@ fn go(game: &GamePosition, command: GoCommand) {
     tt.clear();
     let outcome = search::think(
         pos,
-        &game.history,
+        game.repetition_keys(),
         &small,
         &Config::default(),
         tt,
@@ -277,7 +271,11 @@ pub fn pdn_reader(data: &[u8]) {
         // become moves `*` and `{note}`, which read back as a result and a
         // comment. `tests/fuzz_corpus.rs` keeps it (ignored until the
         // reader is fixed); here it must not hide what else may be found.
-        if game.moves.iter().any(|m| is_result(m) || m.starts_with('{')) {
+        if game
+            .moves
+            .iter()
+            .any(|m| is_result(m) || m.starts_with('{'))
+        {
             continue;
         }
         let written = game.to_pdn();
@@ -295,7 +293,7 @@ pub fn pdn_reader(data: &[u8]) {
             .unwrap_or_default();
         let start = match game.tag("FEN") {
             Some(fen) => parse_fen(variant, landing, fen),
-            None => Some(Position::start(variant)),
+            None => Some(Position::start(&rules(variant, landing))),
         };
         if let Some(pos) = start {
             play_texts(pos, &game.moves.join(" "));
@@ -329,7 +327,7 @@ pub fn analyse_reader(data: &[u8]) {
     let Some(text) = text(data) else { return };
     for variant in Variant::ALL {
         for landing in LANDINGS {
-            let Ok(entries) = analyse::parse_file(text, variant, landing) else {
+            let Ok(entries) = analyse::parse_file(text, rules(variant, landing)) else {
                 continue;
             };
             for entry in entries {
@@ -356,11 +354,7 @@ pub fn play(data: &[u8]) {
     let landing = LANDINGS[usize::from(selector >> 1 & 1)];
     let mut pos = text(head)
         .and_then(|fen| parse_fen(variant, landing, fen))
-        .unwrap_or_else(|| {
-            let mut start = Position::start(variant);
-            start.set_king_landing(landing);
-            start
-        });
+        .unwrap_or_else(|| Position::start(&rules(variant, landing)));
     let pieces = |p: &Position| [Colour::White, Colour::Black].map(|c| p.piece_count(c));
     let counts = pieces(&pos);
     for &choice in choices.iter().skip(1).take(100) {

@@ -8,14 +8,15 @@ mod engine;
 #[path = "../fuzz/checks.rs"]
 mod checks;
 
-use bashni::rules::{KingLanding, Position, Variant, perft};
+use bashni::rules::{KingLanding, Position, RuleSet, Variant, perft};
 use engine::Engine;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;
 
-fn position(variant: Variant, fen: &str) -> Position {
-    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("test position {fen}: {e}"))
+fn position(variant: Variant, landing: KingLanding, fen: &str) -> Position {
+    let rules = RuleSet::new(variant).with_king_landing(landing);
+    Position::from_fen(&rules, fen).unwrap_or_else(|e| panic!("test position {fen}: {e}"))
 }
 
 /// Set `variant` and `setup` (the arguments of `position`) in the engine.
@@ -48,8 +49,7 @@ fn assert_legal_answer(e: &mut Engine, pos: &Position, args: &str) {
 /// its board, its perft and a search all agree with the rules core.
 fn assert_engine_handles(variant: Variant, landing: KingLanding, fen: &str, depth: u32, go: &str) {
     checks::position(fen.as_bytes());
-    let mut pos = position(variant, fen);
-    pos.set_king_landing(landing);
+    let pos = position(variant, landing, fen);
     let mut e = Engine::start();
     e.send(&format!("setoption name KingLanding value {landing}"));
     set(&mut e, variant, &format!("fen {fen}"));
@@ -67,7 +67,7 @@ fn threads_far_above_the_core_count_still_answer() {
     e.send("setoption name Threads value 1024");
     let before = e.sync();
     assert!(before.is_empty(), "{before:?}");
-    let start = Position::start(Variant::Bashni);
+    let start = Position::start(&RuleSet::default());
     e.send("position startpos");
     assert_legal_answer(&mut e, &start, "depth 6");
     // `d` rather than `isready`: right after a `bestmove`, `isready` may be
@@ -115,7 +115,7 @@ fn hash_past_the_memory_limit_is_refused_and_the_engine_goes_on() {
 }
 
 fn checks_position_after(moves: &[&str]) -> Position {
-    let mut pos = Position::start(Variant::Bashni);
+    let mut pos = Position::start(&RuleSet::default());
     for text in moves {
         let mv = pos.parse_move(text).expect("legal test move");
         pos.make(&mv);
@@ -133,7 +133,7 @@ fn a_refused_search_thread_still_gives_a_bestmove() {
     let mut e = engine_with_memory_limit(600 << 10);
     e.send("setoption name Threads value 1024");
     e.send("position startpos");
-    assert_legal_answer(&mut e, &Position::start(Variant::Bashni), "depth 4");
+    assert_legal_answer(&mut e, &Position::start(&RuleSet::default()), "depth 4");
 }
 
 /// Every piece of the game in one column, or in two.
@@ -187,8 +187,7 @@ fn positions_with_the_most_legal_moves() {
         ),
     ];
     for (variant, landing, fen, moves) in cases {
-        let mut pos = position(variant, fen);
-        pos.set_king_landing(landing);
+        let pos = position(variant, landing, fen);
         assert_eq!(pos.legal_moves().len(), moves, "{fen}");
         // The free-landing one takes the search most of a minute even at
         // depth 1 (see the ignored test below); `stop` ends it.
@@ -230,7 +229,7 @@ fn movetime_holds_in_the_most_capture_rich_position() {
 fn long_game(variant: Variant, plies: usize) -> (Vec<String>, Position) {
     for seed in 0.. {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut pos = Position::start(variant);
+        let mut pos = Position::start(&RuleSet::new(variant));
         let mut moves = Vec::new();
         while moves.len() < plies {
             let legal = pos.legal_moves();
@@ -266,7 +265,7 @@ fn a_whole_250_ply_game_in_one_position_command() {
 #[test]
 fn depth_100_on_trivial_positions() {
     for fen in ["W:c3w 0 1", "W:c3W,h8b 0 1", "W:a1W,h8B 0 1"] {
-        let pos = position(Variant::Bashni, fen);
+        let pos = position(Variant::Bashni, KingLanding::Continue, fen);
         let mut e = Engine::start();
         e.send(&format!("position fen {fen}"));
         assert_legal_answer(&mut e, &pos, "depth 100");

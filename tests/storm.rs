@@ -13,7 +13,7 @@
 #[path = "support/engine.rs"]
 mod engine;
 
-use bashni::rules::{Colour, KingLanding, Position, Variant, perft};
+use bashni::rules::{Colour, KingLanding, Position, RuleSet, Variant, perft};
 use engine::Engine;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -39,21 +39,21 @@ impl Model {
         Model {
             variant: Variant::Bashni,
             landing: KingLanding::Continue,
-            position: Position::start(Variant::Bashni),
+            position: Position::start(&RuleSet::default()),
         }
     }
 
+    fn rules(&self) -> RuleSet {
+        RuleSet::new(self.variant).with_king_landing(self.landing)
+    }
+
     fn start_position(&self) -> Position {
-        let mut p = Position::start(self.variant);
-        p.set_king_landing(self.landing);
-        p
+        Position::start(&self.rules())
     }
 
     fn parse_fen(&self, fen: &str) -> Position {
-        let mut p = Position::from_fen(self.variant, fen)
-            .unwrap_or_else(|e| panic!("the test's own position {fen:?}: {e}"));
-        p.set_king_landing(self.landing);
-        p
+        Position::from_fen(&self.rules(), fen)
+            .unwrap_or_else(|e| panic!("the test's own position {fen:?}: {e}"))
     }
 }
 
@@ -244,7 +244,8 @@ impl Storm {
             9 => {
                 let landing = self.pick(&["continue", "free"]);
                 self.model.landing = landing.parse().expect("a landing rule");
-                self.model.position.set_king_landing(self.model.landing);
+                // The position stays; only its capture rule changes.
+                self.model.position = self.model.parse_fen(&self.model.position.to_fen());
                 format!("setoption name KingLanding value {landing}")
             }
             10 if self.chance(40) => {
