@@ -8,7 +8,9 @@
 //! `isready` was answered, and that `d` shows the position of the model.
 //!
 //! CI runs a few fixed seeds; `BASHNI_STORM_ROUNDS=N` (rounds per seed) and
-//! `BASHNI_STORM_SEEDS=N` (seeds per test) scale it for a long run.
+//! `BASHNI_STORM_SEEDS=N` (seeds per test) scale it for a long run, and
+//! `BASHNI_STORM_QUEUE_BEHIND_WAITING=1` also queues commands behind a
+//! search that waits for `stop` (see the ignored reproducers at the end).
 
 #[path = "support/engine.rs"]
 mod engine;
@@ -427,7 +429,10 @@ impl Storm {
             53..=56 => self.invalid_setoption(),
             57..=64 => self.isready(),
             65..=70 => self.board(),
-            71..=76 => self.send("stop"),
+            71..=76 => {
+                self.send("stop");
+                self.waiting = Waiting::No;
+            }
             77..=79 => {
                 // Acts on a ponder search only; never needed by one without limit.
                 if self.waiting == Waiting::ForStopOrPonderhit {
