@@ -19,12 +19,15 @@
 //! assert_eq!(pos.to_fen(), "B:d4w,g7wbb 0 1");
 //! ```
 
+#[cfg(feature = "tools")]
 pub mod analyse;
 pub mod bench;
+#[cfg(feature = "tools")]
 pub mod cli;
 pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;

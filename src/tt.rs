@@ -190,7 +190,9 @@ struct Bucket {
 }
 
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
-const _: () = assert!(BUCKET_BYTES == 64);
+const _: () = assert!(BUCKET_BYTES == 64 && std::mem::align_of::<Bucket>() == 64);
+// A table of whole MiB is a whole number of buckets.
+const _: () = assert!((1 << 20) % BUCKET_BYTES == 0);
 
 /// Buckets sampled by `hashfull`: 250 buckets = 1000 slots, so the count is
 /// the permille.
@@ -202,9 +204,11 @@ const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
 /// The engine's table. Its size is exactly `mb` MiB of buckets (`mb` is
 /// at least 1), plus a few words for the struct itself.
 pub struct LockFreeTable {
-    /// Anonymous memory: page-aligned, and zero-filled by the OS only when a
-    /// page is first touched, so an unused table costs no memory.
-    memory: memmap2::MmapMut,
+    /// Anonymous memory: page-aligned and zero-filled by the OS. Held as
+    /// `MmapRaw`, which hands out only raw pointers: every thread writes
+    /// the buckets through a shared reference, so no `&[u8]` or `&mut [u8]`
+    /// over the same bytes may ever exist (see `buckets`).
+    memory: memmap2::MmapRaw,
     generation: AtomicU8,
 }
 
@@ -241,13 +245,26 @@ impl LockFreeTable {
     /// The bucket array laid over the mapped memory.
     #[inline]
     fn buckets(&self) -> &[Bucket] {
-        // SAFETY: the mapping is page-aligned (more than a bucket's 64
-        // bytes), its length is a whole number of buckets, all-zero bytes
-        // are valid atomics, and all access goes through atomics, so shared
-        // references to the buckets are sound for the mapping's lifetime.
+        // SAFETY:
+        // - Aliasing: the pointer comes from `MmapRaw::as_mut_ptr`, which
+        //   is derived from the mapping itself and not from any reference,
+        //   and nothing else ever makes a reference to these bytes. A
+        //   `Bucket` is made of atomics (`UnsafeCell`s), so any number of
+        //   shared `&Bucket` may write through it at once: no reference
+        //   asserts the bytes are frozen, and no data race is possible as
+        //   every access is atomic.
+        // - Alignment: `mmap` returns page-aligned memory (4 KiB or more),
+        //   a multiple of `Bucket`'s 64-byte alignment; checked when the
+        //   table is made.
+        // - Length: `try_with_megabytes` maps a whole number of MiB, a
+        //   multiple of `BUCKET_BYTES`, so the slice ends at the mapping's
+        //   end; the mapping lives as long as `self`, hence the borrow.
+        // - Validity: anonymous pages read as zero, and all-zero bytes are
+        //   valid `AtomicU64`s (an empty slot), so every bucket is
+        //   initialised from the start.
         unsafe {
             std::slice::from_raw_parts(
-                self.memory.as_ptr().cast::<Bucket>(),
+                self.memory.as_mut_ptr().cast::<Bucket>(),
                 self.memory.len() / BUCKET_BYTES,
             )
         }
@@ -256,7 +273,9 @@ impl LockFreeTable {
 
 impl Table for LockFreeTable {
     fn try_with_megabytes(mb: usize) -> Option<Self> {
-        let memory = memmap2::MmapMut::map_anon(mb.max(1) << 20).ok()?;
+        let memory = memmap2::MmapRaw::from(memmap2::MmapMut::map_anon(mb.max(1) << 20).ok()?);
+        // `buckets` relies on this; mmap gives page-aligned memory.
+        assert!(memory.as_ptr().cast::<Bucket>().is_aligned());
         // Random probes over a big table miss the TLB on 4 KiB pages; huge
         // pages, where the kernel offers them, cut that. Only a hint.
         #[cfg(target_os = "linux")]
@@ -696,32 +715,60 @@ mod tests {
         )
     }
 
-    const OPS_PER_THREAD: usize = 1_000_000;
+    /// Depths the hammering threads store: a probe must return one of them.
+    const STORED_DEPTHS: std::ops::Range<i32> = -10..90;
 
-    fn hammer<T: Table>(table: &T, keys: &[u64], seed: u64) -> usize {
+    /// A hit is sound when it is exactly an entry some thread stored with
+    /// this key: every field agrees with `signed_entry`, for a depth that
+    /// was really used. A slot torn between two writes, or the data of
+    /// another key, fails this.
+    #[track_caller]
+    fn assert_stored(key: u64, found: TtEntry) {
+        assert!(
+            STORED_DEPTHS.contains(&found.depth) && found == signed_entry(key, found.depth),
+            "torn or mixed entry for {key:#x}: {found:?}"
+        );
+    }
+
+    /// `ops` random stores and probes over `keys`, with a new search now and
+    /// then so ageing and refreshing race with the writers too. The hits.
+    fn hammer<T: Table>(table: &T, keys: &[u64], seed: u64, ops: usize) -> usize {
         let mut rng = SplitMix(seed);
         let mut hits = 0;
-        for i in 0..OPS_PER_THREAD {
+        for i in 0..ops {
             let key = keys[rng.next() as usize % keys.len()];
             if i % 2 == 0 {
-                let depth = (rng.next() % 100) as i32 - 10;
+                let depth = STORED_DEPTHS.start + (rng.next() % STORED_DEPTHS.len() as u64) as i32;
                 table.store(key, signed_entry(key, depth));
             } else if let Some(found) = table.probe(key) {
-                assert_eq!(
-                    found,
-                    signed_entry(key, found.depth),
-                    "torn or mixed entry for {key:#x}"
-                );
+                assert_stored(key, found);
                 hits += 1;
             }
-            if i % (OPS_PER_THREAD / 4) == 0 {
+            if i % (ops / 4) == 0 {
                 table.new_search();
             }
         }
         hits
     }
 
-    fn concurrent_entries_are_never_mixed<T: Table>() {
+    /// `threads` threads hammer `keys` at once; afterwards every key is
+    /// probed once more. Returns the hits of the hammering.
+    fn hammer_together<T: Table>(table: &T, keys: &[u64], threads: u64, ops: usize) -> usize {
+        let hits = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| s.spawn(move || hammer(table, keys, t, ops)))
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        for &key in keys {
+            if let Some(found) = table.probe(key) {
+                assert_stored(key, found);
+            }
+        }
+        hits
+    }
+
+    fn crowded_entries_are_never_mixed<T: Table>() {
         let table = T::with_megabytes(1);
         // Sixteen positions crowded into two buckets, so writers collide on
         // slots all the time.
@@ -731,22 +778,42 @@ mod tests {
             keys.insert((rng.next() % 2) << 63 | (rng.next() & 0xFFFF_FFFF));
         }
         let keys: Vec<u64> = keys.into_iter().collect();
-        let hits: usize = std::thread::scope(|s| {
-            let workers: Vec<_> = (0..4)
-                .map(|t| {
-                    let (table, keys) = (&table, &keys);
-                    s.spawn(move || hammer(table, keys, t))
-                })
-                .collect();
-            workers.into_iter().map(|w| w.join().unwrap()).sum()
-        });
+        let hits = hammer_together(&table, &keys, 4, 1_000_000);
         assert!(hits > 1000, "the probes found stored entries ({hits})");
     }
 
     #[test]
     fn concurrent_store_and_probe_never_mix_entries() {
-        concurrent_entries_are_never_mixed::<LockFreeTable>();
-        concurrent_entries_are_never_mixed::<DashMapTable>();
+        crowded_entries_are_never_mixed::<LockFreeTable>();
+        crowded_entries_are_never_mixed::<DashMapTable>();
+    }
+
+    /// Many threads on random keys: 64 positions whose bucket halves are
+    /// drawn from eight values, so their 32 slots are always full, stores
+    /// keep replacing entries other threads are reading, and about half
+    /// the probes hit (with more positions, hits and so tears are rare).
+    #[test]
+    fn many_threads_on_random_keys_get_back_exactly_what_was_stored() {
+        let table = LockFreeTable::with_megabytes(1);
+        let mut rng = SplitMix(23);
+        let buckets: Vec<u64> = (0..8).map(|_| rng.next() & !0xFFFF_FFFF).collect();
+        let mut random_key = || buckets[rng.next() as usize % 8] | (rng.next() & 0xFFFF_FFFF);
+        let keys: HashSet<u64> = (0..64).map(|_| random_key()).collect();
+        let strangers: Vec<u64> = (0..100_000)
+            .map(|_| random_key())
+            .filter(|k| !keys.contains(k))
+            .collect();
+        let keys: Vec<u64> = keys.into_iter().collect();
+        let hits = hammer_together(&table, &keys, 8, 500_000);
+        assert!(hits > 1000, "the probes found stored entries ({hits})");
+        // Positions never stored, in the same full buckets, are never found.
+        assert_eq!(
+            strangers
+                .iter()
+                .filter(|&&k| table.probe(k).is_some())
+                .count(),
+            0
+        );
     }
 
     /// Speed figures for docs/tt-and-eval.md:

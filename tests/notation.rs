@@ -1,13 +1,13 @@
 //! The position string and move notation of protocol.md: what is accepted,
 //! and that every rejection says what is wrong and where.
 
-mod common;
+mod support;
 
 use bashni::rules::{NotationError, Position, RuleSet, Variant, parse_square};
-use common::{bashni, lasca, pos};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use support::positions::{bashni, lasca, pos};
 
 use bashni::rules::KingLanding::Continue;
 
@@ -153,7 +153,11 @@ fn too_many_pieces_of_a_colour_are_rejected() {
 #[test]
 fn absurdly_tall_or_empty_columns_are_rejected_by_square() {
     let tall = format!("W:c3{}", "w".repeat(40));
-    rejected(Variant::Bashni, &tall, &["c3"]);
+    let err = rejected(Variant::Bashni, &tall, &["c3", "too tall"]);
+    assert!(
+        matches!(err, NotationError::ColumnTooTall { .. }),
+        "{err:?}"
+    );
     let err = rejected(Variant::Bashni, "W:c3,e5b", &["c3", "no pieces"]);
     assert!(matches!(err, NotationError::EmptyColumn { .. }), "{err:?}");
 }
@@ -445,40 +449,102 @@ fn mutated_positions_and_moves_never_panic_and_accepted_ones_are_consistent() {
     );
 }
 
+/// A black king on d4 that can step to e5, with the given counters.
+fn with_counters(no_progress: u64, fullmove: u64) -> String {
+    format!("B:a1w,d4B {no_progress} {fullmove}")
+}
+
+/// The largest value of one counter that a position string may carry,
+/// found by bisection over what `from_fen` accepts (the other counter
+/// stays at its default): the test does not restate the engine's limit.
+fn largest_accepted(fen: impl Fn(u64) -> String) -> u64 {
+    let bashni_rules = RuleSet::new(Variant::Bashni);
+    let (mut accepted, mut refused) = (1, u64::from(u32::MAX) + 1);
+    assert!(Position::from_fen(&bashni_rules, &fen(accepted)).is_ok());
+    assert!(Position::from_fen(&bashni_rules, &fen(refused)).is_err());
+    while refused - accepted > 1 {
+        let mid = accepted + (refused - accepted) / 2;
+        match Position::from_fen(&bashni_rules, &fen(mid)) {
+            Ok(_) => accepted = mid,
+            Err(_) => refused = mid,
+        }
+    }
+    accepted
+}
+
 #[test]
-fn any_accepted_counters_survive_a_move_and_read_back() {
-    // Counters near u32::MAX would overflow make() and game_ply(): they
-    // are refused, and the largest accepted ones play on safely.
-    for fen in ["B:a1w,d4B 4294967295 4294967295", "B:a1w,d4B 0 2147483649"] {
-        assert!(
-            Position::from_fen(&RuleSet::new(Variant::Bashni), fen).is_err(),
-            "{fen} accepted"
+fn counters_past_the_limit_are_refused_naming_the_field() {
+    // Each position string breaks exactly one counter, the other valid.
+    let no_progress = largest_accepted(|n| with_counters(n, 1));
+    let fullmove = largest_accepted(|n| with_counters(0, n));
+    // Enough for any game (MaxPlies goes up to 100000), and small enough
+    // that `game_ply`, twice the move number, fits in a u32.
+    assert!(no_progress >= 100_000 && fullmove >= 100_000);
+    assert!(fullmove <= u64::from(u32::MAX / 2));
+    let too_big = [
+        (
+            with_counters(no_progress + 1, 1),
+            "no-progress count",
+            no_progress + 1,
+        ),
+        (
+            with_counters(u32::MAX.into(), 1),
+            "no-progress count",
+            u32::MAX.into(),
+        ),
+        (with_counters(0, fullmove + 1), "move number", fullmove + 1),
+        (
+            with_counters(0, u32::MAX.into()),
+            "move number",
+            u32::MAX.into(),
+        ),
+    ];
+    for (fen, field, value) in too_big {
+        let err = rejected(Variant::Bashni, &fen, &[field, &format!("'{value}'")]);
+        assert_eq!(
+            err,
+            NotationError::BadNumber {
+                field,
+                text: value.to_string()
+            }
         );
     }
-    for fen in [
-        "B:a1w,d4B 4294967295 4294967295",
-        "B:a1w,d4B 0 2147483649",
-        "B:a1w,d4B 1000000 1000000",
+}
+
+#[test]
+fn the_largest_accepted_counters_survive_a_move_and_read_back() {
+    let no_progress = largest_accepted(|n| with_counters(n, 1));
+    let fullmove = largest_accepted(|n| with_counters(0, n));
+    // At the limit, just below it, and a typical game for comparison.
+    for (quiet, number) in [
+        (no_progress, fullmove),
+        (no_progress - 1, fullmove - 1),
+        (3, 20),
     ] {
-        let Ok(p) = Position::from_fen(&RuleSet::new(Variant::Bashni), fen) else {
-            continue;
-        };
-        let played = catch_unwind(|| {
-            assert_eq!(
-                p.game_ply() / 2 + 1,
-                p.fullmove_number(),
-                "game_ply of {fen}"
-            );
-            let mut next = p.clone();
-            next.make(&next.parse_move("d4-e5").unwrap());
-            next.to_fen()
-        });
-        let Ok(text) = played else {
-            panic!("{fen}: accepted, but game_ply() or playing d4-e5 failed (message above)");
-        };
-        assert!(
-            Position::from_fen(&RuleSet::new(Variant::Bashni), &text).is_ok(),
-            "{fen}: after d4-e5 the position prints as {text:?}, which is refused"
+        let fen = with_counters(quiet, number);
+        let p = accepted(Variant::Bashni, &fen);
+        assert_eq!(p.game_ply(), 2 * (p.fullmove_number() - 1) + 1, "{fen}");
+        let mut next = p.clone();
+        let king_step = next.parse_move("d4-e5").unwrap();
+        let undo = next.make(&king_step);
+        // A king move is quiet, and Black's move starts a new move number;
+        // both stop at the largest a position string may carry.
+        assert_eq!(
+            (
+                next.no_progress_plies().into(),
+                next.fullmove_number().into()
+            ),
+            ((quiet + 1).min(no_progress), (number + 1).min(fullmove)),
+            "{fen}: counters after d4-e5"
         );
+        assert_eq!(next.game_ply(), 2 * (next.fullmove_number() - 1), "{fen}");
+        let text = next.to_fen();
+        assert_eq!(
+            accepted(Variant::Bashni, &text),
+            next,
+            "{fen}: after d4-e5 the position prints as {text:?}"
+        );
+        next.unmake(&king_step, undo);
+        assert_eq!(next, p, "{fen}: unmake restores the counters");
     }
 }

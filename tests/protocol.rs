@@ -1,10 +1,9 @@
 //! Protocol tests: they drive the real binary through stdin/stdout.
 
-#[path = "support/engine.rs"]
-mod engine;
+mod support;
 
-use engine::{Engine, run_piped};
 use std::time::{Duration, Instant};
+use support::engine::{Engine, exit_after, run_piped};
 
 fn legal_moves(variant: bashni::rules::Variant, fen: &str) -> Vec<String> {
     let pos = bashni::rules::Position::from_fen(&bashni::rules::RuleSet::new(variant), fen)
@@ -121,20 +120,12 @@ fn isready_during_a_search_is_answered_before_bestmove() {
 
 #[test]
 fn quit_during_a_search_exits() {
-    let mut e = Engine::start();
-    e.send("position startpos");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
-    e.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        if let Some(status) = e.child.try_wait().expect("wait") {
-            assert!(status.success());
-            break;
-        }
-        assert!(Instant::now() < deadline, "engine still running after quit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let status = exit_after(
+        "position startpos\ngo infinite",
+        Duration::from_millis(100),
+        "quit",
+    );
+    assert!(status.expect("engine exits after quit").success());
 }
 
 #[test]
@@ -478,17 +469,14 @@ fn a_line_that_is_not_utf8_gets_one_error_and_the_engine_goes_on() {
 
 #[test]
 fn quit_interrupts_a_long_perft() {
+    // Perft 30 would run for years: only the interruption ends it.
     let mut e = Engine::start();
     e.send("go perft 30");
     std::thread::sleep(Duration::from_millis(200));
-    e.send("isready");
-    e.until("readyok");
+    // Answered while the perft runs, so the perft has begun.
+    e.sync();
     e.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while e.child.try_wait().expect("wait").is_none() {
-        assert!(Instant::now() < deadline, "engine still running after quit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(e.exits(), "engine still running 5 s after quit");
 }
 
 #[test]

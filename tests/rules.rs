@@ -2,10 +2,10 @@
 //! move list here was worked out by hand from the rules (the derivation is
 //! in the comments), never copied from the generator's output.
 
-mod common;
+mod support;
 
 use bashni::rules::{Colour, KingLanding, Position, RuleSet, Variant, parse_square};
-use common::{after, assert_moves, bashni, lasca, pos};
+use support::positions::{after, assert_moves, bashni, lasca, pos};
 
 const CONTINUE: KingLanding = KingLanding::Continue;
 const FREE: KingLanding = KingLanding::Free;

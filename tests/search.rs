@@ -12,20 +12,16 @@
 //! (c) `bashni analyse` on each file prints `solved M/M`.
 //! Then (d) `bashni bench` and (e) `go nodes` repeat their node counts.
 
-#[path = "support/solver.rs"]
-mod solver;
+mod support;
 
-#[path = "support/engine.rs"]
-mod engine;
-
-use engine::Engine;
+use support::engine::Engine;
 
 use bashni::rules::DrawRules;
 use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
 use bashni::search::{self, Config, Limits, MATE, Signals, is_mate_score};
 use bashni::tt::{LockFreeTable, Table};
-use solver::Solver;
 use std::process::Command;
+use support::solver::Solver;
 
 const BASHNI_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -1,95 +1,91 @@
-//! The engine binary driven through stdin/stdout, for the integration
-//! tests: lines arrive through a channel so a silent engine fails the test
-//! instead of hanging it.
-#![allow(dead_code)] // each test file uses part of it
+//! The engine binary driven through stdin/stdout, as a host drives it.
+//!
+//! The conversation goes through the match runner's own client
+//! (`bashni::tournament::engine`), so the tests and `bashni match` read
+//! the engine the same way: every wait has a deadline, and a silent engine
+//! fails the test instead of hanging it. A failure of the engine panics
+//! with the client's reason.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use bashni::tournament::EngineSpec;
+use bashni::tournament::engine::{Engine as Client, EngineFailure};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// Generous: these tests check behaviour, not speed.
 const PATIENCE: Duration = Duration::from_secs(20);
 
+/// The engine after its handshake (`uci`, `isready`).
 pub struct Engine {
-    pub child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    client: Client,
+}
+
+#[track_caller]
+fn ok<T>(result: Result<T, EngineFailure>) -> T {
+    result.unwrap_or_else(|e| panic!("engine {e}"))
 }
 
 impl Engine {
     pub fn start() -> Engine {
-        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_bashni")))
+        Engine::start_command(env!("CARGO_BIN_EXE_bashni"), &[])
     }
 
-    /// The engine started by `command` (a shell that limits it, say).
-    pub fn spawn(mut command: Command) -> Engine {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+    /// The engine started by another command (a shell that limits it,
+    /// say), which must end up running the binary.
+    pub fn start_command(cmd: &str, args: &[&str]) -> Engine {
+        let spec = EngineSpec {
+            name: "bashni".into(),
+            cmd: cmd.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            options: Vec::new(),
+        };
         Engine {
-            child,
-            stdin,
-            lines,
+            client: ok(Client::start(&spec, &[])),
         }
     }
 
+    #[track_caller]
     pub fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("engine reads stdin");
-        self.stdin.flush().expect("flush");
+        ok(self.client.send(command));
     }
 
-    /// Send bytes as they are (for input that is not UTF-8).
-    pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("engine reads stdin");
-        self.stdin.flush().expect("flush");
-    }
-
+    /// The next line, trimmed.
+    #[track_caller]
     pub fn line(&mut self) -> String {
-        match self.lines.recv_timeout(PATIENCE) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!("engine said nothing for {PATIENCE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout"),
-        }
+        let deadline = Instant::now() + PATIENCE;
+        ok(self.client.wait_for(deadline, "a line", |_| true))
+            .trim()
+            .to_string()
     }
 
     /// The next line, or `None` when none comes within `wait`.
+    #[track_caller]
     pub fn line_within(&mut self, wait: Duration) -> Option<String> {
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("engine closed stdout"),
+        match self
+            .client
+            .wait_for(Instant::now() + wait, "a line", |_| true)
+        {
+            Ok(line) => Some(line.trim().to_string()),
+            Err(EngineFailure::Stalled(_)) => None,
+            Err(e) => panic!("engine {e}"),
         }
     }
 
-    /// All lines up to and including the first that starts with `prefix`.
+    /// All lines (trimmed) up to and including the first that starts with
+    /// `prefix`.
+    #[track_caller]
     pub fn until(&mut self, prefix: &str) -> Vec<String> {
         let mut seen = Vec::new();
-        loop {
-            let line = self.line();
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
+        let deadline = Instant::now() + PATIENCE;
+        ok(self.client.wait_for(deadline, prefix, |line| {
+            seen.push(line.to_string());
+            line.starts_with(prefix)
+        }));
+        seen
     }
 
     /// Synchronise with `isready` and return what came before `readyok`.
+    #[track_caller]
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         let mut lines = self.until("readyok");
@@ -97,16 +93,28 @@ impl Engine {
         lines
     }
 
+    #[track_caller]
     pub fn fen(&mut self) -> String {
         self.send("d");
         let lines = self.until("Key:");
         let fen = lines
             .iter()
-            .find(|l| l.starts_with("Fen: "))
+            .find_map(|l| l.strip_prefix("Fen: "))
             .expect("a Fen line");
-        fen["Fen: ".len()..].to_string()
+        fen.to_string()
     }
 
+    /// Whether the engine closes its output, that is exits, within five
+    /// seconds; its remaining lines are skipped.
+    pub fn exits(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let closed = self
+            .client
+            .wait_for(deadline, "the engine's exit", |_| false);
+        matches!(closed, Err(EngineFailure::Crashed(_)))
+    }
+
+    #[track_caller]
     pub fn bestmove(&mut self) -> String {
         let lines = self.until("bestmove");
         let last = lines.last().expect("bestmove line");
@@ -114,26 +122,42 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn spawn(stdout: Stdio) -> (Child, ChildStdin) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .spawn()
+        .expect("engine starts");
+    let stdin = child.stdin.take().expect("stdin");
+    (child, stdin)
 }
 
 /// Run the engine on `input` until it exits by itself; all of its stdout.
 pub fn run_piped(input: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write");
+    let (child, mut stdin) = spawn(Stdio::piped());
+    stdin.write_all(input).expect("write");
+    drop(stdin);
     let output = child.wait_with_output().expect("engine exits");
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Send `commands`, wait `pause`, send `last` with the input still open,
+/// and return how the engine exited, or `None` when it is still running
+/// five seconds later (it is killed then). The match runner's client
+/// cannot tell the exit status: it hides its process.
+pub fn exit_after(commands: &str, pause: Duration, last: &str) -> Option<ExitStatus> {
+    let (mut child, mut stdin) = spawn(Stdio::null());
+    writeln!(stdin, "{commands}").expect("write");
+    std::thread::sleep(pause);
+    writeln!(stdin, "{last}").expect("write");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
 }

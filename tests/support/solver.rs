@@ -10,8 +10,6 @@
 //! A ply count is the number of half-moves up to and including the winning
 //! side's last move, so a win is always an odd number of plies.
 
-#![allow(dead_code)] // each user of this file needs a different part of it
-
 use bashni::rules::{Move, Position};
 
 /// Counts nodes and gives up past a budget (the miner's safety valve).

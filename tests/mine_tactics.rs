@@ -1,25 +1,35 @@
-//! Mine tactics positions: random small positions (or positions from
-//! random games) where the side to move has a short forced win with a
-//! single winning first move that a shallow search does not play.
+//! Not a check but the tool that mined bench-positions/tactics-*.txt:
+//! random small positions (or positions from random games) where the side
+//! to move has a short forced win with a single winning first move that a
+//! shallow search does not play. It lives with the tests because it is
+//! built on their independent solver (tests/support/solver.rs); both of
+//! its entry points are ignored tests, run only when asked for:
 //!
-//! cargo run --release --example mine_tactics -- [bashni|lasca] [samples] [seed] [max-plies] [mode]
+//! ```text
+//! MINE=bashni,20000,1,9,random cargo test --release --test mine_tactics mine -- --ignored --nocapture
+//! DESCRIBE=lasca:FILE cargo test --release --test mine_tactics describe -- --ignored --nocapture
+//! ```
 //!
-//! mode: `random` (random small positions, the default), `game` (positions
-//! along random games from the start), `king` (the mover has a king),
-//! `promo` (the mover has men near the far rank), `tall` (tall columns).
+//! `MINE` is variant, samples, seed, max plies and mode, each optional
+//! (defaults as above). Mode: `random` (random small positions), `game`
+//! (positions along random games from the start), `king` (the mover has a
+//! king), `promo` (the mover has men near the far rank), `tall` (tall
+//! columns). Each find is printed as a candidate line for the tactics
+//! files, with its shortest win N, the solver's node count and the themes
+//! found by inspecting the winning move.
 //!
-//! Each find is printed as a candidate line for the tactics files, with
-//! its shortest win N, the solver's node count and the themes found by
-//! inspecting the winning move.
+//! `DESCRIBE` reads `<fen> ; bm <move>` lines from FILE and prints the
+//! facts that go into each line's comment.
 
-#[path = "../tests/support/solver.rs"]
-mod solver;
+mod support;
 
 use bashni::rules::DrawRules;
-use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Square, Variant};
+use bashni::rules::{
+    Colour, KingLanding, Move, Piece, Position, RuleSet, Square, Variant, piece_char,
+};
 use bashni::search::{self, Config, Limits, MATE, Signals};
 use bashni::tt::{LockFreeTable, Table};
-use solver::{Solver, solve};
+use support::solver::{Solver, solve};
 
 /// xorshift64*: reproducible without depending on rand's API.
 struct Rng(u64);
@@ -36,15 +46,6 @@ impl Rng {
     }
     fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
-    }
-}
-
-fn piece_char(colour: Colour, king: bool) -> char {
-    match (colour, king) {
-        (Colour::White, false) => 'w',
-        (Colour::White, true) => 'W',
-        (Colour::Black, false) => 'b',
-        (Colour::Black, true) => 'B',
     }
 }
 
@@ -99,10 +100,13 @@ fn random_position(rng: &mut Rng, variant: Variant, mode: &str) -> Option<Positi
                 } else {
                     rng.chance(10)
                 };
-                text.push(piece_char(colour, king));
+                text.push(piece_char(Piece { colour, king }));
             }
             for _ in 0..prisoners {
-                text.push(piece_char(!colour, rng.chance(10)));
+                text.push(piece_char(Piece {
+                    colour: !colour,
+                    king: rng.chance(10),
+                }));
             }
             columns.push(text);
         }
@@ -319,11 +323,10 @@ fn main_line(pos: &Position, plies: u32) -> Vec<Move> {
     line
 }
 
-/// `describe`: for each `<fen> ; bm <move>` line on stdin, the facts that
-/// go into its comment.
-fn describe(variant: Variant) {
-    for raw in std::io::stdin().lines() {
-        let raw = raw.unwrap();
+/// `describe`: for each `<fen> ; bm <move>` line of `text`, the facts
+/// that go into its comment.
+fn describe(variant: Variant, text: &str) {
+    for raw in text.lines() {
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;
@@ -368,17 +371,17 @@ fn describe(variant: Variant) {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("describe") {
-        describe(args.get(2).map_or("bashni", |s| s).parse().unwrap());
-        return;
-    }
-    let variant: Variant = args.get(1).map_or("bashni", |s| s).parse().unwrap();
-    let samples: u64 = args.get(2).map_or(20000, |s| s.parse().unwrap());
-    let seed: u64 = args.get(3).map_or(1, |s| s.parse().unwrap());
-    let max_plies: u32 = args.get(4).map_or(9, |s| s.parse().unwrap());
-    let mode = args.get(5).map_or("random", |s| s.as_str()).to_string();
+#[test]
+#[ignore = "a tool: MINE=variant,samples,seed,max-plies,mode (see the file's head)"]
+fn mine() {
+    let spec = std::env::var("MINE").unwrap_or_default();
+    let mut args = spec.split(',').map(str::trim);
+    let mut next = |default: &'static str| args.next().filter(|a| !a.is_empty()).unwrap_or(default);
+    let variant: Variant = next("bashni").parse().expect("MINE: variant");
+    let samples: u64 = next("20000").parse().expect("MINE: samples");
+    let seed: u64 = next("1").parse().expect("MINE: seed");
+    let max_plies: u32 = next("9").parse().expect("MINE: max plies");
+    let mode = next("random").to_string();
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut found = 0;
     for _ in 0..samples {
@@ -423,4 +426,13 @@ fn main() {
         println!("{} ; bm {}", pos.to_fen(), bm);
     }
     eprintln!("{found} found");
+}
+
+#[test]
+#[ignore = "a tool: DESCRIBE=variant:file (see the file's head)"]
+fn describe_tactics() {
+    let spec = std::env::var("DESCRIBE").expect("DESCRIBE=variant:file");
+    let (variant, path) = spec.split_once(':').expect("DESCRIBE=variant:file");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    describe(variant.parse().expect("DESCRIBE: variant"), &text);
 }

@@ -1,6 +1,5 @@
-//! Helpers shared by the integration tests.
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
+//! Positions and moves written as text, for tests that state a rule by
+//! example: a typo in a test's own position string is a test bug.
 
 use bashni::rules::{KingLanding, Move, Position, RuleSet, Variant};
 

@@ -1,0 +1,143 @@
+//! Micro-benchmarks of the hot paths under the search, each on its own so
+//! a speed change shows where it comes from: move generation, make/unmake,
+//! perft (bulk-counted, as `bashni perft`) and the evaluation.
+//!
+//! `cargo bench --bench micro` (figures in docs/benchmarks.md). Positions
+//! of both variants: the start, a middle game with tall columns, a position
+//! with kings and pending captures, and an ending.
+
+use bashni::eval::evaluate;
+use bashni::rules::{Position, RuleSet, Variant, perft};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// (name, variant, position string, perft depth giving 10^3..10^5 leaves).
+const POSITIONS: &[(&str, Variant, &str, u32)] = &[
+    (
+        "start",
+        Variant::Bashni,
+        "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,e3w,g3w,b6b,d6b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 1",
+        6,
+    ),
+    (
+        "middle",
+        Variant::Bashni,
+        "W:b2w,d2w,a3w,e3w,g3www,b4wwwbbb,d4wb,f4wb,c5b,f6b,h6b,a7b,e7b,b8b,h8b 0 16",
+        6,
+    ),
+    (
+        "kings",
+        Variant::Bashni,
+        "W:a1W,e1wb,c3bbw,g3Bw,d4w,f4bW,b6Ww,h6bbbw,c7Bb,e7b,g7wWb 0 1",
+        8,
+    ),
+    (
+        "ending",
+        Variant::Bashni,
+        "B:c1Bbbbbwww,a3wbb,f4wwbb,a5bw,f6WWwwwbb 1 36",
+        6,
+    ),
+    (
+        "start",
+        Variant::Lasca,
+        "W:a1w,c1w,e1w,g1w,b2w,d2w,f2w,a3w,c3w,e3w,g3w,a5b,c5b,e5b,g5b,b6b,d6b,f6b,a7b,c7b,e7b,g7b 0 1",
+        11,
+    ),
+    (
+        "middle",
+        Variant::Lasca,
+        "B:a1w,e1Bbww,g1w,b2ww,a3wb,c3w,e3w,b4wb,d4wb,g5b,b6b,f6b,a7b,c7b,g7b 0 11",
+        7,
+    ),
+    (
+        "kings",
+        Variant::Lasca,
+        "W:a1W,c3wb,e3bbw,g3w,b4Bw,d4w,f4bW,c5Ww,g5b,d6bbw,e7B 0 1",
+        9,
+    ),
+    (
+        "ending",
+        Variant::Lasca,
+        "W:b4BbBbbBB,f4W,a5Wwwwww,c5WW,b6Wbb,e7WbB 10 75",
+        6,
+    ),
+];
+
+fn positions() -> impl Iterator<Item = (String, Position, u32)> {
+    POSITIONS.iter().map(|&(name, variant, fen, depth)| {
+        let pos = Position::from_fen(&RuleSet::new(variant), fen)
+            .unwrap_or_else(|e| panic!("bench position {fen:?}: {e}"));
+        (format!("{variant}/{name}"), pos, depth)
+    })
+}
+
+/// All legal moves into a reused buffer, as the search does.
+fn move_generation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("movegen");
+    let mut moves = Vec::with_capacity(64);
+    for (name, pos, _) in positions() {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(&pos).generate_moves(&mut moves);
+                moves.len()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Every legal move made and unmade once; the time per move.
+fn make_unmake(c: &mut Criterion) {
+    let mut group = c.benchmark_group("make_unmake");
+    for (name, mut pos, _) in positions() {
+        let moves = pos.legal_moves();
+        group.throughput(Throughput::Elements(moves.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for mv in &moves {
+                    let undo = pos.make(black_box(mv));
+                    pos.unmake(mv, undo);
+                }
+                pos.key()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Perft to a small depth; throughput in leaves.
+fn perft_small(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    for (name, mut pos, depth) in positions() {
+        let leaves = perft(&mut pos, depth);
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_function(BenchmarkId::new(name, depth), |b| {
+            b.iter(|| perft(black_box(&mut pos), depth))
+        });
+    }
+    group.finish();
+}
+
+fn evaluation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("eval");
+    for (name, pos, _) in positions() {
+        group.bench_function(name, |b| b.iter(|| evaluate(black_box(&pos))));
+    }
+    group.finish();
+}
+
+/// Short runs: these are nanosecond-scale and stable within two seconds,
+/// and the whole suite should stay near two minutes on two cores.
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+}
+
+criterion_group! {
+    name = micro;
+    config = config();
+    targets = move_generation, make_unmake, perft_small, evaluation
+}
+criterion_main!(micro);
