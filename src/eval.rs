@@ -17,7 +17,7 @@
 //! The whole evaluation is bitboard counts and one pass over the columns,
 //! with no allocation (see docs/tt-and-eval.md for its cost).
 
-use crate::rules::{Bitboard, Colour, Position, Variant, squares};
+use crate::rules::{Bitboard, Colour, Position, Variant};
 use std::fmt::Write as _;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
@@ -258,7 +258,7 @@ impl Breakdown {
 }
 
 /// The diagonal a1-h8 (a1-g7 on the Lasca board).
-const LONG_DIAGONAL: Bitboard = 0x8040_2010_0804_0201;
+const LONG_DIAGONAL: Bitboard = Bitboard(0x8040_2010_0804_0201);
 
 /// Centre squares: c3 e3 d4 f4 c5 e5 d6 f6 (Bashni), c3 e3 d4 c5 e5 (Lasca).
 /// Both sets are symmetric under the half turn that swaps the sides.
@@ -279,7 +279,7 @@ const fn centre(variant: Variant) -> Bitboard {
         }
         rank += 1;
     }
-    bb
+    Bitboard(bb)
 }
 
 const CENTRE: [Bitboard; 2] = [centre(Variant::Bashni), centre(Variant::Lasca)];
@@ -336,7 +336,7 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     let mut potential = Pair::default();
     let mut advancement = Pair::default();
     let last_rank = g.size - 1;
-    for sq in squares(own) {
+    for sq in own {
         let col = pos.column(sq);
         let from_own_side = if WHITE {
             sq.rank()
@@ -356,11 +356,11 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
             potential += w.prisoner_king[guard] * (kb >> n).count_ones() as i32;
         }
     }
-    put(Term::Commanders, w.commander * own.count_ones() as i32);
+    put(Term::Commanders, w.commander * own.len() as i32);
     put(
         Term::Kings,
-        w.king * kings.count_ones() as i32
-            + w.king_long_diagonal * (kings & LONG_DIAGONAL).count_ones() as i32
+        w.king * kings.len() as i32
+            + w.king_long_diagonal * (kings & LONG_DIAGONAL).len() as i32
             + w.buried_king * buried_kings,
     );
     put(Term::Armour, w.armour * armour);
@@ -368,12 +368,9 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
 
     put(Term::Advancement, advancement);
     let back_rank = g.promotion[(!colour).index()];
-    put(
-        Term::BackRank,
-        w.back_rank * (men & back_rank).count_ones() as i32,
-    );
+    put(Term::BackRank, w.back_rank * (men & back_rank).len() as i32);
     let centre = CENTRE[!BASHNI_RULES as usize];
-    put(Term::Centre, w.centre * (own & centre).count_ones() as i32);
+    put(Term::Centre, w.centre * (own & centre).len() as i32);
 
     // Moves and jumps, as the rules define them.
     let reach = pos.reach(colour);
@@ -385,7 +382,7 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     // Enemy columns this side could jump: the more so where a lone
     // commander would hand its prisoners back.
     let mut freed = 0;
-    for sq in squares(reach.jumpable) {
+    for sq in reach.jumpable {
         let col = pos.column(sq);
         if col.own() == 1 {
             freed += col.prisoners() as i32;
@@ -393,7 +390,7 @@ fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
     }
     put(
         Term::Vulnerability,
-        w.attacked * reach.jumpable.count_ones() as i32 + w.attacked_prisoner * freed,
+        w.attacked * reach.jumpable.len() as i32 + w.attacked_prisoner * freed,
     );
 }
 
@@ -415,7 +412,7 @@ fn terms_for<const BASHNI_RULES: bool>(pos: &Position, sink: &mut impl Sink) -> 
 
     // Many small columns: midgame. Captures merge columns and kings open
     // the board, both moving toward the endgame.
-    let columns = pos.occupied().count_ones() as i32 - pos.kings().count_ones() as i32;
+    let columns = pos.occupied().len() as i32 - pos.kings().len() as i32;
     ((columns - w.endgame_columns) * PHASE_MAX / (w.midgame_columns - w.endgame_columns))
         .clamp(0, PHASE_MAX)
 }

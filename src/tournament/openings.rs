@@ -7,7 +7,7 @@
 //! without the line nothing would catch the mix-up). The shipped books (`bench-positions/openings-*.txt`)
 //! come from `generate`, and a test checks they still match it.
 
-use crate::rules::{Colour, Position, RuleSet, Variant, squares};
+use crate::rules::{Colour, Position, RuleSet, Variant};
 use std::collections::BTreeSet;
 
 /// Read a book: the positions in file order, each checked by the rules core.
@@ -52,10 +52,12 @@ pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Strin
 
 /// Pieces a side has free (in columns it commands) and prisoners it holds.
 fn material(pos: &Position, colour: Colour) -> (u32, u32) {
-    squares(pos.commanded_by(colour)).fold((0, 0), |(own, prisoners), sq| {
-        let col = pos.column(sq);
-        (own + col.own(), prisoners + col.prisoners())
-    })
+    (pos.commanded_by(colour))
+        .iter()
+        .fold((0, 0), |(own, prisoners), sq| {
+            let col = pos.column(sq);
+            (own + col.own(), prisoners + col.prisoners())
+        })
 }
 
 /// A position fit to start a game from: both sides have the same free
