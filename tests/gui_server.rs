@@ -86,7 +86,7 @@ async fn bad_messages_get_an_error_and_change_nothing() {
         r#"{"type":"new_game","variant":"chess"}"#,
         r#"{"type":"new_game","variant":"bashni","fen":"W:c3wbw"}"#,
         r#"{"type":"import_pdn","text":"[FEN \"W:a1w\"]\n\n1. c3-d4"}"#,
-        r#"{"type":"settings","mode":"play","engine_side":"black","movetime_ms":0,"skill":0,"multipv":1}"#,
+        r#"{"type":"settings","mode":"play","engine_side":"black","movetime_ms":0,"skill":20,"multipv":1}"#,
     ] {
         page.send_text(bad).await;
         let (error, _) = page.until(|m| m["type"] == "error").await;

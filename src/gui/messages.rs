@@ -5,6 +5,9 @@ use super::clock::TimeControl;
 use super::game::LegalMove;
 use serde::{Deserialize, Serialize};
 
+/// The protocol's top `Skill Level` (as in Stockfish): full strength.
+pub const FULL_STRENGTH: u32 = 20;
+
 /// What the page asks for.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -66,7 +69,7 @@ pub struct Settings {
     /// A game clock for both sides in `Play` mode, instead of a time per move.
     #[serde(default)]
     pub clock: Option<TimeControl>,
-    /// The engine's `Skill Level` in `Play` mode (0 = full strength).
+    /// The engine's `Skill Level` in `Play` mode (0 weakest, 20 full strength).
     pub skill: u32,
     /// Lines shown in `Analysis` mode.
     pub multipv: u32,
@@ -79,7 +82,7 @@ impl Default for Settings {
             engine_side: Side::Black,
             movetime_ms: 1000,
             clock: None,
-            skill: 0,
+            skill: FULL_STRENGTH,
             multipv: 3,
         }
     }
@@ -96,8 +99,8 @@ impl Settings {
         {
             return Err("the clock must be 1 s to 10 h, plus at most 600 s a move".into());
         }
-        if self.skill > 7 {
-            return Err("Skill Level must be 0 to 7".into());
+        if self.skill > FULL_STRENGTH {
+            return Err(format!("Skill Level must be 0 to {FULL_STRENGTH}"));
         }
         if !(1..=8).contains(&self.multipv) {
             return Err("analysis lines must be 1 to 8".into());

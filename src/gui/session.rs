@@ -11,7 +11,8 @@ use super::engine::{Engine, EngineEvent};
 use super::game::Game;
 use super::info::parse_info;
 use super::messages::{
-    ClientMessage, EngineStatus, GameView, Mode, PvLine, ServerMessage, Settings, Side,
+    ClientMessage, EngineStatus, FULL_STRENGTH, GameView, Mode, PvLine, ServerMessage, Settings,
+    Side,
 };
 use crate::rules::{Colour, Variant};
 use crate::tournament::EngineSpec;
@@ -234,14 +235,15 @@ impl Session {
         if let Some(eval) = self.evals.get_mut(search.ply).filter(|_| pv.multipv == 1) {
             *eval = Some(pv.cp);
         }
-        let index = pv.multipv as usize - 1;
-        if index < 64 {
-            if self.lines.len() <= index {
-                self.lines.resize(index + 1, pv.clone());
-            }
-            self.lines[index] = pv;
-            self.lines_dirty = true;
-        }
+        // A root move stands in one line only: an engine that re-sorts its
+        // lines (as Stockfish does) moves a root move from one line number
+        // to another between depths, and its old line must go.
+        let first = pv.pv.first().cloned();
+        self.lines
+            .retain(|l| l.multipv != pv.multipv && l.pv.first() != first.as_ref());
+        self.lines.push(pv);
+        self.lines.sort_by_key(|l| l.multipv);
+        self.lines_dirty = true;
     }
 
     async fn on_bestmove(&mut self, best: &str) {
@@ -362,7 +364,7 @@ impl Session {
 
     async fn start_search(&mut self, search: Search) {
         let (multipv, skill) = match search.purpose {
-            Purpose::Analyse => (self.settings.multipv, 0),
+            Purpose::Analyse => (self.settings.multipv, FULL_STRENGTH),
             Purpose::Move => (1, self.settings.skill),
         };
         self.set_option("UCI_Variant", &self.game.variant().to_string())

@@ -181,6 +181,6 @@ impl Page {
 pub fn settings(mode: &str, engine_side: &str) -> Value {
     serde_json::json!({
         "type": "settings", "mode": mode, "engine_side": engine_side,
-        "movetime_ms": 50, "skill": 0, "multipv": 3
+        "movetime_ms": 50, "skill": 20, "multipv": 3
     })
 }
