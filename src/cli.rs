@@ -52,6 +52,12 @@ enum Command {
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+    /// Play the engine against itself and write quiet positions with results.
+    Selfplay(crate::selfplay::SelfplayArgs),
+    /// Make an opening book of distinct, roughly balanced positions.
+    Openings(crate::selfplay::OpeningsArgs),
+    /// Fit the evaluation's weights to self-play data (Texel's method).
+    Tune(crate::tune::TuneArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +108,9 @@ pub fn run() -> i32 {
         ),
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
+        Some(Command::Selfplay(args)) => crate::selfplay::run(args),
+        Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
+        Some(Command::Tune(args)) => crate::tune::run(args),
     };
     match result {
         Ok(()) => 0,

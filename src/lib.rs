@@ -30,5 +30,9 @@ pub mod rules;
 pub mod search;
 pub mod stdout;
 #[cfg(feature = "tools")]
+pub mod selfplay;
+#[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;
+#[cfg(feature = "tools")]
+pub mod tune;
