@@ -6,7 +6,7 @@
 //! function of its index and the seed, so a run is reproducible and can be
 //! resumed: games already in the output file are skipped.
 
-use crate::rules::{Game, GameEnd, Position, RuleSet, Variant};
+use crate::rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
 use crate::search::{self, Config, Limits, Signals, is_mate_score};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
@@ -54,6 +54,10 @@ pub struct SelfplayArgs {
     /// Hash per game in MiB.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub hash: u64,
+    /// A game this long is a draw (Lasca's own rules know no draw), and
+    /// a position occurring three times draws in either variant.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
@@ -84,7 +88,7 @@ pub fn play_game(
     args: &SelfplayArgs,
     tt: &LockFreeTable,
 ) -> anyhow::Result<PlayedGame> {
-    let rules = RuleSet::new(variant);
+    let rules = selfplay_rules(variant, args.max_plies);
     let mut rng = game_rng(args.seed, index);
     let mut game = match openings.len() {
         0 => Game::new(rules),
@@ -146,6 +150,21 @@ pub fn play_game(
         plies: game.moves().len(),
         positions,
     })
+}
+
+/// The variant's rules with a ply limit and threefold repetition added, so
+/// every game ends.
+fn selfplay_rules(variant: Variant, max_plies: u32) -> RuleSet {
+    let own = RuleSet::new(variant);
+    let draw = DrawRules {
+        max_plies: match own.draw.max_plies {
+            0 => max_plies,
+            own => own.min(max_plies),
+        },
+        repetitions: 3,
+        ..own.draw
+    };
+    own.with_draw_rules(draw)
 }
 
 /// No capture pending: the static evaluation means what it says.
