@@ -28,9 +28,9 @@ pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
-pub mod stdout;
 #[cfg(feature = "tools")]
 pub mod selfplay;
+pub mod stdout;
 #[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;

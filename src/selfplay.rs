@@ -7,7 +7,7 @@
 //! resumed: games already in the output file are skipped.
 
 use crate::rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
-use crate::search::{self, Config, Limits, Signals, is_mate_score};
+use crate::search::{Config, Limits, Searcher, is_mate_score};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -113,6 +113,7 @@ pub fn play_game(
         nodes: Some(args.nodes),
         ..Limits::default()
     };
+    let searcher = Searcher::new(tt, config);
     let mut positions = Vec::new();
     let white_result = loop {
         if let Some(end) = game.result() {
@@ -120,15 +121,7 @@ pub fn play_game(
         }
         let pos = game.position();
         let keys = game.repetition_keys();
-        let outcome = search::think(
-            pos,
-            keys,
-            &limits,
-            &config,
-            tt,
-            &Signals::default(),
-            &mut |_| {},
-        );
+        let outcome = searcher.search(pos, keys, &limits, &mut |_| {});
         let Some(best) = outcome.best else {
             bail!("game {index}: no move in {}", pos.to_fen());
         };
@@ -362,15 +355,7 @@ fn opening_candidate(args: &OpeningsArgs, index: u64, tt: &LockFreeTable) -> Opt
         draw_rules: rules.draw,
         ..Config::default()
     };
-    let outcome = search::think(
-        &pos,
-        &[],
-        &limits,
-        &config,
-        tt,
-        &Signals::default(),
-        &mut |_| {},
-    );
+    let outcome = Searcher::new(tt, config).search(&pos, &[], &limits, &mut |_| {});
     (outcome.score.abs() <= args.max_score).then_some(pos)
 }
 
