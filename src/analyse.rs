@@ -1,9 +1,17 @@
 //! `analyse FILE`: search a file of set positions and report each one.
 //!
-//! A line is `<fen> [; bm <move> ...] [; id <name>]`; `#` starts a comment.
+//! A line is EPD-style: a position (in the protocol's notation, or
+//! `startpos`) and then operations, each ended by `;`:
+//! `<fen> bm c3-d4; id "book 1";`. The operations are `bm <move>...` (the
+//! best moves: solved when the engine picks one), `am <move>...` (moves to
+//! avoid: solved when it picks none), `id <name>` (quoted or not) and
+//! `variant bashni|lasca`, which lets one file mix both variants (without
+//! it a line is in `--variant`). The older form with a `;` before the first
+//! operation (`<fen> ; bm c3-d4 ; id x`) reads the same. `#` starts a
+//! comment outside quotes.
 
 use crate::rules::{KingLanding, Move, Position, RuleSet, Variant};
-use crate::search::{self, Config, Limits, score_text};
+use crate::search::{self, Config, Limits, MATE, is_mate_score, score_text};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
 use serde::Serialize;
@@ -13,12 +21,13 @@ use serde::Serialize;
 pub struct AnalyseArgs {
     /// The file of positions.
     pub file: std::path::PathBuf,
+    /// The variant of lines that do not name one.
     #[arg(long, default_value = "bashni")]
     pub variant: Variant,
     #[arg(long, default_value = "continue")]
     pub king_landing: KingLanding,
     /// Search depth per position (the default when no limit is given: 10).
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_DEPTH as i64))]
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Milliseconds per position.
     #[arg(long, conflicts_with = "nodes")]
@@ -30,7 +39,7 @@ pub struct AnalyseArgs {
     pub threads: u32,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub multipv: u32,
-    #[arg(long, default_value_t = crate::search::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
@@ -41,59 +50,170 @@ pub struct AnalyseArgs {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub line: usize,
+    pub rules: RuleSet,
     pub position: Position,
     pub best_moves: Vec<Move>,
+    pub avoid_moves: Vec<Move>,
     pub id: Option<String>,
 }
 
-/// Parse the positions file; errors name the line.
+impl Entry {
+    /// Whether `best` solves the line; `None` when it has no `bm`/`am`.
+    fn solved_by(&self, best: Option<Move>) -> Option<bool> {
+        if self.best_moves.is_empty() && self.avoid_moves.is_empty() {
+            return None;
+        }
+        Some(best.is_some_and(|b| {
+            (self.best_moves.is_empty() || self.best_moves.contains(&b))
+                && !self.avoid_moves.contains(&b)
+        }))
+    }
+}
+
+/// Parse the positions file; errors name the line. `rules` is for lines
+/// that name no variant.
 pub fn parse_file(text: &str, rules: RuleSet) -> anyhow::Result<Vec<Entry>> {
     let mut entries = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
+        let content = strip_comment(raw).trim();
         if content.is_empty() {
             continue;
         }
-        let mut fields = content.split(';').map(str::trim);
-        let fen = fields.next().unwrap_or("");
-        let position = Position::from_fen(&rules, fen)
-            .with_context(|| format!("line {line}: bad position '{fen}'"))?;
-        let mut entry = Entry {
-            line,
-            position,
-            best_moves: Vec::new(),
-            id: None,
-        };
-        for field in fields.filter(|f| !f.is_empty()) {
-            match field.split_once(char::is_whitespace) {
-                Some(("bm", moves)) => {
-                    for text in moves.split_whitespace() {
-                        let mv = entry
-                            .position
-                            .parse_move(text)
-                            .with_context(|| format!("line {line}: bm"))?;
-                        entry.best_moves.push(mv);
-                    }
-                }
-                Some(("id", name)) => entry.id = Some(name.trim().trim_matches('"').to_string()),
-                _ => bail!(
-                    "line {line}: unknown field '{field}' (expected 'bm <move>' or 'id <name>')"
-                ),
-            }
-        }
-        entries.push(entry);
+        entries.push(parse_line(line, content, rules).with_context(|| format!("line {line}"))?);
     }
     Ok(entries)
+}
+
+/// The text before a `#` that is not inside quotes.
+fn strip_comment(line: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// Split at `;` outside quotes; empty pieces are dropped.
+fn operations(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                pieces.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(text[start..].trim());
+    pieces.retain(|p| !p.is_empty());
+    pieces
+}
+
+/// The position part of a line: the board and up to two counters (or
+/// `startpos`), and the rest.
+fn split_position(content: &str) -> (String, &str) {
+    let mut words = content.split_whitespace();
+    let mut position = words.next().unwrap_or("").to_string();
+    let mut rest = content.trim_start()[position.len()..].trim_start();
+    if position != "startpos" {
+        for _ in 0..2 {
+            let Some(word) = rest.split_whitespace().next() else {
+                break;
+            };
+            if !word.chars().all(|c| c.is_ascii_digit()) {
+                break;
+            }
+            position = format!("{position} {word}");
+            rest = rest[word.len()..].trim_start();
+        }
+    }
+    (position, rest)
+}
+
+fn parse_line(line: usize, content: &str, default_rules: RuleSet) -> anyhow::Result<Entry> {
+    let (fen, rest) = split_position(content);
+    let ops = operations(rest);
+    let mut rules = default_rules;
+    for op in &ops {
+        if let Some(("variant", name)) = op.split_once(char::is_whitespace) {
+            let variant: Variant = name.trim().parse().map_err(anyhow::Error::msg)?;
+            rules = RuleSet::new(variant).with_king_landing(default_rules.king_landing);
+        }
+    }
+    let position = match fen.as_str() {
+        "startpos" => Position::start(&rules),
+        _ => Position::from_fen(&rules, &fen)
+            .with_context(|| format!("bad {} position '{fen}'", rules.variant))?,
+    };
+    let mut entry = Entry {
+        line,
+        rules,
+        position,
+        best_moves: Vec::new(),
+        avoid_moves: Vec::new(),
+        id: None,
+    };
+    for op in ops {
+        let (code, operand) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
+        match code {
+            "bm" | "am" => {
+                for text in operand.split_whitespace() {
+                    let mv = entry
+                        .position
+                        .parse_move(text)
+                        .with_context(|| format!("{code} {text}"))?;
+                    match code {
+                        "bm" => entry.best_moves.push(mv),
+                        _ => entry.avoid_moves.push(mv),
+                    }
+                }
+            }
+            "id" => entry.id = Some(operand.trim().trim_matches('"').to_string()),
+            "variant" => {}
+            _ => bail!(
+                "unknown operation '{op}' (expected bm <move>, am <move>, id <name> or variant <name>)"
+            ),
+        }
+    }
+    Ok(entry)
+}
+
+/// A score as JSON: `{"cp": 11}` or `{"mate": -3}` (moves, from the side
+/// to move's view).
+#[derive(Serialize, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl JsonScore {
+    pub fn from_search(score: i32) -> JsonScore {
+        if is_mate_score(score) {
+            let moves = (MATE - score.abs() + 1) / 2;
+            JsonScore::Mate(if score > 0 { moves } else { -moves })
+        } else {
+            JsonScore::Cp(score)
+        }
+    }
 }
 
 #[derive(Serialize)]
 struct JsonLine<'a> {
     line: usize,
     id: Option<&'a str>,
+    variant: String,
     fen: String,
     bestmove: Option<String>,
-    score: String,
+    score: JsonScore,
     depth: u32,
     nodes: u64,
     pv: Vec<String>,
@@ -104,7 +224,7 @@ struct JsonLine<'a> {
 #[derive(Serialize)]
 struct JsonPv {
     multipv: usize,
-    score: String,
+    score: JsonScore,
     pv: Vec<String>,
 }
 
@@ -115,18 +235,24 @@ struct JsonSummary {
     with_best_move: usize,
 }
 
+/// What the search said about one line.
+struct Analysis {
+    outcome: search::Outcome,
+    /// The last report of each MultiPV line, in order.
+    lines: Vec<search::Report>,
+    solved: Option<bool>,
+}
+
+fn pv_text(report: &search::Report) -> Vec<String> {
+    report.pv.iter().map(|m| m.to_string()).collect()
+}
+
 /// Run `bashni analyse`.
 pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let rules = RuleSet::new(args.variant).with_king_landing(args.king_landing);
     let entries = parse_file(&text, rules)?;
-    let config = Config {
-        threads: args.threads as usize,
-        multi_pv: args.multipv as usize,
-        draw_rules: rules.draw,
-        ..Config::default()
-    };
     let limits = Limits {
         depth: args
             .depth
@@ -137,72 +263,23 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     };
     let tt = LockFreeTable::try_with_megabytes(args.hash as usize)
         .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?;
-    let searcher = search::Searcher::new(&tt, config);
     let (mut solved, mut with_best_move) = (0, 0);
     for entry in &entries {
-        tt.clear();
-        // The last report of each MultiPV line is the one to show.
-        let mut lines: Vec<search::Report> = Vec::new();
-        let outcome = searcher.search(&entry.position, &[], &limits, &mut |r| {
-            lines.retain(|l| l.multipv != r.multipv);
-            lines.push(r.clone());
-        });
-        lines.sort_by_key(|l| l.multipv);
-        let is_solved = (!entry.best_moves.is_empty())
-            .then(|| outcome.best.is_some_and(|b| entry.best_moves.contains(&b)));
-        if let Some(ok) = is_solved {
+        let config = Config {
+            threads: args.threads as usize,
+            multi_pv: args.multipv as usize,
+            draw_rules: entry.rules.draw,
+            ..Config::default()
+        };
+        let analysis = analyse_entry(entry, &limits, &config, &tt);
+        if let Some(ok) = analysis.solved {
             with_best_move += 1;
             solved += ok as usize;
         }
-        let best = outcome.best.map(|m| m.to_string());
-        let pv_of = |r: &search::Report| r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-        let main_pv = lines.first().map(pv_of).unwrap_or_default();
         if args.json {
-            let record = JsonLine {
-                line: entry.line,
-                id: entry.id.as_deref(),
-                fen: entry.position.to_fen(),
-                bestmove: best,
-                score: score_text(outcome.score),
-                depth: outcome.depth,
-                nodes: outcome.nodes,
-                pv: main_pv,
-                lines: lines
-                    .iter()
-                    .map(|r| JsonPv {
-                        multipv: r.multipv,
-                        score: score_text(r.score),
-                        pv: pv_of(r),
-                    })
-                    .collect(),
-                solved: is_solved,
-            };
-            crate::outln!("{}", serde_json::to_string(&record)?);
+            print_json(entry, &analysis)?;
         } else {
-            let name = entry
-                .id
-                .clone()
-                .unwrap_or_else(|| format!("line {}", entry.line));
-            let verdict = match is_solved {
-                Some(true) => "  solved",
-                Some(false) => "  NOT solved",
-                None => "",
-            };
-            crate::outln!(
-                "{name}: bestmove {} score {} depth {} nodes {}{verdict}",
-                best.as_deref().unwrap_or("(none)"),
-                score_text(outcome.score),
-                outcome.depth,
-                outcome.nodes
-            );
-            for r in &lines {
-                crate::outln!(
-                    "  {} {} pv {}",
-                    r.multipv,
-                    score_text(r.score),
-                    pv_of(r).join(" ")
-                );
-            }
+            print_text(entry, &analysis);
         }
     }
     if args.json {
@@ -216,4 +293,142 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
         crate::outln!("solved {solved}/{with_best_move}");
     }
     Ok(())
+}
+
+fn analyse_entry(entry: &Entry, limits: &Limits, config: &Config, tt: &LockFreeTable) -> Analysis {
+    tt.clear();
+    let mut lines: Vec<search::Report> = Vec::new();
+    let outcome =
+        search::Searcher::new(tt, config.clone()).search(&entry.position, &[], limits, &mut |r| {
+            lines.retain(|l| l.multipv != r.multipv);
+            lines.push(r.clone());
+        });
+    lines.sort_by_key(|l| l.multipv);
+    let solved = entry.solved_by(outcome.best);
+    Analysis {
+        outcome,
+        lines,
+        solved,
+    }
+}
+
+fn print_json(entry: &Entry, analysis: &Analysis) -> anyhow::Result<()> {
+    let outcome = &analysis.outcome;
+    let record = JsonLine {
+        line: entry.line,
+        id: entry.id.as_deref(),
+        variant: entry.rules.variant.to_string(),
+        fen: entry.position.to_fen(),
+        bestmove: outcome.best.map(|m| m.to_string()),
+        score: JsonScore::from_search(outcome.score),
+        depth: outcome.depth,
+        nodes: outcome.nodes,
+        pv: analysis.lines.first().map(pv_text).unwrap_or_default(),
+        lines: analysis
+            .lines
+            .iter()
+            .map(|r| JsonPv {
+                multipv: r.multipv,
+                score: JsonScore::from_search(r.score),
+                pv: pv_text(r),
+            })
+            .collect(),
+        solved: analysis.solved,
+    };
+    crate::outln!("{}", serde_json::to_string(&record)?);
+    Ok(())
+}
+
+fn print_text(entry: &Entry, analysis: &Analysis) {
+    let outcome = &analysis.outcome;
+    let name = entry
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("line {}", entry.line));
+    let verdict = match analysis.solved {
+        Some(true) => "  solved",
+        Some(false) => "  NOT solved",
+        None => "",
+    };
+    crate::outln!(
+        "{name}: bestmove {} score {} depth {} nodes {}{verdict}",
+        outcome.best.map_or("(none)".into(), |m| m.to_string()),
+        score_text(outcome.score),
+        outcome.depth,
+        outcome.nodes
+    );
+    for r in &analysis.lines {
+        crate::outln!(
+            "  {} {} pv {}",
+            r.multipv,
+            score_text(r.score),
+            pv_text(r).join(" ")
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bashni() -> RuleSet {
+        RuleSet::new(Variant::Bashni)
+    }
+
+    #[test]
+    fn epd_lines_old_lines_and_startpos() {
+        let text = concat!(
+            "W:a3w,c3b,a7w bm a3-b4; id \"sac; quiet # 2\";  # a comment\n",
+            "B:h2b,d4b,f4w 0 7 ; bm d4-e3 ; id sac-quiet-1\n",
+            "startpos am a3-b4; variant lasca;\n",
+            "startpos\n",
+        );
+        let entries = parse_file(text, bashni()).unwrap();
+        assert_eq!(entries.len(), 4);
+        assert_eq!(entries[0].id.as_deref(), Some("sac; quiet # 2"));
+        assert_eq!(entries[0].best_moves[0].to_string(), "a3-b4");
+        assert_eq!(entries[1].position.fullmove_number(), 7);
+        assert_eq!(entries[1].line, 2);
+        assert_eq!(entries[2].rules.variant, Variant::Lasca);
+        assert_eq!(
+            entries[2].position.to_fen(),
+            Position::start(&RuleSet::new(Variant::Lasca)).to_fen()
+        );
+        assert_eq!(entries[2].avoid_moves.len(), 1);
+        assert_eq!(entries[3].rules.variant, Variant::Bashni);
+        // bm solves by inclusion, am by exclusion.
+        let bm = entries[0].best_moves[0];
+        assert_eq!(entries[0].solved_by(Some(bm)), Some(true));
+        assert_eq!(
+            entries[2].solved_by(entries[2].avoid_moves.first().copied()),
+            Some(false)
+        );
+        assert_eq!(entries[3].solved_by(None), None);
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        for (text, expected) in [
+            ("startpos\nW:z9w bm a1-b2;\n", "line 2"),
+            ("startpos variant chess;\n", "line 1"),
+            ("startpos bm e1-f2;\n", "line 1"),
+            ("startpos ce 35;\n", "unknown operation"),
+        ] {
+            let err = format!("{:#}", parse_file(text, bashni()).unwrap_err());
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn scores_in_json_are_numbers() {
+        assert_eq!(
+            serde_json::to_string(&JsonScore::from_search(11)).unwrap(),
+            r#"{"cp":11}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&JsonScore::from_search(MATE - 5)).unwrap(),
+            r#"{"mate":3}"#
+        );
+        assert_eq!(JsonScore::from_search(-(MATE - 2)), JsonScore::Mate(-1));
+    }
 }

@@ -48,7 +48,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
         tt: TableKind,
     },
-    /// Search a file of set positions (`<fen> [; bm <move>] [; id <name>]`).
+    /// Search a file of set positions (EPD-style: `<fen> bm <move>; id "..";`).
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
@@ -58,6 +58,13 @@ enum Command {
     Openings(crate::selfplay::OpeningsArgs),
     /// Fit the evaluation's weights to self-play data (Texel's method).
     Tune(crate::tune::TuneArgs),
+    /// Replay the games of a PDN file and write them with the engine's
+    /// scores, best moves and `?`/`??` marks.
+    Annotate(crate::annotate::AnnotateArgs),
+    /// One report (Elo, pentanomial, SPRT, cross table) from PDN files.
+    Stats(crate::tournament::merge::StatsArgs),
+    /// Serve a board in the browser that drives an engine (our own by default).
+    Gui(crate::gui::GuiArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +118,9 @@ pub fn run() -> i32 {
         Some(Command::Selfplay(args)) => crate::selfplay::run(args),
         Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
         Some(Command::Tune(args)) => crate::tune::run(args),
+        Some(Command::Stats(args)) => crate::tournament::merge::run(args),
+        Some(Command::Annotate(args)) => crate::annotate::run(args),
+        Some(Command::Gui(args)) => crate::gui::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -21,10 +21,14 @@
 
 #[cfg(feature = "tools")]
 pub mod analyse;
+#[cfg(feature = "tools")]
+pub mod annotate;
 pub mod bench;
 #[cfg(feature = "tools")]
 pub mod cli;
 pub mod eval;
+#[cfg(feature = "tools")]
+pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;

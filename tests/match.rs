@@ -85,6 +85,10 @@ fn check_game(game: &PdnGame, max_plies: u32) {
         *seen.entry(pos.key()).or_insert(0) += 1;
     }
     assert_eq!(tag(game, "PlyCount"), game.moves.len().to_string());
+    for comment in &game.comments {
+        let comment = comment.as_deref().expect("every move has a comment");
+        assert!(is_move_comment(comment), "{comment}");
+    }
     let termination = tag(game, "Termination");
     let side_to_move_lost = if pos.side_to_move() == bashni::rules::Colour::White {
         "0-2"
@@ -115,6 +119,32 @@ fn check_game(game: &PdnGame, max_plies: u32) {
     }
 }
 
+/// Whether a comment has cutechess's form: `+0.12/12 0.51s`, `-M3/9 0.02s`,
+/// `? 0.00s` for a move that came without a score.
+fn is_move_comment(comment: &str) -> bool {
+    let Some((eval, time)) = comment.split_once(' ') else {
+        return false;
+    };
+    let time_ok = time
+        .strip_suffix('s')
+        .is_some_and(|t| t.parse::<f64>().is_ok());
+    // An engine may move at once without a score (a forced move).
+    if eval == "?" {
+        return time_ok;
+    }
+    let Some((score, depth)) = eval.split_once('/') else {
+        return false;
+    };
+    let score_ok = match score.strip_prefix(['+', '-']) {
+        Some(mate) if mate.starts_with('M') => mate[1..].parse::<u32>().is_ok(),
+        Some(pawns) => {
+            pawns.parse::<f64>().is_ok() && pawns.split('.').nth(1).map(str::len) == Some(2)
+        }
+        None => false,
+    };
+    score_ok && depth.parse::<u32>().is_ok() && time_ok
+}
+
 #[test]
 fn self_play_at_low_depth_writes_a_pdn_that_replays() {
     for (variant, max_plies) in [("bashni", 250), ("lasca", 300)] {
@@ -138,16 +168,19 @@ fn self_play_at_low_depth_writes_a_pdn_that_replays() {
         assert!(out.status.success(), "{out:?}");
         let report = stdout(&out);
         assert!(report.contains("Games: 4 of 4 played"), "{report}");
-        assert!(
-            report.contains("Score of bashni vs other: W/D/L "),
-            "{report}"
-        );
+        assert!(report.contains("Score of bashni vs other: "), "{report}");
         assert!(report.contains("Elo difference: "), "{report}");
+        assert!(report.contains("Ptnml(0-2): ["), "{report}");
+        assert!(report.contains(", pairs 2, "), "{report}");
         let games = read_games(&pdn);
         assert_eq!(games.len(), 4);
         for game in &games {
             assert_eq!(tag(game, "Variant"), variant);
+            assert_eq!(tag(game, "TimeControl"), "-");
+            assert_eq!(tag(game, "SearchLimit"), "depth 2");
             check_game(game, max_plies);
+            // The engine searched every move to depth 2.
+            assert!(game.comments.iter().flatten().all(|c| c.contains("/2 ")));
         }
         // Each opening twice, colours swapped.
         assert_eq!(tag(&games[0], "FEN"), tag(&games[1], "FEN"));
@@ -221,7 +254,9 @@ fn forfeits(mode: &str, limit: &[&str], termination: &str) {
     assert!(out.status.success(), "{out:?}");
     let report = stdout(&out);
     assert!(
-        report.contains(&format!("Score of {mode} vs scripted: W/D/L 0/0/4")),
+        report.contains(&format!(
+            "Score of {mode} vs scripted: 0 - 4 - 0  [0.000] 4"
+        )),
         "{report}"
     );
     let games = read_games(&pdn);
@@ -293,13 +328,14 @@ fn sprt_stops_the_match_once_it_decides() {
         "--openings",
         &book("bashni"),
         "--sprt",
-        "elo0=200,elo1=400,alpha=0.05,beta=0.05",
+        "elo0=200,elo1=400,alpha=0.05,beta=0.05,model=trinomial",
         "--pdn",
         pdn.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{out:?}");
     let report = stdout(&out);
     assert!(report.contains(": H0 accepted"), "{report}");
+    assert!(report.contains("(trinomial decides)"), "{report}");
     assert!(report.contains("bounds -2.944 .. 2.944"), "{report}");
     let played = read_games(&pdn).len();
     assert!(played < 60, "{report}");
@@ -311,9 +347,9 @@ fn sprt_stops_the_match_once_it_decides() {
 }
 
 #[test]
-fn an_interrupted_match_keeps_every_finished_game() {
+fn an_interrupted_match_prints_its_summary_and_keeps_every_finished_game() {
     let pdn = pdn_path("sigint");
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([
             "match", "--engine", BIN, "--engine", BIN, "--games", "1000", "--depth", "2",
         ])
@@ -323,12 +359,12 @@ fn an_interrupted_match_keeps_every_finished_game() {
             "--pdn",
             pdn.to_str().unwrap(),
         ])
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     // Wait for a few games, however long the machine takes.
     while std::fs::read_to_string(&pdn).map_or(0, |t| t.matches("[Event ").count()) < 3 {
-        assert!(child.try_wait().unwrap().is_none(), "the match ended early");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let status = Command::new("kill")
@@ -336,13 +372,127 @@ fn an_interrupted_match_keeps_every_finished_game() {
         .status()
         .unwrap();
     assert!(status.success());
-    child.wait().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
     let games = read_games(&pdn);
     assert!(games.len() >= 3);
     for game in &games {
         check_game(game, 250);
     }
+    // The summary counts exactly the games in the file.
+    let report = stdout(&out);
+    assert!(report.contains("Interrupted"), "{report}");
+    assert!(
+        report.contains(&format!("Games: {} of 1000 played", games.len())),
+        "{report}"
+    );
+    assert!(
+        report.contains("Score of bashni-1 vs bashni-2: "),
+        "{report}"
+    );
     let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn resume_plays_only_the_games_the_pdn_lacks() {
+    let pdn = pdn_path("resume");
+    let book = book("bashni");
+    let args = [
+        "--engine",
+        BIN,
+        "--engine",
+        BIN,
+        "--games",
+        "6",
+        "--depth",
+        "1",
+        "--openings",
+        &book,
+        "--seed",
+        "5",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ];
+    let out = run_match(&args);
+    assert!(out.status.success(), "{out:?}");
+    let full = read_games(&pdn);
+    let unbroken = stdout(&out);
+    // Keep the first two games, as if the match had been stopped then.
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let cut = text.match_indices("[Event ").nth(2).unwrap().0;
+    std::fs::write(&pdn, &text[..cut]).unwrap();
+    let out = run_match(&[&args[..], &["--resume"]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let report = stdout(&out);
+    assert!(
+        report.contains("Resuming: 2 game(s) already in"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Match bashni-1 vs bashni-2: 4 games"),
+        "{report}"
+    );
+    assert_eq!(report.matches("Finished game").count(), 4, "{report}");
+    let resumed = read_games(&pdn);
+    let mut numbers: Vec<usize> = resumed
+        .iter()
+        .map(|g| tag(g, "GameNumber").parse().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    // At fixed depth the games are the same, and so is the report.
+    let key = |g: &PdnGame| (tag(g, "GameNumber").to_string(), g.moves.clone());
+    let mut a: Vec<_> = full.iter().map(key).collect();
+    let mut b: Vec<_> = resumed.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let summary = |r: &str| r[r.find("Games: ").unwrap()..r.find("PDN: ").unwrap()].to_string();
+    assert_eq!(summary(&report), summary(&unbroken));
+    // Nothing left: nothing played.
+    let out = run_match(&[&args[..], &["--resume"]].concat());
+    assert!(stdout(&out).contains(": 0 games"), "{out:?}");
+    assert_eq!(read_games(&pdn).len(), 6);
+    // Another schedule (another seed) does not match the file.
+    let mut other = args.to_vec();
+    other[11] = "6";
+    let out = run_match(&[&other[..], &["--resume"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not the same match"));
+    let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn odd_game_counts_and_too_much_concurrency_are_warned_about() {
+    let out = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        BIN,
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--concurrency",
+        "64",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: 3 games per pairing is odd: opening 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: --concurrency 64 is above the"),
+        "{stderr}"
+    );
+    let out = run_match(&[
+        "--engine", BIN, "--engine", BIN, "--games", "2", "--depth", "1",
+    ]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -380,6 +530,16 @@ fn bad_match_arguments_exit_with_code_2() {
             "--openings",
             &book("bashni"),
         ],
+        vec![
+            "--engine",
+            BIN,
+            "--engine",
+            BIN,
+            "--openings",
+            &book("lasca"),
+        ],
+        vec!["--engine", BIN, "--engine", BIN, "--resume"],
+        vec!["--engine", BIN, "--engine", BIN, "--shard", "3/2"],
     ] {
         let out = run_match(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
@@ -390,6 +550,117 @@ fn bad_match_arguments_exit_with_code_2() {
     let out = run_match(&["--engine", &silent, "--engine", BIN]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
+}
+
+#[test]
+fn the_handshake_waits_as_long_as_timeout_ms_says() {
+    // `slowstart` answers `uci` after 2 s: too slow for 500 ms, in time
+    // for 5 s (the default is 10 s).
+    let fake = fixture("fake_engine.sh");
+    let slow = format!("cmd={fake},arg=slowstart,name=slow");
+    let scripted = format!("cmd={fake},arg=scripted,name=scripted");
+    let base = ["--engine", &slow, "--engine", &scripted, "--depth", "1"];
+    let out = run_match(&[&base[..], &["--timeout-ms", "500"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
+    let out = run_match(&[&base[..], &["--timeout-ms", "5000"]].concat());
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout(&out).contains("Games: 2 of 2 played"));
+}
+
+/// Two proxies of the real engine that report the given scores (by ply,
+/// `:`-separated for the fake):
+/// returns the games.
+fn scored_match(test: &str, scores: &[i32], adjudication: &[&str]) -> Vec<PdnGame> {
+    let pdn = pdn_path(test);
+    let fake = fixture("fake_engine.sh");
+    let list: Vec<String> = scores.iter().map(i32::to_string).collect();
+    let proxy = |name: &str| {
+        format!(
+            "cmd={fake},arg=proxy,arg={BIN},arg={},name={name}",
+            list.join(":")
+        )
+    };
+    let (a, b) = (proxy("a"), proxy("b"));
+    let mut args = vec!["--engine", &a, "--engine", &b, "--depth", "1"];
+    args.extend(["--pdn", pdn.to_str().unwrap()]);
+    args.extend(adjudication);
+    let out = run_match(&args);
+    assert!(out.status.success(), "{out:?}");
+    let games = read_games(&pdn);
+    let _ = std::fs::remove_file(&pdn);
+    games
+}
+
+#[test]
+fn score_adjudication_ends_a_game_exactly_when_the_thresholds_are_met() {
+    // Plies 0-3 level; then White (even plies) reports -600 and Black
+    // (odd plies) +600. White's 3rd losing score comes at ply index 8, but
+    // Black has agreed only twice then (plies 5, 7); at ply index 10 both
+    // agree: White resigns after 11 plies.
+    let mut scores = vec![0; 4];
+    scores.extend((4..40).map(|ply| if ply % 2 == 0 { -600 } else { 600 }));
+    let games = scored_match("resign", &scores, &["--resign", "movecount=3,score=500"]);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        let white = tag(game, "White");
+        assert_eq!(
+            tag(game, "Termination"),
+            format!("adjudication: score, {white} resigns")
+        );
+        assert_eq!(game.result, "0-2");
+        assert_eq!(game.moves.len(), 11, "{game:?}");
+        assert_eq!(
+            game.comments[10].as_deref().map(|c| &c[..7]),
+            Some("-6.00/1")
+        );
+    }
+    // Black never agreeing: one-sided it still ends, two-sided it does not.
+    let lone: Vec<i32> = (0..40)
+        .map(|ply| if ply % 2 == 0 { -600 } else { 0 })
+        .collect();
+    let games = scored_match(
+        "lone",
+        &lone,
+        &[
+            "--resign",
+            "movecount=3,score=500,twosided=false",
+            "--max-plies",
+            "20",
+        ],
+    );
+    assert!(games.iter().all(|g| g.moves.len() == 5), "{games:?}");
+    let games = scored_match(
+        "lone2",
+        &lone,
+        &["--resign", "movecount=3,score=500", "--max-plies", "20"],
+    );
+    assert!(
+        games.iter().all(|g| tag(g, "Termination")
+            != format!("adjudication: score, {} resigns", tag(g, "White")))
+    );
+
+    // Level scores, reset by a 50 at ply index 7: 4 level plies in a row
+    // again after ply 12, and 5 full moves were played by then.
+    let level = [10, 10, 10, 10, 10, 10, 10, 50, 10];
+    let games = scored_match(
+        "draw",
+        &level,
+        &["--draw", "movenumber=5,movecount=2,score=20"],
+    );
+    for game in &games {
+        assert_eq!(tag(game, "Termination"), "adjudication: score (draw)");
+        assert_eq!(game.result, "1-1");
+        assert_eq!(game.moves.len(), 12, "{game:?}");
+    }
+    // Off by default: the same scores end no game early.
+    let games = scored_match("none", &level, &["--max-plies", "16"]);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.moves.len() >= 16 || tag(g, "Termination") == "normal"),
+        "{games:?}"
+    );
 }
 
 #[test]
@@ -449,4 +720,72 @@ fn an_option_the_engine_refuses_stops_the_match_before_it_starts() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_three_engine_round_robin_fills_the_cross_table() {
+    // The real engine beats both fakes; the scripted fake runs out of
+    // script (an illegal move) against it but beats the crashing one.
+    let fake = fixture("fake_engine.sh");
+    let scripted = format!("cmd={fake},arg=scripted,name=scripted");
+    let crash = format!("cmd={fake},arg=crash,name=crash");
+    let pdn = pdn_path("round-robin");
+    let out = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &scripted,
+        "--engine",
+        &crash,
+        "--each",
+        "option.Hash=8",
+        "--tournament",
+        "round-robin",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let report = stdout(&out);
+    for line in [
+        "Games: 6 of 6 played",
+        "Score of bashni vs scripted: 2 - 0 - 0  [1.000] 2",
+        "Score of bashni vs crash: 2 - 0 - 0  [1.000] 2",
+        "Score of scripted vs crash: 2 - 0 - 0  [1.000] 2",
+        "Cross table          bashni   scripted      crash",
+        "bashni                    -      2.0/2      2.0/2",
+        "scripted              0.0/2          -      2.0/2",
+        "crash                 0.0/2      0.0/2          -",
+    ] {
+        assert!(
+            report.lines().any(|l| l == line),
+            "missing '{line}' in\n{report}"
+        );
+    }
+    let standings: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .skip(1)
+        .take(3)
+        .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(standings, ["bashni", "scripted", "crash"], "{report}");
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 6);
+    let mut numbers: Vec<&str> = games.iter().map(|g| tag(g, "GameNumber")).collect();
+    numbers.sort();
+    assert_eq!(numbers, ["1", "2", "3", "4", "5", "6"]);
+    let _ = std::fs::remove_file(&pdn);
+}
+
+#[test]
+fn sprt_needs_exactly_two_engines() {
+    let out = run_match(&[
+        "--engine", BIN, "--engine", BIN, "--engine", BIN, "--sprt", "",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exactly two engines"));
 }

@@ -96,7 +96,7 @@ fn random_position(rng: &mut Rng, variant: Variant, mode: &str) -> Option<Positi
             let mut text = sq.to_string();
             for k in 0..own {
                 let king = if k == 0 {
-                    want_king || rng.chance(if far & sq.bb() != 0 { 100 } else { 15 })
+                    want_king || rng.chance(if far.has(sq) { 100 } else { 15 })
                 } else {
                     rng.chance(10)
                 };
@@ -201,7 +201,7 @@ fn themes(pos: &Position, bm: &Move, plies: u32, max_plies: u32) -> Vec<String> 
     }
     if bm.is_capture() && !king {
         let n = bm.capture_count();
-        if bm.landings().take(n - 1).any(|s| far & s.bb() != 0) {
+        if bm.landings().take(n - 1).any(|s| far.has(s)) {
             t.push("midchain-promotion".into());
         } else if bm.promotes() {
             t.push("capture-promotes".into());

@@ -2,7 +2,7 @@
 //! and under both landing rules. A failure names the seed, the ply, the
 //! position and the move, so it can be replayed.
 
-use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
+use bashni::rules::{Bitboard, Colour, KingLanding, Move, Position, RuleSet, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;
@@ -36,16 +36,15 @@ fn check_board(pos: &Position, ctx: &Ctx) {
     for colour in [Colour::White, Colour::Black] {
         assert_eq!(
             pos.commanded_by(colour) & !g.playable,
-            0,
+            Bitboard::EMPTY,
             "{colour:?} commands a light or off-board square: {ctx}"
         );
     }
     for sq in g.squares() {
         let col = pos.column(sq);
-        let bit = sq.bb();
-        let white = pos.commanded_by(Colour::White) & bit != 0;
-        let black = pos.commanded_by(Colour::Black) & bit != 0;
-        let king = pos.kings() & bit != 0;
+        let white = pos.commanded_by(Colour::White).has(sq);
+        let black = pos.commanded_by(Colour::Black).has(sq);
+        let king = pos.kings().has(sq);
         if col.is_empty() {
             assert!(
                 !white && !black && !king,
@@ -96,8 +95,8 @@ fn check_move(pos: &mut Position, mv: &Move, counts: [u32; 2], ctx: &Ctx) {
         jumped.len(),
         "{mv} jumps a square twice: {ctx}"
     );
-    let reached_far_rank = mv.landings().any(|s| promotion & s.bb() != 0)
-        || (!mv.is_capture() && promotion & mv.to().bb() != 0);
+    let reached_far_rank =
+        mv.landings().any(|s| promotion.has(s)) || (!mv.is_capture() && promotion.has(mv.to()));
     assert_eq!(
         mv.promotes(),
         was_man && reached_far_rank,
@@ -105,11 +104,11 @@ fn check_move(pos: &mut Position, mv: &Move, counts: [u32; 2], ctx: &Ctx) {
     );
     if mv.promotes() && pos.variant() == Variant::Lasca {
         assert_eq!(
-            mv.landings().filter(|s| promotion & s.bb() != 0).count() as u32,
+            mv.landings().filter(|&s| promotion.has(s)).count() as u32,
             u32::from(mv.is_capture()),
             "{mv}: a Lasca chain goes on after crowning: {ctx}"
         );
-        assert_ne!(promotion & mv.to().bb(), 0, "{mv} Lasca crowning: {ctx}");
+        assert!(promotion.has(mv.to()), "{mv} Lasca crowning: {ctx}");
     }
 
     let undo = pos.make(mv);
@@ -263,10 +262,9 @@ fn random_games(variant: Variant, landing: KingLanding, seed_base: u64) -> Cover
                 check_move(&mut pos, mv, counts, &ctx);
                 seen.promotions += u32::from(mv.promotes());
                 seen.chains += u32::from(mv.capture_count() >= 2);
-                seen.king_captures +=
-                    u32::from(mv.is_capture() && pos.kings() & mv.from().bb() != 0);
+                seen.king_captures += u32::from(mv.is_capture() && pos.kings().has(mv.from()));
                 let far = pos.geometry().promotion[pos.side_to_move().index()];
-                let crowned_at = mv.landings().position(|s| far & s.bb() != 0);
+                let crowned_at = mv.landings().position(|s| far.has(s));
                 seen.crowned_mid_chain += u32::from(
                     mv.promotes() && crowned_at.is_some_and(|i| i + 1 < mv.capture_count()),
                 );

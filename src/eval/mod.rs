@@ -27,7 +27,7 @@ pub mod weights;
 
 pub use weights::{BASHNI_WEIGHTS, LASCA_WEIGHTS};
 
-use crate::rules::{Bitboard, Colour, Position, Variant, squares};
+use crate::rules::{Bitboard, Colour, Position, Variant};
 use std::fmt::Write as _;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
@@ -279,7 +279,7 @@ impl Breakdown {
 }
 
 /// The diagonal a1-h8.
-const LONG_DIAGONAL: Bitboard = 0x8040_2010_0804_0201;
+const LONG_DIAGONAL: Bitboard = Bitboard(0x8040_2010_0804_0201);
 
 /// Centre squares: c3 e3 d4 f4 c5 e5 d6 f6 (Bashni), c3 e3 d4 c5 e5 (Lasca).
 /// Both sets are symmetric under the half turn that swaps the sides.
@@ -300,7 +300,7 @@ const fn centre(variant: Variant) -> Bitboard {
         }
         rank += 1;
     }
-    bb
+    Bitboard(bb)
 }
 
 const CENTRE: [Bitboard; 2] = [centre(Variant::Bashni), centre(Variant::Lasca)];
@@ -369,7 +369,7 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
     // are the other side's potential material: they count against the
     // side holding them.
     let last_rank = g.size - 1;
-    for sq in squares(own) {
+    for sq in own {
         let col = pos.column(sq);
         let n = col.own();
         if !col.top_is_king() {
@@ -405,20 +405,20 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
             put(Param::PRISONER_KING + guard, -(held as i32));
         }
     }
-    put(Param::COMMANDER, own.count_ones() as i32);
-    put(Param::KING, kings.count_ones() as i32);
+    put(Param::COMMANDER, own.len() as i32);
+    put(Param::KING, kings.len() as i32);
     // Bashni's main road; the 7x7 board's a1-g7 is no road, and flipping
     // that board top to bottom (a colour swap there) would move it.
     if BASHNI_RULES {
         put(
             Param::KING_LONG_DIAGONAL,
-            (kings & LONG_DIAGONAL).count_ones() as i32,
+            (kings & LONG_DIAGONAL).len() as i32,
         );
     }
     let back_rank = g.promotion[(!colour).index()];
-    put(Param::BACK_RANK, (men & back_rank).count_ones() as i32);
+    put(Param::BACK_RANK, (men & back_rank).len() as i32);
     let centre = CENTRE[!BASHNI_RULES as usize];
-    put(Param::CENTRE, (own & centre).count_ones() as i32);
+    put(Param::CENTRE, (own & centre).len() as i32);
 
     // Moves, as the rules define them.
     let reach = pos.reach(colour);
@@ -428,17 +428,17 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
     // Enemy columns this side could jump at once: the more so where a
     // lone commander would hand its prisoners back, or a king would fall.
     let mut freed = 0;
-    for sq in squares(reach.jumpable) {
+    for sq in reach.jumpable {
         let col = pos.column(sq);
         if col.own() == 1 {
             freed += col.prisoners();
         }
     }
-    put(Param::ATTACKED, reach.jumpable.count_ones() as i32);
+    put(Param::ATTACKED, reach.jumpable.len() as i32);
     put(Param::ATTACKED_PRISONER, freed as i32);
     put(
         Param::ATTACKED_KING,
-        (reach.jumpable & pos.kings()).count_ones() as i32,
+        (reach.jumpable & pos.kings()).len() as i32,
     );
 }
 
@@ -451,7 +451,7 @@ fn terms_for<const BASHNI_RULES: bool>(pos: &Position, w: &Weights, sink: &mut i
 
     // Many small columns: midgame. Captures merge columns and kings open
     // the board, both moving toward the endgame.
-    let columns = pos.occupied().count_ones() as i32 - pos.kings().count_ones() as i32;
+    let columns = pos.occupied().len() as i32 - pos.kings().len() as i32;
     ((columns - w.endgame_columns) * PHASE_MAX / (w.midgame_columns - w.endgame_columns))
         .clamp(0, PHASE_MAX)
 }

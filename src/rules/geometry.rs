@@ -6,25 +6,9 @@
 //! lands on a light or off-board square, so masking with `playable` after a
 //! shift is the whole edge handling.
 
+use super::bitboard::Bitboard;
 use std::fmt;
 use std::str::FromStr;
-
-/// A set of squares, one bit per `rank * 8 + file`.
-pub type Bitboard = u64;
-
-/// Iterate over the set squares of a bitboard, lowest first.
-#[inline]
-pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if bb == 0 {
-            None
-        } else {
-            let sq = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            Some(Square(sq))
-        }
-    })
-}
 
 /// The side: White moves first in both games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,15 +145,20 @@ impl Square {
     pub fn rank(self) -> u8 {
         self.0 >> 3
     }
+    /// The square with bit index `index` (`rank * 8 + file`, below 64).
+    #[inline(always)]
+    pub const fn from_index(index: u8) -> Square {
+        Square(index)
+    }
     /// The bit index `rank * 8 + file`.
-    #[inline]
-    pub fn index(self) -> usize {
+    #[inline(always)]
+    pub const fn index(self) -> usize {
         self.0 as usize
     }
-    /// The square as a one-bit board.
-    #[inline]
-    pub fn bb(self) -> Bitboard {
-        1u64 << self.0
+    /// The square as a one-square set.
+    #[inline(always)]
+    pub const fn bb(self) -> Bitboard {
+        Bitboard(1u64 << self.0)
     }
 }
 
@@ -243,11 +232,11 @@ impl Direction {
     /// The nearest square to the ray's origin among `bb` (non-empty), for
     /// a subset of a ray in this direction.
     #[inline]
-    pub fn nearest(self, bb: Bitboard) -> u32 {
+    pub fn nearest(self, bb: Bitboard) -> Square {
         if self.is_upward() {
-            bb.trailing_zeros()
+            bb.lowest()
         } else {
-            63 - bb.leading_zeros()
+            bb.highest()
         }
     }
 
@@ -290,7 +279,7 @@ impl Geometry {
     /// Whether `sq` is a dark square of this board.
     #[inline]
     pub fn is_playable(&self, sq: Square) -> bool {
-        sq.0 < 64 && self.playable & sq.bb() != 0
+        sq.0 < 64 && self.playable.has(sq)
     }
 
     /// The diagonal neighbour of `sq` along `dir`, if it is on the board.
@@ -302,7 +291,7 @@ impl Geometry {
 
     /// Playable squares in display order: a1, c1, e1, ... rank by rank.
     pub fn squares(&self) -> impl Iterator<Item = Square> {
-        squares(self.playable)
+        self.playable.iter()
     }
 
     /// Square from file and rank, if it is on this board (playable or not).
@@ -367,14 +356,27 @@ const fn build(variant: Variant, size: u8) -> Geometry {
     }
     let first_rank = 0xFFu64 >> (8 - size);
     let last_rank = first_rank << ((size as u64 - 1) * 8);
+    let mut ray_sets = [[Bitboard::EMPTY; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            ray_sets[sq][d] = Bitboard(rays[sq][d]);
+            d += 1;
+        }
+        sq += 1;
+    }
     Geometry {
         variant,
         size,
-        playable,
+        playable: Bitboard(playable),
         next,
-        promotion: [last_rank & playable, first_rank & playable],
+        promotion: [
+            Bitboard(last_rank & playable),
+            Bitboard(first_rank & playable),
+        ],
         square_count: playable.count_ones(),
-        rays,
+        rays: ray_sets,
     }
 }
 
@@ -403,7 +405,7 @@ mod tests {
         for g in [&BASHNI, &LASCA] {
             for sq in g.squares() {
                 for dir in Direction::ALL {
-                    let mut walked = 0;
+                    let mut walked = Bitboard::EMPTY;
                     let mut at = sq;
                     while let Some(n) = g.step(at, dir) {
                         walked |= n.bb();
@@ -411,9 +413,9 @@ mod tests {
                     }
                     let ray = g.rays[sq.index()][dir as usize];
                     assert_eq!(ray, walked, "{sq} {dir:?} on {}", g.size);
-                    if ray != 0 {
+                    if ray.any() {
                         let first = g.step(sq, dir).unwrap();
-                        assert_eq!(dir.nearest(ray), first.0 as u32);
+                        assert_eq!(dir.nearest(ray), first);
                     }
                 }
             }
@@ -426,7 +428,7 @@ mod tests {
             for sq in g.squares() {
                 for dir in Direction::ALL {
                     let shifted = dir.shift(sq.bb()) & g.playable;
-                    let table = g.step(sq, dir).map_or(0, Square::bb);
+                    let table = g.step(sq, dir).map_or(Bitboard::EMPTY, Square::bb);
                     assert_eq!(shifted, table, "{sq} {dir:?} on {}", g.size);
                 }
             }

@@ -2,6 +2,7 @@
 //! The game model: boards, columns, positions, move generation, notation,
 //! the rule set, games and perft. It depends on nothing else in the crate.
 
+mod bitboard;
 mod column;
 mod game;
 mod geometry;
@@ -12,9 +13,10 @@ mod perft;
 mod position;
 mod ruleset;
 
+pub use bitboard::{Bitboard, Squares};
 pub use column::{Column, ColumnError, MAX_HEIGHT, Piece};
 pub use game::Game;
-pub use geometry::{Bitboard, Colour, Direction, Geometry, Square, Variant, squares};
+pub use geometry::{Colour, Direction, Geometry, Square, Variant};
 pub use movegen::Reach;
 pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};

@@ -14,7 +14,8 @@
 
 use std::marker::PhantomData;
 
-use super::geometry::{BASHNI, Bitboard, Colour, Direction, Geometry, LASCA, Square, squares};
+use super::bitboard::Bitboard;
+use super::geometry::{BASHNI, Colour, Direction, Geometry, LASCA, Square};
 use super::moves::{MAX_CAPTURES, Move};
 use super::position::Position;
 
@@ -115,7 +116,7 @@ impl Bits {
     pub fn after_quiet<R: Rules>(&self, from: Bitboard, to: Bitboard) -> Bits {
         let moved = from | to;
         let mut kings = self.kings;
-        if kings & from != 0 {
+        if kings.meets(from) {
             kings ^= moved;
         } else {
             kings |= to & R::geometry().promotion[self.side.index()];
@@ -147,7 +148,7 @@ impl Bits {
         if king {
             kings |= to;
         }
-        for sq in squares(jumped) {
+        for sq in jumped {
             let col = pos.columns[sq.index()];
             let bit = sq.bb();
             if col.own() > 1 {
@@ -198,7 +199,7 @@ impl Bits {
     /// whatever stands on them (bit-parallel over the whole board).
     #[inline(always)]
     fn jump_sources(&self, empty: Bitboard) -> [Bitboard; 4] {
-        let mut sources = [0; 4];
+        let mut sources = [Bitboard::EMPTY; 4];
         each_dir(|d| sources[d as usize] = d.shift_back(d.shift_back(empty) & self.enemy));
         sources
     }
@@ -206,7 +207,7 @@ impl Bits {
     /// The men that can jump at once.
     #[inline(always)]
     fn capturing_men<R: Rules>(&self, sources: &[Bitboard; 4]) -> Bitboard {
-        let mut found = 0;
+        let mut found = Bitboard::EMPTY;
         each_dir(|d| {
             if men_capture_along::<R>(d, self.side) {
                 found |= sources[d as usize];
@@ -237,9 +238,9 @@ impl Bits {
         let sources = self.jump_sources(empty);
         if S::PATH {
             let mut leaves = 0;
-            for from in squares(self.capture_candidates::<R>(&sources)) {
+            for from in self.capture_candidates::<R>(&sources) {
                 let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
-                chain.extend(from.0 as u32, self.kings & from.bb() != 0, 0, false);
+                chain.extend(from, self.kings.has(from), Bitboard::EMPTY, false);
                 leaves += chain.leaves;
             }
             return leaves;
@@ -257,7 +258,7 @@ impl Bits {
         let men = self.short_captures_bulk::<R, S, false>(empty, sources, sink);
         if R::FLYING {
             men + self.king_captures::<R, S>(empty, sink)
-        } else if self.own_kings() == 0 {
+        } else if self.own_kings().is_empty() {
             men
         } else {
             men + self.short_captures_bulk::<R, S, true>(empty, sources, sink)
@@ -282,14 +283,14 @@ impl Bits {
         let pieces = if KING { self.own_kings() } else { self.men() };
         let promotion = promotion_of::<R, KING>(self.side);
         let mut leaves = 0;
-        let mut onward_landings = [0; 4];
+        let mut onward_landings = [Bitboard::EMPTY; 4];
         each_dir(|dir| {
             let jumpers = sources[dir as usize] & pieces;
-            if !captures_along::<R, KING>(dir, self.side) || jumpers == 0 {
+            if !captures_along::<R, KING>(dir, self.side) || jumpers.is_empty() {
                 return;
             }
             let landings = dir.shift(dir.shift(jumpers));
-            let mut onward = 0;
+            let mut onward = Bitboard::EMPTY;
             each_dir(|d| {
                 if captures_along::<R, KING>(d, self.side) && d != dir.opposite() {
                     onward |= sources[d as usize];
@@ -300,18 +301,18 @@ impl Bits {
             } else {
                 landings & !(onward | promotion)
             };
-            leaves += ends.count_ones() as u64;
+            leaves += ends.len() as u64;
             if !S::COUNT_ONLY {
-                for to in squares(ends) {
+                for to in ends {
                     let victim = dir.shift_back(to.bb());
-                    let from = Square(dir.shift_back(victim).trailing_zeros() as u8);
-                    let crowned = promotion & to.bb() != 0;
+                    let from = dir.shift_back(victim).lowest();
+                    let crowned = promotion.has(to);
                     sink.leaf(from, to, victim, KING || crowned, crowned, &[], &[]);
                 }
             }
             onward_landings[dir as usize] = landings & !ends;
         });
-        if onward_landings != [0; 4] {
+        if onward_landings != [Bitboard::EMPTY; 4] {
             leaves += self.short_chains::<R, S, KING>(empty, &onward_landings, sink);
         }
         leaves
@@ -329,9 +330,9 @@ impl Bits {
         let promotion = promotion_of::<R, KING>(self.side);
         let mut leaves = 0;
         for dir in Direction::ALL {
-            for to in squares(landings[dir as usize]) {
+            for to in landings[dir as usize] {
                 let victim = dir.shift_back(to.bb());
-                let from = Square(dir.shift_back(victim).trailing_zeros() as u8);
+                let from = dir.shift_back(victim).lowest();
                 let mut chain = ShortChain::<R, S, KING> {
                     enemy: self.enemy,
                     empty: empty | from.bb(),
@@ -342,7 +343,7 @@ impl Bits {
                     bits: self,
                     rules: PhantomData,
                 };
-                leaves += if promotion & to.bb() != 0 {
+                leaves += if promotion.has(to) {
                     chain.crowned(to.bb(), victim, victim)
                 } else {
                     chain.leaves_from(to.bb(), dir, victim)
@@ -356,9 +357,9 @@ impl Bits {
     #[inline(always)]
     fn king_captures<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
         let mut leaves = 0;
-        for from in squares(self.own_kings()) {
+        for from in self.own_kings() {
             let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
-            chain.extend(from.0 as u32, true, 0, false);
+            chain.extend(from, true, Bitboard::EMPTY, false);
             leaves += chain.leaves;
         }
         leaves
@@ -368,13 +369,13 @@ impl Bits {
     #[inline]
     pub fn has_capture<R: Rules>(&self) -> bool {
         let empty = self.empty::<R>();
-        if self.capturing_men::<R>(&self.jump_sources(empty)) != 0 {
+        if self.capturing_men::<R>(&self.jump_sources(empty)).any() {
             return true;
         }
-        squares(self.own_kings()).any(|k| {
+        self.own_kings().iter().any(|k| {
             let mut sink = Count;
             let chain = Chain::<R, Count>::new(self, k, empty, &mut sink);
-            chain.can_capture_as_king(k.0 as u32, 0)
+            chain.can_capture_as_king(k, Bitboard::EMPTY)
         })
     }
 
@@ -394,7 +395,7 @@ impl Bits {
     pub fn count_captures<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
-        if self.capture_candidates::<R>(&sources) == 0 {
+        if self.capture_candidates::<R>(&sources).is_empty() {
             return 0;
         }
         self.count_chains::<R>(empty, &sources)
@@ -405,10 +406,10 @@ impl Bits {
     pub fn count_quiet<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
         let (left, right) = self.men_steps();
-        let count = (left & empty).count_ones() + (right & empty).count_ones();
+        let count = (left & empty).len() as u64 + (right & empty).len() as u64;
         match self.own_kings() {
-            0 => count as u64,
-            kings => count as u64 + count_king_steps::<R>(kings, empty),
+            kings if kings.is_empty() => count,
+            kings => count + count_king_steps::<R>(kings, empty),
         }
     }
 
@@ -422,8 +423,8 @@ impl Bits {
     #[inline]
     pub fn for_each_quiet<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
         for (dir, targets) in self.man_step_targets::<R>() {
-            for to in squares(targets) {
-                f(Square(dir.shift_back(to.bb()).trailing_zeros() as u8), to);
+            for to in targets {
+                f(dir.shift_back(to.bb()).lowest(), to);
             }
         }
         self.for_each_king_step::<R>(f);
@@ -441,13 +442,13 @@ impl Bits {
     #[inline]
     pub fn for_each_king_step<R: Rules>(&self, mut f: impl FnMut(Square, Square)) {
         let empty = self.empty::<R>();
-        for from in squares(self.own_kings()) {
+        for from in self.own_kings() {
             for dir in Direction::ALL {
-                let steps = king_ray::<R>(from.0 as u32, dir, empty);
+                let steps = king_ray::<R>(from, dir, empty);
                 if dir.is_upward() {
-                    squares(steps).for_each(|to| f(from, to));
+                    steps.iter().for_each(|to| f(from, to));
                 } else {
-                    squares_down(steps).for_each(|to| f(from, to));
+                    steps.iter_down().for_each(|to| f(from, to));
                 }
             }
         }
@@ -494,7 +495,7 @@ fn reach<R: Rules>(pos: &Position, colour: Colour) -> Reach {
     let (men, kings) = (bits.men(), bits.own_kings());
     let mut reach = Reach::default();
     for dir in Direction::forward(colour) {
-        reach.man_moves += (dir.shift(men) & empty).count_ones();
+        reach.man_moves += (dir.shift(men) & empty).len();
     }
     each_dir(|dir| {
         // Columns with an empty square behind them along `dir`.
@@ -502,31 +503,19 @@ fn reach<R: Rules>(pos: &Position, colour: Colour) -> Reach {
         if men_capture_along::<R>(dir, colour) {
             reach.jumpable |= dir.shift(men) & jumpable;
         }
-        if kings != 0 {
+        if kings.any() {
             let mut ray = dir.shift(kings) & empty;
             let mut travelled = ray;
-            while R::FLYING && ray != 0 {
+            while R::FLYING && ray.any() {
                 ray = dir.shift(ray) & empty;
                 travelled |= ray;
             }
-            reach.king_moves += travelled.count_ones();
+            reach.king_moves += travelled.len();
             let launch = if R::FLYING { kings | travelled } else { kings };
             reach.jumpable |= dir.shift(launch) & jumpable;
         }
     });
     reach
-}
-
-/// The squares of `bb`, highest first.
-#[inline]
-fn squares_down(mut bb: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        (bb != 0).then(|| {
-            let sq = 63 - bb.leading_zeros();
-            bb ^= 1 << sq;
-            Square(sq as u8)
-        })
-    })
 }
 
 #[inline(always)]
@@ -545,7 +534,7 @@ fn captures_along<R: Rules, const KING: bool>(dir: Direction, side: Colour) -> b
 #[inline(always)]
 fn promotion_of<R: Rules, const KING: bool>(side: Colour) -> Bitboard {
     if KING {
-        0
+        Bitboard::EMPTY
     } else {
         R::geometry().promotion[side.index()]
     }
@@ -578,15 +567,15 @@ fn any_dir(mut f: impl FnMut(Direction) -> bool) -> bool {
 
 /// Empty squares a king on `sq` can move to along `dir`.
 #[inline(always)]
-fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
+fn king_ray<R: Rules>(sq: Square, dir: Direction, empty: Bitboard) -> Bitboard {
     if !R::FLYING {
-        return dir.shift(1 << sq) & empty;
+        return dir.shift(sq.bb()) & empty;
     }
     let rays = &R::geometry().rays;
-    let mut ray = rays[sq as usize][dir as usize];
+    let mut ray = rays[sq.index()][dir as usize];
     let blockers = ray & !empty;
-    if blockers != 0 {
-        ray ^= rays[dir.nearest(blockers) as usize][dir as usize];
+    if blockers.any() {
+        ray ^= rays[dir.nearest(blockers).index()][dir as usize];
     }
     ray & empty
 }
@@ -596,18 +585,19 @@ fn king_ray<R: Rules>(sq: u32, dir: Direction, empty: Bitboard) -> Bitboard {
 fn count_king_steps<R: Rules>(kings: Bitboard, empty: Bitboard) -> u64 {
     if !R::FLYING {
         let mut count = 0;
-        each_dir(|dir| count += (dir.shift(kings) & empty).count_ones() as u64);
+        each_dir(|dir| count += (dir.shift(kings) & empty).len() as u64);
         return count;
     }
-    squares(kings)
-        .map(|k| king_steps::<R>(k.0 as u32, empty).count_ones() as u64)
+    kings
+        .iter()
+        .map(|k| king_steps::<R>(k, empty).len() as u64)
         .sum()
 }
 
 /// Empty squares a king on `sq` can move to.
 #[inline(always)]
-fn king_steps<R: Rules>(sq: u32, empty: Bitboard) -> Bitboard {
-    let mut steps = 0;
+fn king_steps<R: Rules>(sq: Square, empty: Bitboard) -> Bitboard {
+    let mut steps = Bitboard::EMPTY;
     each_dir(|dir| steps |= king_ray::<R>(sq, dir, empty));
     steps
 }
@@ -694,14 +684,14 @@ impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
             }
             let victim = dir.shift(at) & victims;
             let to = dir.shift(victim) & self.empty;
-            if to == 0 {
+            if to.is_empty() {
                 return;
             }
             let jumped = jumped | victim;
-            leaves += if to & self.promotion == 0 {
+            leaves += if !to.meets(self.promotion) {
                 self.leaves_from(to, dir, jumped)
             } else if R::PROMOTION_ENDS_MOVE {
-                let to = Square(to.trailing_zeros() as u8);
+                let to = to.lowest();
                 self.sink.leaf(self.from, to, jumped, true, true, &[], &[]);
                 1
             } else {
@@ -709,8 +699,8 @@ impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
             };
         });
         if leaves == 0 {
-            let to = Square(at.trailing_zeros() as u8);
-            self.sink.leaf(self.from, to, jumped, KING, false, &[], &[]);
+            self.sink
+                .leaf(self.from, at.lowest(), jumped, KING, false, &[], &[]);
             leaves = 1;
         }
         leaves
@@ -720,13 +710,7 @@ impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
     #[inline(never)]
     fn crowned(&mut self, to: Bitboard, victim: Bitboard, jumped: Bitboard) -> u64 {
         let mut chain = Chain::<R, S>::new(self.bits, self.from, self.empty, &mut *self.sink);
-        chain.follow(
-            to.trailing_zeros(),
-            victim.trailing_zeros(),
-            true,
-            jumped,
-            true,
-        );
+        chain.follow(to.lowest(), victim.lowest(), true, jumped, true);
         chain.leaves
     }
 }
@@ -768,7 +752,7 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
     /// Extend the chain standing on `sq`; returns whether any capture was
     /// possible from here (if not, the caller ends the move).
     #[inline]
-    fn extend(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+    fn extend(&mut self, sq: Square, king: bool, jumped: Bitboard, promoted: bool) -> bool {
         if R::FLYING && king {
             self.extend_flying(sq, jumped, promoted)
         } else {
@@ -777,8 +761,8 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
     }
 
     /// Short jumps: every man, and Lasca's officers.
-    fn extend_short(&mut self, sq: u32, king: bool, jumped: Bitboard, promoted: bool) -> bool {
-        let at: Bitboard = 1 << sq;
+    fn extend_short(&mut self, sq: Square, king: bool, jumped: Bitboard, promoted: bool) -> bool {
+        let at = sq.bb();
         let victims = self.enemy & !jumped;
         let mut found = false;
         each_dir(|dir| {
@@ -787,18 +771,18 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
             }
             let victim = dir.shift(at) & victims;
             let to = dir.shift(victim) & self.empty;
-            if to == 0 {
+            if to.is_empty() {
                 return;
             }
             found = true;
-            let crowned = !king && self.promotion & to != 0;
-            let (to, victim) = (to.trailing_zeros(), victim.trailing_zeros());
+            let crowned = !king && self.promotion.meets(to);
+            let jumped = jumped | victim;
+            let (to, victim) = (to.lowest(), victim.lowest());
             if crowned && R::PROMOTION_ENDS_MOVE {
                 self.push(to, victim);
-                self.emit(to, jumped | 1 << victim, true, true);
+                self.emit(to, jumped, true, true);
                 self.depth -= 1;
             } else {
-                let jumped = jumped | 1 << victim;
                 self.follow(to, victim, king || crowned, jumped, promoted || crowned);
             }
         });
@@ -807,28 +791,29 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
 
     /// A flying king: the victim is the first column along a diagonal, and
     /// every empty square behind it is a landing.
-    fn extend_flying(&mut self, sq: u32, jumped: Bitboard, promoted: bool) -> bool {
+    fn extend_flying(&mut self, sq: Square, jumped: Bitboard, promoted: bool) -> bool {
         let mut found = false;
         each_dir(|dir| {
             let Some(victim) = self.flying_victim(sq, dir, jumped) else {
                 return;
             };
             let mut landings = king_ray::<R>(victim, dir, self.empty);
-            if landings == 0 {
+            if landings.is_empty() {
                 return;
             }
             found = true;
-            let jumped = jumped | 1 << victim;
+            let jumped = jumped | victim.bb();
             if R::LAND_TO_CONTINUE {
-                let continuing = squares(landings)
-                    .filter(|t| self.can_capture_as_king(t.0 as u32, jumped))
-                    .fold(0, |acc, t| acc | t.bb());
-                if continuing != 0 {
+                let continuing: Bitboard = landings
+                    .iter()
+                    .filter(|&t| self.can_capture_as_king(t, jumped))
+                    .collect();
+                if continuing.any() {
                     landings = continuing;
                 }
             }
-            for to in squares(landings) {
-                self.follow(to.0 as u32, victim, true, jumped, promoted);
+            for to in landings {
+                self.follow(to, victim, true, jumped, promoted);
             }
         });
         found
@@ -836,32 +821,32 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
 
     /// The enemy column a flying king on `sq` would jump along `dir`.
     #[inline(always)]
-    fn flying_victim(&self, sq: u32, dir: Direction, jumped: Bitboard) -> Option<u32> {
-        let blockers = R::geometry().rays[sq as usize][dir as usize] & !self.empty;
-        if blockers == 0 {
+    fn flying_victim(&self, sq: Square, dir: Direction, jumped: Bitboard) -> Option<Square> {
+        let blockers = R::geometry().rays[sq.index()][dir as usize] & !self.empty;
+        if blockers.is_empty() {
             return None;
         }
         let victim = dir.nearest(blockers);
-        (self.enemy & !jumped & 1 << victim != 0).then_some(victim)
+        (self.enemy & !jumped).has(victim).then_some(victim)
     }
 
     /// Whether a king standing on `sq` could capture at once.
     #[inline]
-    fn can_capture_as_king(&self, sq: u32, jumped: Bitboard) -> bool {
+    fn can_capture_as_king(&self, sq: Square, jumped: Bitboard) -> bool {
         any_dir(|dir| {
             if R::FLYING {
                 self.flying_victim(sq, dir, jumped)
-                    .is_some_and(|v| dir.shift(1 << v) & self.empty != 0)
+                    .is_some_and(|v| dir.shift(v.bb()).meets(self.empty))
             } else {
-                let victim = dir.shift(1 << sq) & self.enemy & !jumped;
-                dir.shift(victim) & self.empty != 0
+                let victim = dir.shift(sq.bb()) & self.enemy & !jumped;
+                dir.shift(victim).meets(self.empty)
             }
         })
     }
 
     /// Land on `to` after jumping `victim`, then go on or end the move there.
     #[inline]
-    fn follow(&mut self, to: u32, victim: u32, king: bool, jumped: Bitboard, promoted: bool) {
+    fn follow(&mut self, to: Square, victim: Square, king: bool, jumped: Bitboard, promoted: bool) {
         self.push(to, victim);
         if !self.extend(to, king, jumped, promoted) {
             self.emit(to, jumped, king, promoted);
@@ -870,21 +855,21 @@ impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
     }
 
     #[inline(always)]
-    fn push(&mut self, to: u32, victim: u32) {
+    fn push(&mut self, to: Square, victim: Square) {
         if S::PATH {
-            self.landings[self.depth] = to as u8;
-            self.victims[self.depth] = victim as u8;
+            self.landings[self.depth] = to.0;
+            self.victims[self.depth] = victim.0;
         }
         self.depth += 1;
     }
 
     #[inline(always)]
-    fn emit(&mut self, to: u32, jumped: Bitboard, king: bool, promoted: bool) {
+    fn emit(&mut self, to: Square, jumped: Bitboard, king: bool, promoted: bool) {
         self.leaves += 1;
         let n = if S::PATH { self.depth } else { 0 };
         self.sink.leaf(
             self.from,
-            Square(to as u8),
+            to,
             jumped,
             king,
             promoted,
@@ -902,7 +887,7 @@ pub(super) fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
         let promotion = R::geometry().promotion[bits.side.index()];
         let men = bits.men();
         bits.for_each_quiet::<R>(|from, to| {
-            let promotes = men & from.bb() != 0 && promotion & to.bb() != 0;
+            let promotes = men.has(from) && promotion.has(to);
             out.push(Move::quiet(from, to, promotes));
         });
     }
@@ -935,13 +920,13 @@ impl Position {
 
 #[cfg(test)]
 mod reach_tests {
-    use crate::rules::{Colour, RuleSet, Variant, parse_square};
+    use crate::rules::{Bitboard, Colour, RuleSet, Variant, parse_square};
 
-    fn bb(variant: Variant, names: &[&str]) -> u64 {
+    fn bb(variant: Variant, names: &[&str]) -> Bitboard {
         names
             .iter()
-            .map(|n| parse_square(variant, n).unwrap().bb())
-            .fold(0, |a, b| a | b)
+            .map(|n| parse_square(variant, n).unwrap())
+            .collect()
     }
 
     #[test]
@@ -975,6 +960,6 @@ mod reach_tests {
             crate::rules::Position::from_fen(&RuleSet::new(Variant::Lasca), lasca_fen).unwrap();
         let reach = lasca.reach(Colour::White);
         assert_eq!(reach.king_moves, 1, "b2 only");
-        assert_eq!(reach.jumpable, 0, "c3 is two steps away");
+        assert_eq!(reach.jumpable, Bitboard::EMPTY, "c3 is two steps away");
     }
 }

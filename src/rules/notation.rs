@@ -318,7 +318,7 @@ impl Position {
             if col.is_empty() {
                 return Err(NotationError::EmptyColumn { square: name });
             }
-            if !col.top_is_king() && g.promotion[col.owner().index()] & sq.bb() != 0 {
+            if !col.top_is_king() && g.promotion[col.owner().index()].has(sq) {
                 return Err(NotationError::PromotedMan { square: name });
             }
             pos.set(sq.index(), col);

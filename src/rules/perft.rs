@@ -8,7 +8,8 @@
 
 use std::marker::PhantomData;
 
-use super::geometry::{Bitboard, Square, squares};
+use super::bitboard::Bitboard;
+use super::geometry::Square;
 use super::movegen::{Bits, Rules, Sink, generate, with_rules};
 use super::moves::Move;
 use super::position::Position;
@@ -33,7 +34,7 @@ fn perft_inner<R: Rules>(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move
             let mut total = 0;
             if bits.has_capture::<R>() {
                 generate::<R>(pos, moves);
-                for mv in moves.iter() {
+                for mv in moves {
                     let undo = pos.make_unkeyed(mv);
                     total += perft_inner::<R>(pos, depth - 1, rest);
                     pos.unmake(mv, undo);
@@ -67,7 +68,7 @@ fn perft2<R: Rules>(pos: &Position) -> u64 {
     let mut total = 0;
     let next = NextSide::<R>::new(&bits);
     for (dir, targets) in bits.man_step_targets::<R>() {
-        for to in squares(targets) {
+        for to in targets {
             total += next.count_after(&bits, dir.shift_back(to.bb()), to.bb());
         }
     }
@@ -103,8 +104,8 @@ impl<R: Rules> NextSide<R> {
         NextSide {
             left,
             right,
-            steps: (left & empty).count_ones() as u64 + (right & empty).count_ones() as u64,
-            men_only: next.own_kings() == 0,
+            steps: (left & empty).len() as u64 + (right & empty).len() as u64,
+            men_only: next.own_kings().is_empty(),
             rules: PhantomData,
         }
     }
@@ -113,7 +114,7 @@ impl<R: Rules> NextSide<R> {
     #[inline(always)]
     fn count_after(&self, bits: &Bits, from: Bitboard, to: Bitboard) -> u64 {
         let child = bits.after_quiet::<R>(from, to);
-        let reach = |sq: Bitboard| (self.left & sq != 0) as u64 + (self.right & sq != 0) as u64;
+        let reach = |sq: Bitboard| self.left.meets(sq) as u64 + self.right.meets(sq) as u64;
         match child.count_captures::<R>() {
             0 if !self.men_only => child.count_quiet::<R>(),
             0 => self.steps + reach(from) - reach(to),

@@ -1,8 +1,9 @@
 //! The position: columns, bitboards, side to move, draw counters and the
 //! Zobrist-style key; make and unmake.
 
+use super::bitboard::Bitboard;
 use super::column::{Column, Piece};
-use super::geometry::{Bitboard, Colour, Geometry, Square, Variant};
+use super::geometry::{Colour, Geometry, Square, Variant};
 use super::moves::Move;
 use super::ruleset::RuleSet;
 
@@ -106,8 +107,8 @@ impl Position {
             geometry: rules.variant.geometry(),
             king_landing: rules.king_landing,
             columns: [Column::EMPTY; 64],
-            by_colour: [0; 2],
-            kings: 0,
+            by_colour: [Bitboard::EMPTY; 2],
+            kings: Bitboard::EMPTY,
             side: Colour::White,
             no_progress: 0,
             fullmove: 1,
@@ -222,7 +223,7 @@ impl Position {
             self.key ^= square_key(sq, self.columns[sq]) ^ square_key(sq, col);
         }
         self.columns[sq] = col;
-        let bit = 1u64 << sq;
+        let bit = Square::from_index(sq as u8).bb();
         self.by_colour[0] &= !bit;
         self.by_colour[1] &= !bit;
         self.kings &= !bit;
@@ -354,7 +355,7 @@ impl Position {
             false
         } else {
             self.no_progress = 0;
-            let crowned = self.geometry.promotion[self.side.index()] & to.bb() != 0;
+            let crowned = self.geometry.promotion[self.side.index()].has(to);
             if crowned {
                 col = col.promote();
                 self.kings |= to.bb();

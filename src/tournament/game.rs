@@ -2,8 +2,9 @@
 //! keeps the board, the clocks and the draw rules, and checks every move.
 
 use super::TimeControl;
-use super::engine::{Engine, EngineFailure};
-use crate::rules::{Colour, Game, GameEnd, RuleSet};
+use super::adjudication::{Adjudication, Adjudicator, Verdict};
+use super::engine::{Engine, EngineFailure, EngineScore};
+use crate::rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
 use std::time::Duration;
 
 /// How each move is limited.
@@ -27,6 +28,8 @@ pub struct GameSettings {
     pub hang_timeout: Duration,
     /// Grace beyond an empty clock.
     pub time_margin: Duration,
+    /// Score adjudication (`--resign`, `--draw`).
+    pub adjudication: Adjudication,
 }
 
 /// The game's result from White's view.
@@ -64,14 +67,159 @@ impl GameResult {
     }
 }
 
+/// How a game ended. PDN's `[Termination]` tag and the report print it
+/// (`Display`), and `stats` reads it back from PDN (`FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The side to move had no legal move.
+    Normal,
+    /// A draw rule of the game's rule set (repetition, no progress, ply
+    /// limit).
+    Draw(DrawReason),
+    /// Both engines' scores said the game was lost (`--resign`); the engine
+    /// named lost.
+    ScoreResign(String),
+    /// Both engines' scores said the game was level (`--draw`).
+    ScoreDraw,
+    /// The engine's clock ran out.
+    TimeForfeit(String),
+    /// The engine did not answer in time under a non-clock limit.
+    Stalled(String),
+    /// The engine exited, closed its output or could not be restarted.
+    Crashed(String),
+    /// The engine's `bestmove` (shown safely) was not a legal move.
+    IllegalMove { engine: String, text: String },
+    /// The engine answered its setup with an error.
+    SetupRefused { engine: String, why: String },
+}
+
+impl Termination {
+    /// What the report counts: the kind without engine names or moves.
+    pub fn kind(&self) -> String {
+        match self {
+            Termination::ScoreResign(_) => "adjudication: score (resign)".into(),
+            Termination::TimeForfeit(_) => "time forfeit".into(),
+            Termination::Stalled(_) => "stalled connection".into(),
+            Termination::Crashed(_) => "engine crashed".into(),
+            Termination::IllegalMove { .. } => "illegal move".into(),
+            Termination::SetupRefused { .. } => "setup refused".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Termination::Normal => write!(f, "normal"),
+            Termination::Draw(reason) => write!(f, "adjudication: {reason}"),
+            Termination::ScoreResign(name) => write!(f, "adjudication: score, {name} resigns"),
+            Termination::ScoreDraw => write!(f, "adjudication: score (draw)"),
+            Termination::TimeForfeit(name) => write!(f, "time forfeit: {name}"),
+            Termination::Stalled(name) => write!(f, "stalled connection: {name}"),
+            Termination::Crashed(name) => write!(f, "engine crashed: {name}"),
+            Termination::IllegalMove { engine, text } => {
+                write!(f, "illegal move: {text} by {engine}")
+            }
+            Termination::SetupRefused { engine, why } => {
+                write!(f, "setup refused: {engine}: {why}")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Termination {
+    type Err = String;
+
+    /// The inverse of `Display`.
+    fn from_str(text: &str) -> Result<Termination, String> {
+        let named = |prefix: &str| text.strip_prefix(prefix).map(str::to_string);
+        Ok(match text {
+            "normal" => Termination::Normal,
+            "adjudication: score (draw)" => Termination::ScoreDraw,
+            _ => {
+                if let Some(reason) = text
+                    .strip_prefix("adjudication: ")
+                    .and_then(parse_draw_reason)
+                {
+                    Termination::Draw(reason)
+                } else if let Some(name) = text
+                    .strip_prefix("adjudication: score, ")
+                    .and_then(|r| r.strip_suffix(" resigns"))
+                {
+                    Termination::ScoreResign(name.to_string())
+                } else if let Some(name) = named("time forfeit: ") {
+                    Termination::TimeForfeit(name)
+                } else if let Some(name) = named("stalled connection: ") {
+                    Termination::Stalled(name)
+                } else if let Some(name) = named("engine crashed: ") {
+                    Termination::Crashed(name)
+                } else if let Some((text, engine)) = text
+                    .strip_prefix("illegal move: ")
+                    // The move text is one word; the name may have spaces.
+                    .and_then(|r| r.split_once(" by "))
+                {
+                    Termination::IllegalMove {
+                        engine: engine.to_string(),
+                        text: text.to_string(),
+                    }
+                } else if let Some((engine, why)) = text
+                    .strip_prefix("setup refused: ")
+                    .and_then(|r| r.split_once(": "))
+                {
+                    Termination::SetupRefused {
+                        engine: engine.to_string(),
+                        why: why.to_string(),
+                    }
+                } else {
+                    return Err(format!("unknown termination '{text}'"));
+                }
+            }
+        })
+    }
+}
+
+/// The inverse of `DrawReason`'s `Display`.
+fn parse_draw_reason(text: &str) -> Option<DrawReason> {
+    let plies = |rest: &str| rest.strip_suffix(" plies)")?.parse().ok();
+    if text == "threefold repetition" {
+        Some(DrawReason::Repetition(3))
+    } else if let Some(rest) = text.strip_prefix("no-progress rule (") {
+        plies(rest).map(DrawReason::NoProgress)
+    } else if let Some(rest) = text.strip_prefix("ply limit (") {
+        plies(rest).map(DrawReason::PlyLimit)
+    } else {
+        let n = text.strip_suffix("-fold repetition")?.parse().ok()?;
+        Some(DrawReason::Repetition(n))
+    }
+}
+
+/// A move of the game with what its engine said about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// In the protocol's full notation.
+    pub text: String,
+    /// The engine's last reported score, from the mover's view.
+    pub score: Option<EngineScore>,
+    pub depth: Option<u32>,
+    pub elapsed: Duration,
+}
+
+impl PlayedMove {
+    /// The PDN comment cutechess writes: `+0.12/12 0.51s`.
+    pub fn comment(&self) -> String {
+        let score = self.score.map_or("?".to_string(), |s| s.to_string());
+        let depth = self.depth.map_or(String::new(), |d| format!("/{d}"));
+        format!("{score}{depth} {:.2}s", self.elapsed.as_secs_f64())
+    }
+}
+
 /// How a game ended and what it left behind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
     pub result: GameResult,
-    /// For the PDN `[Termination]` tag.
-    pub termination: String,
-    /// The moves played, in the protocol's full notation.
-    pub moves: Vec<String>,
+    pub termination: Termination,
+    pub moves: Vec<PlayedMove>,
     /// The side whose engine misbehaved and must be restarted.
     pub failed: Option<Colour>,
 }
@@ -85,12 +233,10 @@ pub fn play_game(
 ) -> anyhow::Result<GameOutcome> {
     let mut game = Game::from_fen(settings.rules, opening_fen)
         .map_err(|e| anyhow::anyhow!("bad opening '{opening_fen}': {e}"))?;
-    let [white, black] = engines;
-    let mut engines = [white, black];
-    let mut moves: Vec<String> = Vec::new();
+    let mut moves: Vec<PlayedMove> = Vec::new();
     let mut clocks = Clocks::new(settings.limit);
-
-    let end = |result, termination: String, moves: Vec<String>, failed| {
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
+    let end = |result, termination, moves, failed| {
         Ok(GameOutcome {
             result,
             termination,
@@ -103,47 +249,27 @@ pub fn play_game(
         let side = game.position().side_to_move();
         match game.result() {
             Some(GameEnd::NoLegalMove { loser }) => {
-                return end(GameResult::win_for(!loser), "normal".into(), moves, None);
-            }
-            Some(GameEnd::Draw(reason)) => {
                 return end(
-                    GameResult::Draw,
-                    format!("adjudication: {reason}"),
+                    GameResult::win_for(!loser),
+                    Termination::Normal,
                     moves,
                     None,
                 );
             }
+            Some(GameEnd::Draw(reason)) => {
+                return end(GameResult::Draw, Termination::Draw(reason), moves, None);
+            }
             None => {}
         }
-
-        let engine = &mut engines[side.index()];
+        let engine = &mut *engines[side.index()];
         let name = engine.name().to_string();
-        let position = if moves.is_empty() {
-            format!("position fen {opening_fen}")
-        } else {
-            format!("position fen {opening_fen} moves {}", moves.join(" "))
-        };
-        let (go, timeout) = match settings.limit {
-            SearchLimit::Clock(_) => (
-                clocks.go_command(side),
-                clocks.deadline(side, settings.time_margin),
-            ),
-            SearchLimit::MoveTime(ms) => (format!("go movetime {ms}"), settings.hang_timeout),
-            SearchLimit::Depth(d) => (format!("go depth {d}"), settings.hang_timeout),
-            SearchLimit::Nodes(n) => (format!("go nodes {n}"), settings.hang_timeout),
-        };
+        let position = position_command(opening_fen, &moves);
+        let (go, timeout) = go_command(settings, &clocks, side);
         let loses = GameResult::win_for(!side);
         let reply = match engine.search(&position, &go, timeout) {
             Ok(reply) => reply,
-            // Refused comes only from setup; a search never answers with it.
-            Err(EngineFailure::Crashed(_) | EngineFailure::Refused(_)) => {
-                return end(loses, format!("engine crashed: {name}"), moves, Some(side));
-            }
-            Err(EngineFailure::Stalled(_)) => {
-                let termination = match settings.limit {
-                    SearchLimit::Clock(_) => format!("time forfeit: {name}"),
-                    _ => format!("stalled connection: {name}"),
-                };
+            Err(failure) => {
+                let termination = search_failure(failure, settings.limit, name);
                 return end(loses, termination, moves, Some(side));
             }
         };
@@ -152,21 +278,68 @@ pub fn play_game(
             .is_err()
         {
             // It answered, late: it loses but needs no restart.
-            return end(loses, format!("time forfeit: {name}"), moves, None);
+            return end(loses, Termination::TimeForfeit(name), moves, None);
         }
-        let mv = match game.play_text(&reply.best_move) {
-            Ok(mv) => mv,
-            Err(_) => {
-                let shown = printable(&reply.best_move);
-                return end(
-                    loses,
-                    format!("illegal move: {shown} by {name}"),
-                    moves,
-                    Some(side),
-                );
-            }
+        let Ok(mv) = game.play_text(&reply.best_move) else {
+            let text = printable(&reply.best_move);
+            let termination = Termination::IllegalMove { engine: name, text };
+            return end(loses, termination, moves, Some(side));
         };
-        moves.push(mv.to_string());
+        moves.push(PlayedMove {
+            text: mv.to_string(),
+            score: reply.score,
+            depth: reply.depth,
+            elapsed: reply.elapsed,
+        });
+        match adjudicator.after_move(side, reply.score) {
+            Some(Verdict::Draw) => {
+                return end(GameResult::Draw, Termination::ScoreDraw, moves, None);
+            }
+            Some(Verdict::Lost(loser)) => {
+                let name = engines[loser.index()].name().to_string();
+                let result = GameResult::win_for(!loser);
+                return end(result, Termination::ScoreResign(name), moves, None);
+            }
+            None => {}
+        }
+    }
+}
+
+/// `position fen <opening> [moves ...]`.
+fn position_command(opening_fen: &str, moves: &[PlayedMove]) -> String {
+    let mut command = format!("position fen {opening_fen}");
+    if !moves.is_empty() {
+        command.push_str(" moves");
+        for mv in moves {
+            command.push(' ');
+            command.push_str(&mv.text);
+        }
+    }
+    command
+}
+
+/// The `go` command for the side to move and how long it may take.
+fn go_command(settings: &GameSettings, clocks: &Clocks, side: Colour) -> (String, Duration) {
+    match settings.limit {
+        SearchLimit::Clock(_) => (
+            clocks.go_command(side),
+            clocks.deadline(side, settings.time_margin),
+        ),
+        SearchLimit::MoveTime(ms) => (format!("go movetime {ms}"), settings.hang_timeout),
+        SearchLimit::Depth(d) => (format!("go depth {d}"), settings.hang_timeout),
+        SearchLimit::Nodes(n) => (format!("go nodes {n}"), settings.hang_timeout),
+    }
+}
+
+/// The termination when an engine failed to answer `go`.
+fn search_failure(failure: EngineFailure, limit: SearchLimit, name: String) -> Termination {
+    match failure {
+        // Refused comes only from setup; a search never answers with it.
+        EngineFailure::Crashed(_) | EngineFailure::Refused(_) => Termination::Crashed(name),
+        EngineFailure::Stalled(_) => match limit {
+            SearchLimit::Clock(_) => Termination::TimeForfeit(name),
+            _ => Termination::Stalled(name),
+        },
     }
 }
 
@@ -344,6 +517,58 @@ mod tests {
             printable(&"z".repeat(100)),
             format!("{}...", "z".repeat(40))
         );
+    }
+
+    #[test]
+    fn terminations_read_back_what_they_print() {
+        let all = [
+            Termination::Normal,
+            Termination::Draw(DrawReason::Repetition(3)),
+            Termination::Draw(DrawReason::Repetition(4)),
+            Termination::Draw(DrawReason::NoProgress(50)),
+            Termination::Draw(DrawReason::PlyLimit(6)),
+            Termination::ScoreResign("old one".into()),
+            Termination::ScoreDraw,
+            Termination::TimeForfeit("a".into()),
+            Termination::Stalled("b".into()),
+            Termination::Crashed("c".into()),
+            Termination::IllegalMove {
+                engine: "fake by name".into(),
+                text: "e1-f2".into(),
+            },
+            Termination::SetupRefused {
+                engine: "d".into(),
+                why: "info string error: option Hash: bad".into(),
+            },
+        ];
+        for t in all {
+            assert_eq!(t.to_string().parse::<Termination>(), Ok(t.clone()), "{t}");
+        }
+        assert_eq!(Termination::Crashed("x".into()).kind(), "engine crashed");
+        assert_eq!(
+            Termination::Draw(DrawReason::NoProgress(50)).kind(),
+            "adjudication: no-progress rule (50 plies)"
+        );
+        assert!(
+            "adjudication: ply limit (x plies)"
+                .parse::<Termination>()
+                .is_err()
+        );
+        assert!("won on points".parse::<Termination>().is_err());
+    }
+
+    #[test]
+    fn move_comments_in_cutechess_form() {
+        let mut mv = PlayedMove {
+            text: "c3-d4".into(),
+            score: Some(EngineScore::Cp(12)),
+            depth: Some(12),
+            elapsed: Duration::from_millis(514),
+        };
+        assert_eq!(mv.comment(), "+0.12/12 0.51s");
+        mv.score = None;
+        mv.depth = None;
+        assert_eq!(mv.comment(), "? 0.51s");
     }
 
     #[test]

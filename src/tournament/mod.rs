@@ -6,11 +6,15 @@
 //! Everything an engine sends is untrusted input: a crash, a hang or a bad
 //! move loses that game, the engine is restarted and the match goes on.
 
+pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod openings;
 pub mod pdn;
+pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod stats;
 
 use crate::rules::{KingLanding, Variant};
@@ -28,10 +32,19 @@ pub struct MatchArgs {
 #[derive(clap::Args, Debug)]
 pub struct MatchOptions {
     /// An engine: `cmd=PATH[,name=NAME][,arg=ARG...][,option.NAME=VALUE...]`,
-    /// or a bare PATH. Give exactly two.
+    /// or a bare PATH. Give two, or more for a tournament.
     #[arg(long = "engine", required = true, value_parser = parse_engine_spec)]
     pub engines: Vec<EngineSpec>,
-    /// Games per round; each opening is played twice, colours swapped.
+    /// Settings for every engine: `[arg=ARG...][,option.NAME=VALUE...]`,
+    /// applied before each engine's own (cutechess's `-each`).
+    #[arg(long, value_parser = parse_each)]
+    pub each: Vec<EngineSpec>,
+    /// With more than two engines: `round-robin` (every pair plays) or
+    /// `gauntlet` (the first engine plays each of the others).
+    #[arg(long, value_enum, default_value_t = TournamentKind::RoundRobin)]
+    pub tournament: TournamentKind,
+    /// Games per pairing and round; each opening is played twice, colours
+    /// swapped.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// How many times the round of `--games` games is played.
@@ -68,8 +81,19 @@ pub struct MatchOptions {
     /// Append every finished game to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
-    /// Sequential test `elo0=0,elo1=5,alpha=0.05,beta=0.05`; stops the match
-    /// once it decides.
+    /// Continue the match whose games are in the `--pdn` file: play only
+    /// the games of the schedule it does not hold yet (the same options
+    /// give the same schedule).
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
+    /// Play only slice K of N of the schedule (`--shard 2/8`): game pairs
+    /// are dealt out in turn, so shards are disjoint and together make
+    /// the whole match. Merge their PDN files with `bashni stats`.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// Sequential test `elo0=0,elo1=5,alpha=0.05,beta=0.05[,model=M]`;
+    /// stops the match once it decides. `model=pentanomial` (the default,
+    /// as fastchess) counts game pairs, `model=trinomial` single games.
     #[arg(long, value_parser = parse_sprt)]
     pub sprt: Option<stats::Sprt>,
     #[arg(long, default_value = "bashni", value_parser = parse_variant)]
@@ -80,10 +104,28 @@ pub struct MatchOptions {
     /// Shuffle the openings with this seed (file order without it).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Score adjudication: `movecount=N,score=CP[,twosided=BOOL]` ends a
+    /// game as lost once the loser's engine reported -CP or worse on N
+    /// moves in a row and (two-sided, the default) the winner's +CP or
+    /// better on its last N. Off by default.
+    #[arg(long, value_parser = adjudication::parse_resign)]
+    pub resign: Option<adjudication::ResignRule>,
+    /// Score adjudication: `movenumber=P,movecount=N,score=CP` draws a
+    /// game once 2N plies in a row came with |score| <= CP and P full moves
+    /// have been played. Off by default.
+    #[arg(long, value_parser = adjudication::parse_draw)]
+    pub draw: Option<adjudication::DrawRule>,
     /// Adjudicate a draw once the game has this many plies (default 250 for
     /// Bashni, 300 for Lasca; 0 = no limit).
     #[arg(long)]
     pub max_plies: Option<u32>,
+}
+
+/// Who plays whom.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    RoundRobin,
+    Gauntlet,
 }
 
 /// One engine of the match, as given on the command line.
@@ -96,7 +138,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
+/// Parse an engine given on the command line (also used by `gui`).
+pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
     let keyed = ["cmd=", "name=", "arg=", "option."]
         .iter()
         .any(|k| text.starts_with(k));
@@ -139,6 +182,17 @@ fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
         args,
         options,
     })
+}
+
+/// `--each`: the fields of `--engine` that make sense for all engines.
+fn parse_each(text: &str) -> Result<EngineSpec, String> {
+    if !text
+        .split(',')
+        .all(|f| f.starts_with("arg=") || f.starts_with("option."))
+    {
+        return Err("--each takes only arg= and option. fields".into());
+    }
+    parse_engine_spec(&format!("cmd=each,{text}"))
 }
 
 fn default_engine_name(cmd: &str) -> String {
@@ -211,11 +265,24 @@ fn parse_sprt(text: &str) -> Result<stats::Sprt, String> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: stats::SprtModel::Pentanomial,
     };
     for field in text.split(',').filter(|f| !f.is_empty()) {
         let (key, value) = field
             .split_once('=')
             .ok_or_else(|| format!("sprt field '{field}' is not KEY=VALUE"))?;
+        if key == "model" {
+            sprt.model = match value {
+                "pentanomial" => stats::SprtModel::Pentanomial,
+                "trinomial" => stats::SprtModel::Trinomial,
+                _ => {
+                    return Err(format!(
+                        "sprt model '{value}' is not pentanomial or trinomial"
+                    ));
+                }
+            };
+            continue;
+        }
         let value: f64 = value
             .parse()
             .ok()
@@ -241,6 +308,16 @@ fn parse_sprt(text: &str) -> Result<stats::Sprt, String> {
         return Err("sprt alpha and beta must lie strictly between 0 and 0.5".into());
     }
     Ok(sprt)
+}
+
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("shard '{text}' is not K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -281,6 +358,11 @@ mod tests {
         assert!(parse_engine_spec("name=x").is_err());
         assert!(parse_engine_spec("cmd=x,colour=red").is_err());
         assert!(parse_engine_spec("cmd=x,option.=3").is_err());
+        let each = parse_each("option.Hash=64,arg=-v").unwrap();
+        assert_eq!(each.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(each.args, vec!["-v".to_string()]);
+        assert!(parse_each("cmd=y").is_err());
+        assert!(parse_each("name=y").is_err());
     }
 
     #[test]
@@ -319,12 +401,31 @@ mod tests {
     }
 
     #[test]
+    fn shard_forms() {
+        assert_eq!(parse_shard("2/8"), Ok((2, 8)));
+        assert_eq!(parse_shard("1/1"), Ok((1, 1)));
+        for bad in ["0/3", "4/3", "x/2", "2", "1/0", "-1/2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn sprt_forms() {
         let s = parse_sprt("elo0=-2,elo1=3,alpha=0.1,beta=0.2").unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-2.0, 3.0, 0.1, 0.2));
         let default = parse_sprt("").unwrap();
         assert_eq!((default.elo0, default.elo1), (0.0, 5.0));
-        for bad in ["elo0=5,elo1=0", "alpha=0", "beta=0.7", "gamma=1", "elo1=x"] {
+        assert_eq!(default.model, stats::SprtModel::Pentanomial);
+        let tri = parse_sprt("model=trinomial").unwrap();
+        assert_eq!(tri.model, stats::SprtModel::Trinomial);
+        for bad in [
+            "elo0=5,elo1=0",
+            "alpha=0",
+            "beta=0.7",
+            "gamma=1",
+            "elo1=x",
+            "model=x",
+        ] {
             assert!(parse_sprt(bad).is_err(), "{bad}");
         }
     }

@@ -1,10 +1,13 @@
 //! Opening positions: reading a book file, and making the shipped books.
 //!
 //! A book is one position string per line; `#` starts a comment, blank
-//! lines are skipped. The shipped books (`bench-positions/openings-*.txt`)
+//! lines are skipped. A line `variant bashni` or `variant lasca` before the
+//! first position states the book's variant: playing it as the other
+//! variant is an error (a Lasca position is also a legal Bashni one, so
+//! without the line nothing would catch the mix-up). The shipped books (`bench-positions/openings-*.txt`)
 //! come from `generate`, and a test checks they still match it.
 
-use crate::rules::{Colour, Position, RuleSet, Variant, squares};
+use crate::rules::{Colour, Position, RuleSet, Variant};
 use std::collections::BTreeSet;
 
 /// Read a book: the positions in file order, each checked by the rules core.
@@ -13,6 +16,25 @@ pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Strin
     for (index, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("variant ") {
+            let stated: Variant = name
+                .trim()
+                .parse()
+                .map_err(|e| format!("line {}: {e}", index + 1))?;
+            if !openings.is_empty() {
+                return Err(format!(
+                    "line {}: the variant line must come before the positions",
+                    index + 1
+                ));
+            }
+            if stated != variant {
+                return Err(format!(
+                    "line {}: this is a {stated} book, but the match plays {variant} (--variant)",
+                    index + 1
+                ));
+            }
             continue;
         }
         let pos = Position::from_fen(&RuleSet::new(variant), line)
@@ -30,10 +52,12 @@ pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Strin
 
 /// Pieces a side has free (in columns it commands) and prisoners it holds.
 fn material(pos: &Position, colour: Colour) -> (u32, u32) {
-    squares(pos.commanded_by(colour)).fold((0, 0), |(own, prisoners), sq| {
-        let col = pos.column(sq);
-        (own + col.own(), prisoners + col.prisoners())
-    })
+    (pos.commanded_by(colour))
+        .iter()
+        .fold((0, 0), |(own, prisoners), sq| {
+            let col = pos.column(sq);
+            (own + col.own(), prisoners + col.prisoners())
+        })
 }
 
 /// A position fit to start a game from: both sides have the same free
@@ -115,6 +139,16 @@ mod tests {
         let err = parse_openings(Variant::Lasca, &text).unwrap_err();
         assert!(err.starts_with("line 3:"), "{err}");
         assert!(parse_openings(Variant::Bashni, "# nothing\n").is_err());
+        let lasca_book = format!("variant lasca\n{}\n", Variant::Lasca.start_fen());
+        assert_eq!(
+            parse_openings(Variant::Lasca, &lasca_book).unwrap().len(),
+            1
+        );
+        let err = parse_openings(Variant::Bashni, &lasca_book).unwrap_err();
+        assert!(err.contains("this is a lasca book"), "{err}");
+        let late = format!("{}\nvariant bashni\n", Variant::Bashni.start_fen());
+        assert!(parse_openings(Variant::Bashni, &late).is_err());
+        assert!(parse_openings(Variant::Bashni, "variant chess\n").is_err());
     }
 
     #[test]
@@ -137,7 +171,8 @@ mod tests {
              # position {plies} plies after the start in which both sides have the same\n\
              # free pieces and the same prisoners and the side to move has no capture\n\
              # pending, sorted by position string, picked evenly through the list.\n\
-             # Regenerate: BASHNI_WRITE_OPENINGS=1 cargo test --lib shipped_books\n",
+             # Regenerate: BASHNI_WRITE_OPENINGS=1 cargo test --lib shipped_books\n\
+             variant {variant}\n",
             positions.len()
         );
         for fen in positions {

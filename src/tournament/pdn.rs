@@ -4,19 +4,39 @@
 //! in the protocol's notation, ending with the result in the draughts form
 //! (`2-0` White won, `0-2` Black won, `1-1` draw, `*` unfinished). The move
 //! numbers follow the `[FEN]` tag: its move number, and `N...` first when
-//! Black is to move.
+//! Black is to move. A comment in braces may follow any move (the runner
+//! writes `{+0.12/12 0.51s}` there) or stand before the first move; a move
+//! may carry a `?`, `??`, `!` or `!!` mark.
 
 /// One game: its tags in order, its moves and its result token.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdnGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
+    /// The comment after each move (as many as `moves`; `None` for none).
+    pub comments: Vec<Option<String>>,
+    /// The mark after each move (`?`, `??`, `!`, `!!`; as many as `moves`).
+    pub marks: Vec<Option<String>>,
+    /// A comment before the first move.
+    pub preface: Option<String>,
     pub result: String,
 }
 
 const RESULTS: [&str; 7] = ["2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2"];
 
 impl PdnGame {
+    /// A game with no comments.
+    pub fn new(tags: Vec<(String, String)>, moves: Vec<String>, result: &str) -> PdnGame {
+        PdnGame {
+            tags,
+            comments: vec![None; moves.len()],
+            marks: vec![None; moves.len()],
+            moves,
+            preface: None,
+            result: result.to_string(),
+        }
+    }
+
     /// The value of a tag, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -33,37 +53,58 @@ impl PdnGame {
             out += &format!("[{name} \"{value}\"]\n");
         }
         out.push('\n');
-        let (mut number, mut black) = self.tag("FEN").map_or((1, false), start_of);
         let mut tokens = Vec::new();
+        if let Some(text) = &self.preface {
+            tokens.push(comment_token(text));
+        }
+        let (mut number, mut black) = self.tag("FEN").map_or((1, false), start_of);
         for (i, mv) in self.moves.iter().enumerate() {
             if !black {
                 tokens.push(format!("{number}."));
             } else if i == 0 {
                 tokens.push(format!("{number}..."));
             }
-            tokens.push(mv.clone());
+            let mark = self.marks.get(i).cloned().flatten().unwrap_or_default();
+            tokens.push(format!("{mv}{mark}"));
+            if let Some(Some(text)) = self.comments.get(i) {
+                tokens.push(comment_token(text));
+            }
             if black {
                 number += 1;
             }
             black = !black;
         }
         tokens.push(self.result.clone());
-        let mut line = String::new();
-        for token in tokens {
-            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-                out += &line;
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line += &token;
-        }
-        out += &line;
+        out += &wrap(&tokens, 79);
         out += "\n\n";
         out
     }
+}
+
+/// A comment in braces; a closing brace inside would end it early.
+fn comment_token(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
+}
+
+/// Tokens joined by spaces into lines of at most `width` (a longer token,
+/// such as a long comment, gets a line of its own and may be split at its
+/// spaces).
+fn wrap(tokens: &[String], width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in tokens.iter().flat_map(|t| t.split(' ')) {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            out += &line;
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += word;
+    }
+    out += &line;
+    out
 }
 
 /// The move number and whether Black moves first, from a position string.
@@ -76,51 +117,109 @@ fn start_of(fen: &str) -> (u32, bool) {
     (number, black)
 }
 
+/// One piece of move text.
+enum Token {
+    Word(String),
+    Comment(String),
+}
+
+/// The move text of one game, split into words and comments (which may
+/// span lines; their line breaks become spaces).
+fn tokenize(text: &str) -> Result<Vec<Token>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_whitespace() {
+            continue;
+        }
+        if c == '{' {
+            let mut body = String::new();
+            loop {
+                match chars.next() {
+                    Some('}') => break,
+                    Some(c) if c.is_whitespace() => body.push(' '),
+                    Some(c) => body.push(c),
+                    None => return Err("a comment is not closed".into()),
+                }
+            }
+            tokens.push(Token::Comment(body.trim().to_string()));
+            continue;
+        }
+        let mut word = String::from(c);
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == '{' {
+                break;
+            }
+            word.push(c);
+            chars.next();
+        }
+        tokens.push(Token::Word(word));
+    }
+    Ok(tokens)
+}
+
 /// Read every game of a PDN text.
 pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
     let mut games = Vec::new();
-    let mut tags = Vec::new();
-    let mut moves = Vec::new();
+    let mut game = PdnGame::default();
+    let mut move_text = String::new();
     let mut in_moves = false;
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.starts_with('[') && !in_moves {
-            tags.push(
-                parse_tag(line).ok_or_else(|| format!("line {}: bad tag '{line}'", index + 1))?,
-            );
+            let tag =
+                parse_tag(line).ok_or_else(|| format!("line {}: bad tag '{line}'", index + 1))?;
+            game.tags.push(tag);
             continue;
         }
-        let mut comment = false;
-        for token in line.split_whitespace() {
-            // Comments in braces are skipped; our writer makes none.
-            if comment {
-                comment = !token.ends_with('}');
-                continue;
-            }
-            if token.starts_with('{') {
-                comment = !token.ends_with('}');
-                continue;
-            }
-            in_moves = true;
-            if RESULTS.contains(&token) {
-                games.push(PdnGame {
-                    tags: std::mem::take(&mut tags),
-                    moves: std::mem::take(&mut moves),
-                    result: token.to_string(),
-                });
-                in_moves = false;
-                continue;
-            }
-            let mv = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if !mv.is_empty() {
-                moves.push(mv.to_string());
-            }
+        if line.is_empty() {
+            continue;
+        }
+        in_moves = true;
+        move_text += line;
+        move_text.push('\n');
+        // A game ends with its result token outside a comment.
+        let tokens = tokenize(&move_text);
+        if let Ok(tokens) = tokens
+            && let Some(Token::Word(last)) = tokens.last()
+            && RESULTS.contains(&last.as_str())
+        {
+            fill_moves(&mut game, tokens);
+            games.push(std::mem::take(&mut game));
+            move_text.clear();
+            in_moves = false;
         }
     }
-    if in_moves || !tags.is_empty() {
+    if in_moves || !game.tags.is_empty() {
         return Err("the last game has no result".into());
     }
     Ok(games)
+}
+
+/// Moves, marks and comments of one game from its tokens (the last is the
+/// result).
+fn fill_moves(game: &mut PdnGame, tokens: Vec<Token>) {
+    for token in tokens {
+        match token {
+            Token::Comment(text) => match game.comments.last_mut() {
+                Some(slot) => *slot = Some(text),
+                None => game.preface = Some(text),
+            },
+            Token::Word(word) if RESULTS.contains(&word.as_str()) => game.result = word,
+            Token::Word(word) => {
+                let mv = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                let bare = mv.trim_end_matches(['?', '!']);
+                if bare.is_empty() {
+                    continue;
+                }
+                let mark = &mv[bare.len()..];
+                game.moves.push(bare.to_string());
+                game.comments.push(None);
+                game.marks
+                    .push((!mark.is_empty()).then(|| mark.to_string()));
+            }
+        }
+    }
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
@@ -167,14 +266,14 @@ mod tests {
     use super::*;
 
     fn game(fen: &str, moves: &[&str], result: &str) -> PdnGame {
-        PdnGame {
-            tags: vec![
+        PdnGame::new(
+            vec![
                 ("Event".into(), "test \"quoted\" \\ name".into()),
                 ("FEN".into(), fen.into()),
             ],
-            moves: moves.iter().map(|m| m.to_string()).collect(),
-            result: result.into(),
-        }
+            moves.iter().map(|m| m.to_string()).collect(),
+            result,
+        )
     }
 
     #[test]
@@ -215,7 +314,29 @@ mod tests {
         let games = parse_pdn(text).unwrap();
         assert_eq!(games[0].moves, vec!["c3-d4", "f6-e5"]);
         assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4\n").is_err());
+        assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4 {open 1-1\n").is_err());
         assert!(parse_pdn("[FEN W]\n").is_err());
+    }
+
+    #[test]
+    fn comments_and_marks_survive_a_round_trip() {
+        let mut g = game("W:a1w,h8b 0 1", &["c3-d4", "f6-e5", "d4xf6"], "2-0");
+        g.preface = Some("summary: White 0 mistakes".into());
+        g.comments = vec![
+            Some("+0.12/12 0.51s".into()),
+            None,
+            Some(
+                "a long comment that goes on and on "
+                    .repeat(4)
+                    .trim()
+                    .into(),
+            ),
+        ];
+        g.marks = vec![None, Some("??".into()), Some("!".into())];
+        let text = g.to_pdn();
+        assert!(text.contains("1. c3-d4 {+0.12/12 0.51s} f6-e5??"), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 79), "{text}");
+        assert_eq!(parse_pdn(&text).unwrap(), vec![g]);
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //! standard error comes from the variance of the per-game scores (1, 1/2,
 //! 0), each end converted to Elo.
 //!
+//! Game pairs (one opening, colours swapped) give the pentanomial view
+//! that fastchess reports: the pair scores 0, 1/2, 1, 3/2 or 2 points are
+//! counted, and the same mean-and-variance formulas run on the pair score
+//! (normalised to 0..1) with the number of pairs as N. A pair's two games
+//! share their opening's bias, so this variance is the honest one; it is
+//! usually smaller than the trinomial one, and the interval narrower.
+//!
 //! The SPRT is the generalised SPRT with the logistic Elo model that fishtest
 //! uses and fastchess offers as its `logistic` model (Michel Van den Bergh,
 //! "A practical introduction to the GSPRT"): with s0 and s1 the scores
@@ -15,6 +22,9 @@
 //! LLR = N * (s1 - s0) * (2s - s0 - s1) / (2 var).
 //! The test accepts H1 (elo >= elo1) when LLR >= ln((1 - beta) / alpha) and
 //! H0 (elo <= elo0) when LLR <= ln(beta / (1 - alpha)).
+
+use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::function::erf::erf;
 
 /// Wins, draws and losses from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,7 +35,9 @@ pub struct Wdl {
 }
 
 /// The two-sided 95% quantile of the normal distribution.
-const Z_95: f64 = 1.959_963_984_540_054;
+fn z_95() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
 
 impl Wdl {
     pub fn games(&self) -> u32 {
@@ -38,17 +50,107 @@ impl Wdl {
         (n > 0).then(|| (self.wins as f64 + self.draws as f64 / 2.0) / n as f64)
     }
 
-    /// Variance of one game's score around the mean.
-    fn score_variance(&self) -> Option<f64> {
-        let s = self.score()?;
-        let n = self.games() as f64;
-        let sq = |x: f64| x * x;
-        Some(
-            (self.wins as f64 * sq(1.0 - s)
-                + self.draws as f64 * sq(0.5 - s)
-                + self.losses as f64 * sq(s))
-                / n,
-        )
+    /// The per-game score (1, 1/2, 0) as a sample over games.
+    pub fn sample(&self) -> Option<Sample> {
+        Sample::from_bins(&[(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)])
+    }
+
+    /// Draws per game.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| f64::from(self.draws) / f64::from(n))
+    }
+
+    /// Likelihood of superiority as cutechess computes it from wins and
+    /// losses alone: 1/2 + 1/2 erf((W - L) / sqrt(2 (W + L))).
+    pub fn los(&self) -> Option<f64> {
+        let decisive = f64::from(self.wins + self.losses);
+        let lead = f64::from(self.wins) - f64::from(self.losses);
+        (decisive > 0.0).then(|| 0.5 + 0.5 * erf(lead / (2.0 * decisive).sqrt()))
+    }
+}
+
+/// A mean score with its per-sample variance and sample count: the common
+/// ground of the trinomial (per game) and pentanomial (per pair) figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub mean: f64,
+    pub variance: f64,
+    pub count: f64,
+}
+
+impl Sample {
+    /// From (value, count) bins; `None` when empty.
+    fn from_bins(bins: &[(f64, u32)]) -> Option<Sample> {
+        let count: f64 = bins.iter().map(|&(_, n)| f64::from(n)).sum();
+        if count == 0.0 {
+            return None;
+        }
+        let mean = bins.iter().map(|&(v, n)| v * f64::from(n)).sum::<f64>() / count;
+        let variance = bins
+            .iter()
+            .map(|&(v, n)| f64::from(n) * (v - mean).powi(2))
+            .sum::<f64>()
+            / count;
+        Some(Sample {
+            mean,
+            variance,
+            count,
+        })
+    }
+
+    fn std_error(&self) -> f64 {
+        (self.variance / self.count).sqrt()
+    }
+
+    /// The Elo difference and 95% interval.
+    pub fn elo(&self) -> EloEstimate {
+        let z = z_95() * self.std_error();
+        EloEstimate {
+            elo: elo_from_score(self.mean),
+            lower: elo_from_score(self.mean - z),
+            upper: elo_from_score(self.mean + z),
+        }
+    }
+
+    /// Likelihood of superiority: the chance that the true mean score is
+    /// above 1/2 (fastchess's pentanomial LOS); `None` without spread.
+    pub fn los(&self) -> Option<f64> {
+        let se = self.std_error();
+        (se > 0.0).then(|| Normal::standard().cdf((self.mean - 0.5) / se))
+    }
+}
+
+/// Game pairs by the half points the first engine took from them:
+/// `counts[k]` pairs brought it `k` half points, i.e. index 0 = two losses,
+/// 1 = a loss and a draw, 2 = a win and a loss or two draws, 3 = a win and
+/// a draw, 4 = two wins (fastchess's `Ptnml(0-2)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Penta {
+    pub counts: [u32; 5],
+}
+
+impl Penta {
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Count a pair from its two games' half points (0, 1 or 2 each).
+    pub fn add(&mut self, first: u32, second: u32) {
+        self.counts[(first + second).min(4) as usize] += 1;
+    }
+
+    /// The normalised pair score (0, 1/4, .., 1) as a sample over pairs.
+    pub fn sample(&self) -> Option<Sample> {
+        let bins: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, self.counts[k])).collect();
+        Sample::from_bins(&bins)
+    }
+
+    /// The share of pairs that scored one point of two (two draws, or a
+    /// win and a loss), as fastchess prints its pentanomial DrawRatio.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let pairs = self.pairs();
+        (pairs > 0).then(|| f64::from(self.counts[2]) / f64::from(pairs))
     }
 }
 
@@ -86,13 +188,7 @@ impl EloEstimate {
 
 /// The Elo difference and 95% interval; `None` before any game.
 pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
-    let s = wdl.score()?;
-    let std_error = (wdl.score_variance()? / wdl.games() as f64).sqrt();
-    Some(EloEstimate {
-        elo: elo_from_score(s),
-        lower: elo_from_score(s - Z_95 * std_error),
-        upper: elo_from_score(s + Z_95 * std_error),
-    })
+    wdl.sample().map(|s| s.elo())
 }
 
 /// The hypotheses and error rates of a sequential test.
@@ -102,6 +198,24 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    /// Which LLR stops the match.
+    pub model: SprtModel,
+}
+
+/// Whether the SPRT counts games or game pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    Trinomial,
+    Pentanomial,
+}
+
+impl std::fmt::Display for SprtModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SprtModel::Trinomial => "trinomial",
+            SprtModel::Pentanomial => "pentanomial",
+        })
+    }
 }
 
 /// What the SPRT says so far.
@@ -133,23 +247,38 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    /// The log-likelihood ratio of H1 against H0. It is 0 while the games
-    /// show no spread at all (no game yet, or every game the same result):
-    /// the model needs a variance to say anything.
+    /// The log-likelihood ratio of H1 against H0 from single games.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let (Some(s), Some(var)) = (wdl.score(), wdl.score_variance()) else {
+        self.llr_of(wdl.sample())
+    }
+
+    /// The same from game pairs (fastchess's pentanomial LLR).
+    pub fn llr_penta(&self, penta: &Penta) -> f64 {
+        self.llr_of(penta.sample())
+    }
+
+    /// The LLR of a sample. It is 0 while the sample shows no spread at
+    /// all (nothing yet, or every result the same): the model needs a
+    /// variance to say anything.
+    fn llr_of(&self, sample: Option<Sample>) -> f64 {
+        let Some(Sample {
+            mean,
+            variance,
+            count,
+        }) = sample
+        else {
             return 0.0;
         };
-        if var <= 0.0 {
+        if variance <= 0.0 {
             return 0.0;
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        wdl.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        count * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
-    pub fn decision(&self, wdl: &Wdl) -> SprtDecision {
-        let llr = self.llr(wdl);
+    /// The verdict for an LLR.
+    pub fn decide(&self, llr: f64) -> SprtDecision {
         if llr >= self.upper_bound() {
             SprtDecision::AcceptH1
         } else if llr <= self.lower_bound() {
@@ -216,12 +345,73 @@ mod tests {
     }
 
     #[test]
+    fn pentanomial_figures_of_a_fixture() {
+        // 50 pairs: 3 LL, 10 LD, 20 (WL or DD), 12 WD, 5 WW. Expected values
+        // computed independently with python3's statistics module:
+        //   m = sum(c*s)/n over s = 0, .25, .5, .75, 1      -> 0.53
+        //   var = sum(c*(s-m)^2)/n                          -> 0.0666
+        //   se = sqrt(var/n)                                -> 0.0364966
+        //   z = NormalDist().inv_cdf(0.975)                 -> 1.959964
+        //   elo(m), elo(m -/+ z*se), elo(x) = -400 log10(1/x - 1)
+        //                              -> 20.87120, -28.92602, 71.54609
+        //   LOS = NormalDist().cdf((m - 0.5)/se)           -> 0.794460
+        //   LLR(0, 5) = n (s1-s0)(2m-s0-s1)/(2 var)         -> 0.142619
+        let mut penta = Penta::default();
+        for (points, count) in [(0, 3), (1, 10), (2, 20), (3, 12), (4, 5)] {
+            for _ in 0..count {
+                // Split the pair's half points over its two games.
+                penta.add(points.min(2), points - points.min(2));
+            }
+        }
+        assert_eq!(penta.counts, [3, 10, 20, 12, 5]);
+        assert_eq!(penta.pairs(), 50);
+        let sample = penta.sample().unwrap();
+        assert!(close(sample.mean, 0.53, 1e-12));
+        assert!(close(sample.variance, 0.0666, 1e-12));
+        let est = sample.elo();
+        assert!(close(est.elo, 20.87120, 1e-4), "{est:?}");
+        assert!(close(est.lower, -28.92602, 1e-4), "{est:?}");
+        assert!(close(est.upper, 71.54609, 1e-4), "{est:?}");
+        assert!(close(sample.los().unwrap(), 0.794460, 1e-6));
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Pentanomial,
+        };
+        assert!(close(sprt.llr_penta(&penta), 0.142619, 1e-5));
+        assert_eq!(penta.draw_ratio(), Some(0.4));
+        assert_eq!(Penta::default().sample(), None);
+    }
+
+    #[test]
+    fn los_and_draw_ratio_of_single_games() {
+        // 0.5 + 0.5 erf(50 / sqrt(300)) = 0.9999777 (python3 math.erf).
+        let wdl = Wdl {
+            wins: 100,
+            draws: 50,
+            losses: 50,
+        };
+        assert!(close(wdl.los().unwrap(), 0.999_977_7, 1e-7));
+        assert_eq!(wdl.draw_ratio(), Some(0.25));
+        let even = Wdl {
+            wins: 0,
+            draws: 7,
+            losses: 0,
+        };
+        assert_eq!(even.los(), None);
+        assert!(close(z_95(), 1.959_964, 1e-6));
+    }
+
+    #[test]
     fn sprt_bounds() {
         let sprt = Sprt {
             elo0: 0.0,
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Trinomial,
         };
         // ln(0.05 / 0.95) = -2.944439 and ln(0.95 / 0.05) = ln 19 = 2.944439.
         assert!(close(sprt.lower_bound(), -2.944439, 1e-6));
@@ -235,6 +425,7 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Trinomial,
         };
         // s0 = 0.5, s1 = 1 / (1 + 10^-0.0125) = 0.5071945; for 100/50/50:
         // s = 0.625, var = 0.171875, LLR = 200 * 0.0071945 * (1.25 -
@@ -245,7 +436,7 @@ mod tests {
             losses: 50,
         };
         assert!(close(sprt.llr(&wdl), 1.01644, 1e-4), "{}", sprt.llr(&wdl));
-        assert_eq!(sprt.decision(&wdl), SprtDecision::Continue);
+        assert_eq!(sprt.decide(sprt.llr(&wdl)), SprtDecision::Continue);
 
         // Symmetric hypotheses and an even score: LLR 0.
         let symmetric = Sprt {
@@ -253,6 +444,7 @@ mod tests {
             elo1: 3.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Trinomial,
         };
         assert!(close(
             symmetric.llr(&Wdl {
@@ -271,7 +463,7 @@ mod tests {
             losses: 500,
         };
         assert!(close(sprt.llr(&big), 10.1644, 1e-3));
-        assert_eq!(sprt.decision(&big), SprtDecision::AcceptH1);
+        assert_eq!(sprt.decide(sprt.llr(&big)), SprtDecision::AcceptH1);
 
         // A clearly weaker engine: H0.
         let weak = Wdl {
@@ -280,7 +472,7 @@ mod tests {
             losses: 500,
         };
         assert!(sprt.llr(&weak) < sprt.lower_bound());
-        assert_eq!(sprt.decision(&weak), SprtDecision::AcceptH0);
+        assert_eq!(sprt.decide(sprt.llr(&weak)), SprtDecision::AcceptH0);
 
         // No spread, no verdict.
         assert_eq!(

@@ -7,7 +7,7 @@
 //! with the client's reason.
 
 use bashni::tournament::EngineSpec;
-use bashni::tournament::engine::{Engine as Client, EngineFailure};
+use bashni::tournament::engine::{Engine as Client, EngineFailure, HANDSHAKE_TIMEOUT};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -27,14 +27,20 @@ fn ok<T>(result: Result<T, EngineFailure>) -> T {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_command(env!("CARGO_BIN_EXE_bashni"), &[])
+    }
+
+    /// The engine started by another command (a shell that limits it,
+    /// say), which must end up running the binary.
+    pub fn start_command(cmd: &str, args: &[&str]) -> Engine {
         let spec = EngineSpec {
             name: "bashni".into(),
-            cmd: env!("CARGO_BIN_EXE_bashni").into(),
-            args: Vec::new(),
+            cmd: cmd.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
             options: Vec::new(),
         };
         Engine {
-            client: ok(Client::start(&spec, &[])),
+            client: ok(Client::start(&spec, &[], HANDSHAKE_TIMEOUT)),
         }
     }
 
@@ -50,6 +56,19 @@ impl Engine {
         ok(self.client.wait_for(deadline, "a line", |_| true))
             .trim()
             .to_string()
+    }
+
+    /// The next line, or `None` when none comes within `wait`.
+    #[track_caller]
+    pub fn line_within(&mut self, wait: Duration) -> Option<String> {
+        match self
+            .client
+            .wait_for(Instant::now() + wait, "a line", |_| true)
+        {
+            Ok(line) => Some(line.trim().to_string()),
+            Err(EngineFailure::Stalled(_)) => None,
+            Err(e) => panic!("engine {e}"),
+        }
     }
 
     /// All lines (trimmed) up to and including the first that starts with

@@ -1,0 +1,297 @@
+//! `bashni annotate GAME.pdn`: replay every game of a PDN file, search each
+//! position, and write the games again with what the engine thinks of every
+//! move. This is how players study their games.
+//!
+//! After each move the comment holds the score after it, from White's view
+//! in pawns with the search depth (`+0.35/8`, `-M3/8` for a mate). When the
+//! move played loses `--mistake` centipawns or more against the engine's
+//! best move (scores from the mover's view, mates counted as 1000), the
+//! move gets `?` (`??` from `--blunder`) and the comment adds the best move,
+//! its score and the engine's line. Before the first move a comment sums
+//! the game up: mistakes, blunders and average loss per side.
+
+use crate::rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
+use crate::search::{self, Config, Limits, MATE, is_mate_score};
+use crate::tournament::pdn::{PdnGame, parse_pdn};
+use crate::tt::{LockFreeTable, Table};
+use anyhow::Context;
+use std::path::PathBuf;
+
+/// Options of `bashni annotate`.
+#[derive(clap::Args, Debug)]
+pub struct AnnotateArgs {
+    /// The PDN file to annotate.
+    pub file: PathBuf,
+    /// Write the annotated games here instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Search depth per position (the default when no limit is given: 8).
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Milliseconds per position.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// A loss of this many centipawns or more marks a mistake (`?`).
+    #[arg(long, default_value_t = 100)]
+    pub mistake: i32,
+    /// A loss of this many centipawns or more marks a blunder (`??`).
+    #[arg(long, default_value_t = 300)]
+    pub blunder: i32,
+}
+
+/// Mates count as this many centipawns when losses are measured, so that
+/// a slower mate is not a blunder.
+const MATE_CP: i32 = 1000;
+
+/// What the engine found in one position.
+struct Verdict {
+    best: Option<Move>,
+    /// From the side to move's view, in search units.
+    score: i32,
+    depth: u32,
+    pv: Vec<Move>,
+}
+
+/// Per side: mistakes, blunders, total loss, moves.
+#[derive(Default, Clone, Copy)]
+struct SideSummary {
+    mistakes: u32,
+    blunders: u32,
+    loss: i64,
+    moves: u32,
+}
+
+struct Annotator {
+    limits: Limits,
+    threads: usize,
+    tt: LockFreeTable,
+    mistake: i32,
+    blunder: i32,
+    description: String,
+}
+
+/// Run `bashni annotate`.
+pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let games = parse_pdn(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    if args.blunder < args.mistake || args.mistake <= 0 {
+        anyhow::bail!("--mistake must be above 0 and at most --blunder");
+    }
+    let depth = args
+        .depth
+        .or((args.movetime.is_none() && args.nodes.is_none()).then_some(8));
+    let description = match (depth, args.movetime, args.nodes) {
+        (Some(d), _, _) => format!("depth {d}"),
+        (_, Some(ms), _) => format!("movetime {ms}"),
+        (_, _, Some(n)) => format!("nodes {n}"),
+        _ => String::new(),
+    };
+    let annotator = Annotator {
+        limits: Limits {
+            depth,
+            movetime: args.movetime,
+            nodes: args.nodes,
+            ..Limits::default()
+        },
+        threads: args.threads as usize,
+        tt: LockFreeTable::try_with_megabytes(args.hash as usize)
+            .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?,
+        mistake: args.mistake,
+        blunder: args.blunder,
+        description,
+    };
+    let mut out = String::new();
+    for (i, game) in games.iter().enumerate() {
+        let annotated = annotator
+            .annotate(game)
+            .with_context(|| format!("game {}", i + 1))?;
+        out += &annotated.to_pdn();
+    }
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        None => print!("{out}"),
+    }
+    Ok(())
+}
+
+impl Annotator {
+    /// The game with comments, marks, a summary and an `[Annotator]` tag.
+    fn annotate(&self, pdn: &PdnGame) -> anyhow::Result<PdnGame> {
+        let rules = rules_of(pdn)?;
+        let fen = pdn
+            .tag("FEN")
+            .map_or_else(|| rules.variant.start_fen().to_string(), str::to_string);
+        let mut game = Game::from_fen(rules, &fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
+        let mut out = pdn.clone();
+        let mut summary = [SideSummary::default(); 2];
+        let mut before = self.search(&game);
+        for (i, text) in pdn.moves.iter().enumerate() {
+            let side = game.position().side_to_move();
+            let played = game
+                .play_text(text)
+                .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
+            let after = self.search(&game);
+            let value = -capped(after.score);
+            let loss = match before.best == Some(played) {
+                true => 0,
+                false => (capped(before.score) - value).max(0),
+            };
+            let white_view = if side == Colour::White {
+                -after.score
+            } else {
+                after.score
+            };
+            let mut comment = format!("{}/{}", pawns(white_view), after.depth.max(before.depth));
+            let s = &mut summary[side.index()];
+            s.moves += 1;
+            s.loss += i64::from(loss);
+            if loss >= self.mistake
+                && let Some(best) = before.best
+            {
+                let mark = if loss >= self.blunder { "??" } else { "?" };
+                *if loss >= self.blunder {
+                    &mut s.blunders
+                } else {
+                    &mut s.mistakes
+                } += 1;
+                out.marks[i] = Some(mark.to_string());
+                let line: Vec<String> = before.pv.iter().map(Move::to_string).collect();
+                let best_white = if side == Colour::White {
+                    before.score
+                } else {
+                    -before.score
+                };
+                comment += &format!(
+                    " loses {:.2}; best {best} {} line {}",
+                    f64::from(loss) / 100.0,
+                    pawns(best_white),
+                    line.join(" ")
+                );
+            }
+            out.comments[i] = Some(comment);
+            before = after;
+        }
+        out.preface = Some(self.summary_text(&summary));
+        out.tags.retain(|(name, _)| name != "Annotator");
+        out.tags.push((
+            "Annotator".into(),
+            format!("bashni annotate {}", self.description),
+        ));
+        Ok(out)
+    }
+
+    /// Search the game's current position; a finished game scores itself.
+    fn search(&self, game: &Game) -> Verdict {
+        let ended = |score| Verdict {
+            best: None,
+            score,
+            depth: 0,
+            pv: Vec::new(),
+        };
+        match game.result() {
+            Some(GameEnd::NoLegalMove { .. }) => return ended(-MATE),
+            Some(GameEnd::Draw(_)) => return ended(0),
+            None => {}
+        }
+        let config = Config {
+            threads: self.threads,
+            draw_rules: game.rules().draw,
+            ..Config::default()
+        };
+        self.tt.clear();
+        let mut pv = Vec::new();
+        let outcome = search::Searcher::new(&self.tt, config).search(
+            game.position(),
+            game.repetition_keys(),
+            &self.limits,
+            &mut |r| {
+                if r.multipv == 1 {
+                    pv = r.pv.clone();
+                }
+            },
+        );
+        Verdict {
+            best: outcome.best,
+            score: outcome.score,
+            depth: outcome.depth,
+            pv,
+        }
+    }
+
+    fn summary_text(&self, summary: &[SideSummary; 2]) -> String {
+        let side = |name: &str, s: &SideSummary| {
+            let average = s.loss as f64 / f64::from(s.moves.max(1));
+            format!(
+                "{name} {} mistake(s), {} blunder(s), average loss {average:.0} cp",
+                s.mistakes, s.blunders
+            )
+        };
+        format!(
+            "bashni annotate {}: {}; {}",
+            self.description,
+            side("White", &summary[0]),
+            side("Black", &summary[1])
+        )
+    }
+}
+
+/// The rules a PDN game was played under, from its tags.
+fn rules_of(pdn: &PdnGame) -> anyhow::Result<RuleSet> {
+    let variant: Variant = pdn
+        .tag("Variant")
+        .unwrap_or("bashni")
+        .parse()
+        .map_err(anyhow::Error::msg)?;
+    let landing: KingLanding = pdn
+        .tag("KingLanding")
+        .unwrap_or("continue")
+        .parse()
+        .map_err(anyhow::Error::msg)?;
+    Ok(RuleSet::new(variant).with_king_landing(landing))
+}
+
+/// A search score in centipawns with mates capped, for losses.
+fn capped(score: i32) -> i32 {
+    if is_mate_score(score) {
+        MATE_CP * score.signum()
+    } else {
+        score.clamp(-MATE_CP, MATE_CP)
+    }
+}
+
+/// `+0.35`, or `+M3` / `-M2` for mates (moves).
+fn pawns(score: i32) -> String {
+    if is_mate_score(score) {
+        let moves = (MATE - score.abs() + 1) / 2;
+        let sign = if score > 0 { '+' } else { '-' };
+        format!("{sign}M{moves}")
+    } else {
+        format!("{:+.2}", f64::from(score) / 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_caps() {
+        assert_eq!(pawns(35), "+0.35");
+        assert_eq!(pawns(-120), "-1.20");
+        assert_eq!(pawns(MATE - 5), "+M3");
+        assert_eq!(pawns(-(MATE - 2)), "-M1");
+        assert_eq!(capped(MATE - 9), MATE_CP);
+        assert_eq!(capped(-5000), -MATE_CP);
+        assert_eq!(capped(42), 42);
+    }
+}
