@@ -11,7 +11,7 @@ use bashni::protocol::{
     Change, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
 };
 use bashni::rules::{Colour, Game, KingLanding, Move, Position, RuleSet, Variant, divide, perft};
-use bashni::search::{self, Config, Limits, Signals};
+use bashni::search::{self, Config, Limits};
 use bashni::tournament::{openings, pdn};
 use bashni::tt::{LockFreeTable, Table};
 use std::sync::OnceLock;
@@ -239,13 +239,10 @@ fn go(game: &Game, command: GoCommand) {
     static TABLE: OnceLock<LockFreeTable> = OnceLock::new();
     let tt = TABLE.get_or_init(|| LockFreeTable::with_megabytes(1));
     tt.clear();
-    let outcome = search::think(
+    let outcome = search::Searcher::new(tt, Config::default()).search(
         pos,
         game.repetition_keys(),
         &small,
-        &Config::default(),
-        tt,
-        &Signals::default(),
         &mut |_| {},
     );
     let mut allowed = pos.legal_moves();
