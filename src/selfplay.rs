@@ -1,0 +1,489 @@
+//! Self-play: the engine against itself at a fixed node count per move,
+//! for training data (quiet positions labelled with the game's result,
+//! docs/tuning.md), and the big opening books, made with a shallow search.
+//!
+//! One search thread per game and a fresh table per game make every game a
+//! function of its index and the seed, so a run is reproducible and can be
+//! resumed: games already in the output file are skipped.
+
+use crate::rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
+use crate::search::{Config, Limits, Searcher, is_mate_score};
+use crate::tt::{LockFreeTable, Table};
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// `bashni selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    #[arg(long, default_value = "bashni")]
+    pub variant: Variant,
+    /// Games to play (game indices 0..games).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Opening book (one position per line, `#` comments); the start
+    /// position when not given.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Uniformly random plies played after the opening.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: u32,
+    /// Positions this many plies or fewer into the game are not written.
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file; appended to, and games already in it are skipped.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games played at once (one search thread each).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Hash per game in MiB.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+    /// A game this long is a draw (Lasca's own rules know no draw), and
+    /// a position occurring three times draws in either variant.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// No progress bar (for logs).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A small, well-mixed random stream for game `index` of a run seeded
+/// with `seed`: every game gets its own, whatever order games run in.
+fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// One finished game: its result from White's view and the lines to write.
+pub struct PlayedGame {
+    /// 1, 0.5 or 0.
+    pub white_result: f32,
+    pub plies: usize,
+    /// Quiet positions (position strings) met in the game.
+    pub positions: Vec<String>,
+}
+
+/// Play game `index`: an opening from `openings` (or the start), a few
+/// random plies, then the engine at `nodes` per move for both sides. A
+/// search that finds a forced win ends the game as won.
+pub fn play_game(
+    variant: Variant,
+    openings: &[String],
+    index: u64,
+    args: &SelfplayArgs,
+    tt: &LockFreeTable,
+) -> anyhow::Result<PlayedGame> {
+    let rules = selfplay_rules(variant, args.max_plies);
+    let mut rng = game_rng(args.seed, index);
+    let mut game = match openings.len() {
+        0 => Game::new(rules),
+        n => {
+            let fen = &openings[rng.random_range(0..n)];
+            Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("opening '{fen}': {e}"))?
+        }
+    };
+    for _ in 0..args.random_plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(&moves[rng.random_range(0..moves.len())]);
+    }
+    tt.clear();
+    let config = Config {
+        draw_rules: rules.draw,
+        ..Config::default()
+    };
+    let limits = Limits {
+        nodes: Some(args.nodes),
+        ..Limits::default()
+    };
+    let searcher = Searcher::new(tt, config);
+    let mut positions = Vec::new();
+    let white_result = loop {
+        if let Some(end) = game.result() {
+            break result_for_white(end);
+        }
+        let pos = game.position();
+        let keys = game.repetition_keys();
+        let outcome = searcher.search(pos, keys, &limits, &mut |_| {});
+        let Some(best) = outcome.best else {
+            bail!("game {index}: no move in {}", pos.to_fen());
+        };
+        if is_mate_score(outcome.score) {
+            let mover_wins = outcome.score > 0;
+            break if mover_wins == (pos.side_to_move() == crate::rules::Colour::White) {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        if game.moves().len() > args.skip_plies as usize && is_quiet(pos) {
+            positions.push(pos.to_fen());
+        }
+        game.play(&best);
+    };
+    Ok(PlayedGame {
+        white_result,
+        plies: game.moves().len(),
+        positions,
+    })
+}
+
+/// The variant's rules with a ply limit and threefold repetition added, so
+/// every game ends.
+fn selfplay_rules(variant: Variant, max_plies: u32) -> RuleSet {
+    let own = RuleSet::new(variant);
+    let draw = DrawRules {
+        max_plies: match own.draw.max_plies {
+            0 => max_plies,
+            own => own.min(max_plies),
+        },
+        repetitions: 3,
+        ..own.draw
+    };
+    own.with_draw_rules(draw)
+}
+
+/// No capture pending: the static evaluation means what it says.
+fn is_quiet(pos: &Position) -> bool {
+    !pos.has_capture()
+}
+
+fn result_for_white(end: GameEnd) -> f32 {
+    match end.winner() {
+        Some(crate::rules::Colour::White) => 1.0,
+        Some(crate::rules::Colour::Black) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// The text of one game for the data file: a line per position
+/// (`<fen>\t<result>\t<variant>\t<game>`) and the closing marker
+/// (`# game <index> ...`) that says the game is complete.
+pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
+    let mut block = String::new();
+    for fen in &game.positions {
+        block.push_str(&format!(
+            "{fen}\t{}\t{variant}\t{index}\n",
+            game.white_result
+        ));
+    }
+    block.push_str(&format!(
+        "# game {index} {variant} result {} plies {} positions {}\n",
+        game.white_result,
+        game.plies,
+        game.positions.len()
+    ));
+    block
+}
+
+/// The games already complete in a data file. A block cut short by an
+/// interrupted write (after the last marker) is cut off the file.
+fn completed_games(path: &Path) -> anyhow::Result<HashSet<u64>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(HashSet::new());
+    };
+    let mut done = HashSet::new();
+    let mut complete_len = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        offset += line.len();
+        if let Some(rest) = line.strip_prefix("# game ")
+            && line.ends_with('\n')
+        {
+            let index = rest.split_whitespace().next().unwrap_or("");
+            let index: u64 = index
+                .parse()
+                .with_context(|| format!("{}: bad marker '{}'", path.display(), line.trim()))?;
+            done.insert(index);
+            complete_len = offset;
+        }
+    }
+    if complete_len < text.len() {
+        let file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(complete_len as u64)?;
+    }
+    Ok(done)
+}
+
+/// Read an opening book: the position strings, comments and blanks skipped.
+pub fn read_book(variant: Variant, path: &Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read openings {}", path.display()))?;
+    crate::tournament::openings::parse_openings(variant, &text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// `bashni selfplay`: play the games not yet in the output file, rayon
+/// across games, appending each game whole as it ends.
+pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
+    let openings = match &args.openings {
+        Some(path) => read_book(args.variant, path)?,
+        None => Vec::new(),
+    };
+    let done = completed_games(&args.out)?;
+    let todo: Vec<u64> = (0..args.games).filter(|i| !done.contains(i)).collect();
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    let out = Mutex::new(file);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()?;
+    let bar = progress_bar(todo.len() as u64, args.quiet);
+    let written = AtomicU64::new(0);
+    let start = Instant::now();
+    pool.install(|| {
+        todo.par_iter().try_for_each_init(
+            || LockFreeTable::with_megabytes(args.hash as usize),
+            |tt, &index| -> anyhow::Result<()> {
+                let game = play_game(args.variant, &openings, index, &args, tt)?;
+                let block = game_block(args.variant, index, &game);
+                write_block(&out, &block)?;
+                let total = written.fetch_add(game.positions.len() as u64, Ordering::Relaxed)
+                    + game.positions.len() as u64;
+                bar.inc(1);
+                bar.set_message(format!("{total} positions"));
+                Ok(())
+            },
+        )
+    })?;
+    bar.finish();
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let positions = written.load(Ordering::Relaxed);
+    println!(
+        "{} games ({} already done), {positions} positions in {secs:.1} s: {:.0} positions/s, {:.2} games/s",
+        todo.len(),
+        done.len(),
+        positions as f64 / secs,
+        todo.len() as f64 / secs
+    );
+    Ok(())
+}
+
+/// Append one whole game and flush, so an interrupt loses at most the
+/// game being written (cut off on resume).
+fn write_block(out: &Mutex<File>, block: &str) -> anyhow::Result<()> {
+    let mut file = out.lock().unwrap_or_else(|e| e.into_inner());
+    file.write_all(block.as_bytes())?;
+    file.flush()?;
+    Ok(())
+}
+
+/// `bashni openings`: a book of distinct, roughly balanced positions.
+#[derive(clap::Args, Debug)]
+pub struct OpeningsArgs {
+    #[arg(long, default_value = "bashni")]
+    pub variant: Variant,
+    /// Positions in the book.
+    #[arg(long, default_value_t = 4000)]
+    pub count: usize,
+    /// Fewest random plies from the start.
+    #[arg(long, default_value_t = 6)]
+    pub min_plies: u32,
+    /// Most random plies from the start.
+    #[arg(long, default_value_t = 10)]
+    pub max_plies: u32,
+    /// Depth of the search that judges balance.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Largest |score| (centi-men, side to move) a kept position may have.
+    #[arg(long, default_value_t = 40)]
+    pub max_score: i32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Output file (overwritten); standard output when not given.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Candidate `index`: random plies from the start, kept when no capture is
+/// pending, the game goes on, and a shallow search finds it level.
+fn opening_candidate(args: &OpeningsArgs, index: u64, tt: &LockFreeTable) -> Option<Position> {
+    let rules = RuleSet::new(args.variant);
+    let mut rng = game_rng(args.seed, index);
+    let mut pos = Position::start(&rules);
+    let plies = rng.random_range(args.min_plies..=args.max_plies.max(args.min_plies));
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos.make(&moves[rng.random_range(0..moves.len())]);
+    }
+    if pos.has_capture() || pos.legal_moves().is_empty() {
+        return None;
+    }
+    tt.clear();
+    let limits = Limits {
+        depth: Some(args.depth),
+        ..Limits::default()
+    };
+    let config = Config {
+        draw_rules: rules.draw,
+        ..Config::default()
+    };
+    let outcome = Searcher::new(tt, config).search(&pos, &[], &limits, &mut |_| {});
+    (outcome.score.abs() <= args.max_score).then_some(pos)
+}
+
+/// The book: candidates in index order, duplicates (same position and side
+/// to move) dropped, until `count` are kept. Candidates are judged in
+/// parallel batches; the result depends only on the arguments.
+pub fn make_book(args: &OpeningsArgs) -> anyhow::Result<Vec<String>> {
+    const BATCH: u64 = 256;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()?;
+    let mut seen = HashSet::new();
+    let mut book = Vec::new();
+    let mut next = 0u64;
+    while book.len() < args.count {
+        if next > 1000 * args.count as u64 + 10_000 {
+            bail!("only {} positions found; loosen --max-score", book.len());
+        }
+        let batch: Vec<Option<Position>> = pool.install(|| {
+            (next..next + BATCH)
+                .into_par_iter()
+                .map_init(
+                    || LockFreeTable::with_megabytes(1),
+                    |tt, i| opening_candidate(args, i, tt),
+                )
+                .collect()
+        });
+        next += BATCH;
+        for pos in batch.into_iter().flatten() {
+            if book.len() < args.count && seen.insert(pos.key()) {
+                book.push(pos.to_fen());
+            }
+        }
+    }
+    Ok(book)
+}
+
+/// `bashni openings`: write the book with a header saying how it was made.
+pub fn run_openings(args: OpeningsArgs) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let book = make_book(&args)?;
+    let mut text = format!(
+        "# {} openings: {} distinct positions (position and side to move).\n\
+         # Made by `bashni openings --variant {} --count {} --min-plies {} --max-plies {} \
+         --depth {} --max-score {} --seed {}`:\n\
+         # uniformly random plies from the start, kept when no capture is pending\n\
+         # and a depth-{} search scores them within +-{} centi-men.\n",
+        args.variant,
+        book.len(),
+        args.variant,
+        args.count,
+        args.min_plies,
+        args.max_plies,
+        args.depth,
+        args.max_score,
+        args.seed,
+        args.depth,
+        args.max_score
+    );
+    for fen in &book {
+        text.push_str(fen);
+        text.push('\n');
+    }
+    match &args.out {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
+    }
+    eprintln!(
+        "{} positions in {:.1} s",
+        book.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: SelfplayArgs,
+    }
+
+    fn args(extra: &[&str]) -> SelfplayArgs {
+        let mut argv = vec!["selfplay", "--out", "unused", "--nodes", "300"];
+        argv.extend_from_slice(extra);
+        Wrapper::parse_from(argv).args
+    }
+
+    #[test]
+    fn games_are_reproducible_and_write_only_quiet_later_positions() {
+        let args = args(&["--skip-plies", "4", "--variant", "lasca"]);
+        let tt = LockFreeTable::with_megabytes(1);
+        let book = vec![Variant::Lasca.start_fen().to_string()];
+        let first = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
+        let again = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
+        assert_eq!(first.positions, again.positions);
+        assert_eq!(first.white_result, again.white_result);
+        let other = play_game(Variant::Lasca, &book, 4, &args, &tt).unwrap();
+        assert_ne!(first.positions, other.positions, "games differ by index");
+        assert!(!first.positions.is_empty());
+        for fen in &first.positions {
+            let pos = Position::from_fen(&RuleSet::new(Variant::Lasca), fen).unwrap();
+            assert!(!pos.has_capture(), "{fen}");
+            assert!(pos.game_ply() > 4, "{fen}");
+        }
+    }
+
+    #[test]
+    fn resuming_keeps_complete_games_and_cuts_a_torn_one() {
+        let path = std::env::temp_dir().join(format!("bashni-selfplay-{}.txt", std::process::id()));
+        let game = PlayedGame {
+            white_result: 0.5,
+            plies: 10,
+            positions: vec!["W:c3w,f6b 0 1".into()],
+        };
+        let whole = game_block(Variant::Bashni, 0, &game) + &game_block(Variant::Bashni, 2, &game);
+        let torn = &game_block(Variant::Bashni, 5, &game)[..10];
+        std::fs::write(&path, format!("{whole}{torn}")).unwrap();
+        let done = completed_games(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(done, HashSet::from([0, 2]));
+        assert_eq!(text, whole, "the torn game is cut off");
+        assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\n# game 0 "));
+    }
+}

@@ -1,0 +1,523 @@
+//! Texel tuning: fit the evaluation's weights to positions labelled with
+//! game results (docs/tuning.md).
+//!
+//! The score is linear in the weights (src/eval: a weighted sum of counts,
+//! blended by a phase that does not depend on them), so each position is
+//! read once into its sparse counts and phase, and the tuner works on
+//! those. The error is the mean squared difference between the result and
+//! `sigmoid(K * score)`; K is fitted first with the weights as they are,
+//! then Adam moves every weight (midgame and endgame part) with K held.
+
+use crate::eval::{self, Pair, Param, Weights};
+use crate::rules::{Position, RuleSet, Variant};
+use anyhow::{Context, bail};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `bashni tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Data files written by `bashni selfplay`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Full passes over the data.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: u32,
+    /// Adam's step size in centi-men.
+    #[arg(long, default_value_t = 1.0)]
+    pub learning_rate: f64,
+    /// Every n-th game (by index) is held out to measure the error on
+    /// positions the fit never saw; 0 holds none out.
+    #[arg(long, default_value_t = 10)]
+    pub holdout_every: u64,
+    /// Where the weight table goes.
+    #[arg(long, default_value = "src/eval/weights.rs")]
+    pub out: PathBuf,
+    /// Overwrite `--out` if it exists (otherwise the table is printed).
+    #[arg(long)]
+    pub write: bool,
+}
+
+/// Parameters held at their current weight, because the counts are tied
+/// and the data could not tell their weights apart:
+/// - the commander fixes the scale (a man is 100);
+/// - a man on its first rank is counted by `back-rank` as well;
+/// - no piece ever leaves the board, so a side's commanders, armour and
+///   pieces held prisoner always add up to its starting count, and every
+///   column is a king or a man on some rank. Adding the same amount to
+///   armour, prisoners, kings, advancement and back rank leaves every score
+///   unchanged; holding prisoners under three or more guards (where they
+///   are nearly lost for good) at their hand-set weight pins that down.
+const FROZEN: [usize; 3] = [Param::COMMANDER, Param::ADVANCEMENT, Param::PRISONER + 2];
+
+/// One position as the tuner sees it.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// (parameter, White's count minus Black's), non-zero counts only.
+    pub counts: Vec<(u8, i16)>,
+    /// Midgame share, 0..=1.
+    pub phase: f64,
+    /// Game result from White's view: 1, 0.5 or 0 (or a probability).
+    pub result: f64,
+}
+
+impl Sample {
+    pub fn new(pos: &Position, result: f64) -> Sample {
+        let f = eval::features(pos);
+        let counts = (0..Param::COUNT)
+            .filter(|&p| f.counts[p] != 0)
+            .map(|p| (p as u8, f.counts[p] as i16))
+            .collect();
+        Sample {
+            counts,
+            phase: f64::from(f.phase) / f64::from(eval::PHASE_MAX),
+            result,
+        }
+    }
+
+    /// The score from White's view under `theta` (see [`theta_of`]).
+    fn score(&self, theta: &[f64]) -> f64 {
+        let (mg, eg) = self.counts.iter().fold((0.0, 0.0), |(mg, eg), &(p, c)| {
+            let p = p as usize;
+            (
+                mg + theta[2 * p] * f64::from(c),
+                eg + theta[2 * p + 1] * f64::from(c),
+            )
+        });
+        mg * self.phase + eg * (1.0 - self.phase)
+    }
+}
+
+/// The weights as one vector: midgame and endgame part of each parameter.
+pub fn theta_of(w: &Weights) -> Vec<f64> {
+    w.params
+        .iter()
+        .flat_map(|p| [f64::from(p.mg), f64::from(p.eg)])
+        .collect()
+}
+
+/// The vector back as a table (rounded to whole centi-men).
+pub fn weights_of(theta: &[f64], template: &Weights) -> Weights {
+    let mut w = template.clone();
+    for (p, weight) in w.params.iter_mut().enumerate() {
+        *weight = eval::pair(theta[2 * p].round() as i32, theta[2 * p + 1].round() as i32);
+    }
+    w
+}
+
+/// Win probability for White at `score` centi-men.
+fn sigmoid(k: f64, score: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * score / 400.0))
+}
+
+/// Mean squared error of the predictions against the results.
+pub fn error(samples: &[Sample], theta: &[f64], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .par_iter()
+        .map(|s| (s.result - sigmoid(k, s.score(theta))).powi(2))
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The K that minimises the error with the weights fixed: a scan, then
+/// finer scans around the best (the error is smooth and single-dipped in K).
+pub fn fit_k(samples: &[Sample], theta: &[f64]) -> f64 {
+    let scores: Vec<f64> = samples.par_iter().map(|s| s.score(theta)).collect();
+    let err = |k: f64| -> f64 {
+        samples
+            .par_iter()
+            .zip(&scores)
+            .map(|(s, &e)| (s.result - sigmoid(k, e)).powi(2))
+            .sum()
+    };
+    let (mut best, mut step) = (1.0, 0.5);
+    for _ in 0..6 {
+        let candidates = (-10..=10).map(|i| best + f64::from(i) * step / 5.0);
+        best = candidates
+            .filter(|&k| k > 0.0)
+            .min_by(|&a, &b| err(a).total_cmp(&err(b)))
+            .unwrap_or(best);
+        step /= 5.0;
+    }
+    best
+}
+
+/// The error's gradient with respect to every weight.
+fn gradient(samples: &[Sample], theta: &[f64], k: f64) -> Vec<f64> {
+    let scale = k * std::f64::consts::LN_10 / 400.0;
+    let mut grad = samples
+        .par_iter()
+        .fold(
+            || vec![0.0; theta.len()],
+            |mut g, s| {
+                let p = sigmoid(k, s.score(theta));
+                let d = -2.0 * (s.result - p) * p * (1.0 - p) * scale;
+                for &(param, c) in &s.counts {
+                    let c = f64::from(c) * d;
+                    g[2 * param as usize] += c * s.phase;
+                    g[2 * param as usize + 1] += c * (1.0 - s.phase);
+                }
+                g
+            },
+        )
+        .reduce(
+            || vec![0.0; theta.len()],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let n = samples.len().max(1) as f64;
+    grad.iter_mut().for_each(|g| *g /= n);
+    grad
+}
+
+/// Adam over the weights, `epochs` full-batch steps; `report` gets each
+/// epoch's number and training error. Frozen parameters do not move.
+pub fn adam(
+    samples: &[Sample],
+    theta: &mut [f64],
+    k: f64,
+    epochs: u32,
+    learning_rate: f64,
+    report: &mut dyn FnMut(u32, f64),
+) {
+    let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-12);
+    let mut m = vec![0.0; theta.len()];
+    let mut v = vec![0.0; theta.len()];
+    for epoch in 1..=epochs {
+        let mut grad = gradient(samples, theta, k);
+        for p in FROZEN {
+            grad[2 * p] = 0.0;
+            grad[2 * p + 1] = 0.0;
+        }
+        let (c1, c2) = (
+            1.0 - beta1.powi(epoch as i32),
+            1.0 - beta2.powi(epoch as i32),
+        );
+        for i in 0..theta.len() {
+            m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
+            v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
+            theta[i] -= learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + epsilon);
+        }
+        report(epoch, error(samples, theta, k));
+    }
+}
+
+/// The samples of a data file by variant, split into (fit, held out).
+#[derive(Default)]
+struct DataSet {
+    fit: Vec<Sample>,
+    held_out: Vec<Sample>,
+}
+
+/// Read `<fen>\t<result>\t<variant>\t<game>` lines; `#` lines are skipped.
+fn read_data(paths: &[PathBuf], holdout_every: u64) -> anyhow::Result<[(Variant, DataSet); 2]> {
+    let mut sets = Variant::ALL.map(|v| (v, DataSet::default()));
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let lines: Vec<&str> = text.lines().collect();
+        let parsed: Vec<(usize, Sample, bool)> = lines
+            .par_iter()
+            .enumerate()
+            .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|(n, line)| parse_line(line, holdout_every).map_err(|e| (n, e)))
+            .collect::<Result<_, _>>()
+            .map_err(|(n, e)| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+        for (variant, sample, held) in parsed {
+            let set = &mut sets[variant].1;
+            if held {
+                set.held_out.push(sample);
+            } else {
+                set.fit.push(sample);
+            }
+        }
+    }
+    Ok(sets)
+}
+
+/// One data line: (variant index, sample, held out?).
+fn parse_line(line: &str, holdout_every: u64) -> Result<(usize, Sample, bool), String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [fen, result, variant, game] = fields[..] else {
+        return Err(format!(
+            "expected 4 tab-separated fields, got {}",
+            fields.len()
+        ));
+    };
+    let variant: Variant = variant.parse()?;
+    let result: f64 = result
+        .parse()
+        .ok()
+        .filter(|r| (0.0..=1.0).contains(r))
+        .ok_or_else(|| format!("bad result '{result}'"))?;
+    let game: u64 = game
+        .parse()
+        .map_err(|_| format!("bad game index '{game}'"))?;
+    let pos = Position::from_fen(&RuleSet::new(variant), fen)
+        .map_err(|e| format!("bad position '{fen}': {e}"))?;
+    let index = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+    let held = holdout_every > 0 && game.is_multiple_of(holdout_every);
+    Ok((index, Sample::new(&pos, result), held))
+}
+
+/// The weight tables as the source of `src/eval/weights.rs`.
+pub fn weights_source(tables: &[(Variant, Weights, String)]) -> String {
+    let mut out = String::from(
+        "//! The evaluation's weights, one table per variant: a (midgame, endgame)\n\
+         //! pair in centi-men for every parameter of [`super::Param`], in its order.\n\
+         //!\n\
+         //! Written by `bashni tune --write` from self-play data (docs/tuning.md).\n\n\
+         use super::{Weights, pair};\n",
+    );
+    for (variant, w, note) in tables {
+        let name = variant.name().to_uppercase();
+        let _ = write!(
+            out,
+            "\n/// {}: {note}\npub const {name}_WEIGHTS: Weights = Weights {{\n    \
+             midgame_columns: {},\n    endgame_columns: {},\n    params: [\n",
+            variant.name(),
+            w.midgame_columns,
+            w.endgame_columns
+        );
+        for (p, Pair { mg, eg }) in w.params.iter().enumerate() {
+            let entry = format!("pair({mg}, {eg}),");
+            let _ = writeln!(out, "        {entry:<16}// {}", Param::NAMES[p]);
+        }
+        out.push_str("    ],\n};\n");
+    }
+    out
+}
+
+/// Fit one variant's weights; returns the table and a note on the fit.
+fn tune_variant(variant: Variant, set: &DataSet, args: &TuneArgs) -> (Weights, String) {
+    let start = eval::weights(variant);
+    let mut theta = theta_of(start);
+    let k = fit_k(&set.fit, &theta);
+    let before = (error(&set.fit, &theta, k), error(&set.held_out, &theta, k));
+    println!(
+        "{variant}: {} positions to fit, {} held out; K = {k:.4}; error {:.6} (held out {:.6})",
+        set.fit.len(),
+        set.held_out.len(),
+        before.0,
+        before.1
+    );
+    adam(
+        &set.fit,
+        &mut theta,
+        k,
+        args.epochs,
+        args.learning_rate,
+        &mut |epoch, err| {
+            println!("{variant} epoch {epoch:>4}: error {err:.6}");
+        },
+    );
+    let weights = weights_of(&theta, start);
+    let after = (
+        error(&set.fit, &theta_of(&weights), k),
+        error(&set.held_out, &theta_of(&weights), k),
+    );
+    println!(
+        "{variant}: error {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+        before.0, after.0, before.1, after.1
+    );
+    let note = format!(
+        "tuned on {} positions (K = {k:.4}, {} epochs); error {:.6} -> {:.6}, on {} held-out positions {:.6} -> {:.6}.",
+        set.fit.len(),
+        args.epochs,
+        before.0,
+        after.0,
+        set.held_out.len(),
+        before.1,
+        after.1
+    );
+    (weights, note)
+}
+
+/// `bashni tune`: fit every variant the data holds; variants without data
+/// keep their weights.
+pub fn run(args: TuneArgs) -> anyhow::Result<()> {
+    let sets = read_data(&args.data, args.holdout_every)?;
+    if sets.iter().all(|(_, s)| s.fit.is_empty()) {
+        bail!("the data files hold no position");
+    }
+    let tables: Vec<(Variant, Weights, String)> = sets
+        .iter()
+        .map(|(variant, set)| {
+            if set.fit.is_empty() {
+                let note = "weights kept (no data in this tuning run).".to_string();
+                (*variant, eval::weights(*variant).clone(), note)
+            } else {
+                let (w, note) = tune_variant(*variant, set, &args);
+                (*variant, w, note)
+            }
+        })
+        .collect();
+    let source = weights_source(&tables);
+    write_or_print(&args.out, &source, args.write)
+}
+
+/// Write the table, never over an existing file without `--write`.
+fn write_or_print(path: &Path, source: &str, overwrite: bool) -> anyhow::Result<()> {
+    if path.exists() && !overwrite {
+        println!("{source}");
+        eprintln!(
+            "{} exists: the table is printed above; pass --write to overwrite it",
+            path.display()
+        );
+        return Ok(());
+    }
+    std::fs::write(path, source).with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{BASHNI_WEIGHTS, features, white_score_with};
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// Positions of random games, a few plies apart.
+    fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let rules = RuleSet::new(Variant::Bashni);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::start(&rules);
+            for ply in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 3 == 0 && !pos.has_capture() {
+                    out.push(pos.clone());
+                }
+                pos.make(&moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        out.truncate(count);
+        out
+    }
+
+    #[test]
+    fn samples_score_as_the_evaluation_does() {
+        for pos in random_positions(300, 5) {
+            let white = white_score_with(&features(&pos), &BASHNI_WEIGHTS);
+            let sample = Sample::new(&pos, 0.5);
+            let tuned = sample.score(&theta_of(&BASHNI_WEIGHTS));
+            // Only the integer rounding of the blend differs.
+            assert!((tuned - f64::from(white)).abs() < 1.0, "{tuned} vs {white}");
+            let side = if pos.side_to_move() == crate::rules::Colour::White {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(eval::evaluate(&pos), side * white);
+        }
+    }
+
+    /// Data labelled with known weights (the win probability itself, so
+    /// the known weights are the exact minimum): the tuner must find K and,
+    /// from weights pushed far off, the weights again.
+    #[test]
+    fn tuner_recovers_the_weights_the_data_was_made_with() {
+        let truth = theta_of(&BASHNI_WEIGHTS);
+        let true_k = 0.3;
+        let samples: Vec<Sample> = random_positions(3000, 11)
+            .iter()
+            .map(|pos| {
+                let mut s = Sample::new(pos, 0.0);
+                s.result = sigmoid(true_k, s.score(&truth));
+                s
+            })
+            .collect();
+        let k = fit_k(&samples, &truth);
+        assert!((k - true_k).abs() < 0.002, "K {k}");
+
+        // Start every free weight at 0 or at twice its value.
+        let mut theta: Vec<f64> = truth
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let frozen = FROZEN.contains(&(i / 2));
+                if frozen {
+                    t
+                } else if i % 3 == 0 {
+                    0.0
+                } else {
+                    2.0 * t
+                }
+            })
+            .collect();
+        let start_error = error(&samples, &theta, k);
+        adam(&samples, &mut theta, k, 1500, 2.0, &mut |_, _| {});
+        let end_error = error(&samples, &theta, k);
+        assert!(
+            end_error < start_error / 100.0,
+            "{start_error} -> {end_error}"
+        );
+        // Every weight whose count is non-zero in a tenth of the positions
+        // comes back within a few centi-men.
+        for p in 0..Param::COUNT {
+            let support = samples
+                .iter()
+                .filter(|s| s.counts.iter().any(|&(q, _)| q as usize == p))
+                .count();
+            if support * 10 < samples.len() {
+                continue;
+            }
+            for part in 0..2 {
+                let (got, want) = (theta[2 * p + part], truth[2 * p + part]);
+                assert!(
+                    (got - want).abs() < 3.0,
+                    "{} part {part}: {got:.1} vs {want}",
+                    Param::NAMES[p]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn data_lines_parse_and_bad_ones_say_why() {
+        let line = "W:c3w,f6b 0 1\t1\tbashni\t7";
+        let (variant, sample, held) = parse_line(line, 7).unwrap();
+        assert_eq!((variant, sample.result, held), (0, 1.0, true));
+        assert!(
+            parse_line("W:c3w,f6b 0 1\t2\tbashni\t7", 0)
+                .unwrap_err()
+                .contains("result")
+        );
+        assert!(
+            parse_line("W:c3w\t1\tbashni", 0)
+                .unwrap_err()
+                .contains("4 tab")
+        );
+        assert!(
+            parse_line("W:z9w\t1\tlasca\t1", 0)
+                .unwrap_err()
+                .contains("position")
+        );
+    }
+
+    #[test]
+    fn written_table_round_trips_through_the_source() {
+        let source = weights_source(&[(Variant::Bashni, BASHNI_WEIGHTS, "note".into())]);
+        for (p, w) in BASHNI_WEIGHTS.params.iter().enumerate() {
+            let line = format!("pair({}, {}),", w.mg, w.eg);
+            assert!(
+                source
+                    .lines()
+                    .any(|l| l.contains(&line) && l.ends_with(Param::NAMES[p])),
+                "{} missing",
+                Param::NAMES[p]
+            );
+        }
+    }
+}
