@@ -599,7 +599,9 @@ fn pondering_time_counts_after_ponderhit() {
     // The plan (317 ms) and even the hard limit were spent pondering: the
     // answer comes at once instead of after a fresh plan.
     assert!(t.hard < waited.as_millis() as u64, "{t:?}");
-    assert!(t.used >= waited.as_millis() as u64, "{t:?}");
+    // The search's clock starts on its own thread, a few ms after the
+    // `readyok` that let this test start waiting.
+    assert!(t.used + 50 >= waited.as_millis() as u64, "{t:?}");
     assert!(t.used < waited.as_millis() as u64 + t.plan, "{t:?}");
 }
 
@@ -699,7 +701,11 @@ fn a_search_without_limit_ends_with_the_input() {
         let best = out.lines().last().unwrap_or("");
         assert!(best.starts_with("bestmove "), "{go}: {out}");
         if go.contains("searchmoves") {
-            assert_eq!(best, "bestmove c3-d4");
+            // A ponder move follows when the line has a second move yet.
+            assert!(
+                best == "bestmove c3-d4" || best.starts_with("bestmove c3-d4 ponder "),
+                "{best}"
+            );
         }
     }
 }

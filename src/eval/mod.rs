@@ -9,7 +9,7 @@
 //!
 //! The score is linear in the weights: every parameter's weight is
 //! multiplied by a count (White's count minus Black's) and summed. The
-//! evaluation hands those counts to a [`Sink`]: `evaluate` multiplies at
+//! evaluation hands those counts to a [`CountSink`]: `evaluate` multiplies at
 //! once, `explain` keeps each term and side apart, and [`features`] keeps
 //! the counts themselves for the tuner.
 //!
@@ -309,7 +309,7 @@ const CENTRE: [Bitboard; 2] = [centre(Variant::Bashni), centre(Variant::Lasca)];
 /// each term and side, the tuner the counts. Making the evaluation generic
 /// over this keeps one code path for all three with no bookkeeping at the
 /// leaves.
-trait Sink {
+trait CountSink {
     /// `count` times parameter `param` for one side.
     fn add(&mut self, side: Colour, param: usize, count: i32);
 }
@@ -320,7 +320,7 @@ struct Total<'a> {
     sum: Pair,
 }
 
-impl Sink for Total<'_> {
+impl CountSink for Total<'_> {
     #[inline(always)]
     fn add(&mut self, side: Colour, param: usize, count: i32) {
         let value = self.weights.params[param] * count;
@@ -337,7 +337,7 @@ struct PerTerm<'a> {
     sides: [[Pair; Term::ALL.len()]; 2],
 }
 
-impl Sink for PerTerm<'_> {
+impl CountSink for PerTerm<'_> {
     fn add(&mut self, side: Colour, param: usize, count: i32) {
         self.sides[side.index()][Param::term(param) as usize] += self.weights.params[param] * count;
     }
@@ -346,7 +346,7 @@ impl Sink for PerTerm<'_> {
 /// Keeps the counts: White's minus Black's, per parameter.
 struct Counts([i32; Param::COUNT]);
 
-impl Sink for Counts {
+impl CountSink for Counts {
     fn add(&mut self, side: Colour, param: usize, count: i32) {
         match side {
             Colour::White => self.0[param] += count,
@@ -358,7 +358,7 @@ impl Sink for Counts {
 /// Everything one side has. `BASHNI_RULES` selects the game: flying kings
 /// and men capturing backwards, or not.
 #[inline(always)]
-fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &mut impl Sink) {
+fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &mut impl CountSink) {
     let g = pos.geometry();
     let own = pos.commanded_by(colour);
     let kings = own & pos.kings();
@@ -444,7 +444,11 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
 
 /// Feeds every count of `pos` to `sink`; returns the phase.
 #[inline(always)]
-fn terms_for<const BASHNI_RULES: bool>(pos: &Position, w: &Weights, sink: &mut impl Sink) -> i32 {
+fn terms_for<const BASHNI_RULES: bool>(
+    pos: &Position,
+    w: &Weights,
+    sink: &mut impl CountSink,
+) -> i32 {
     side_terms::<BASHNI_RULES>(pos, Colour::White, sink);
     side_terms::<BASHNI_RULES>(pos, Colour::Black, sink);
     sink.add(pos.side_to_move(), Param::TEMPO, 1);
@@ -457,7 +461,7 @@ fn terms_for<const BASHNI_RULES: bool>(pos: &Position, w: &Weights, sink: &mut i
 }
 
 #[inline(always)]
-fn terms(pos: &Position, w: &Weights, sink: &mut impl Sink) -> i32 {
+fn terms(pos: &Position, w: &Weights, sink: &mut impl CountSink) -> i32 {
     match pos.variant() {
         Variant::Bashni => terms_for::<true>(pos, w, sink),
         Variant::Lasca => terms_for::<false>(pos, w, sink),

@@ -233,7 +233,7 @@ impl Bits {
     /// the chains in `generate_moves` order (by start square); the others
     /// get them in any order.
     #[inline]
-    pub fn for_each_capture<R: Rules, S: Sink>(&self, sink: &mut S) -> u64 {
+    pub fn for_each_capture<R: Rules, S: ChainSink>(&self, sink: &mut S) -> u64 {
         let empty = self.empty::<R>();
         let sources = self.jump_sources(empty);
         if S::PATH {
@@ -249,7 +249,7 @@ impl Bits {
     }
 
     #[inline(always)]
-    fn all_captures_bulk<R: Rules, S: Sink>(
+    fn all_captures_bulk<R: Rules, S: ChainSink>(
         &self,
         empty: Bitboard,
         sources: &[Bitboard; 4],
@@ -274,7 +274,7 @@ impl Bits {
     /// landings where the chain goes on, or where a Bashni man is crowned
     /// and goes on as a flying king, are searched.
     #[inline(always)]
-    fn short_captures_bulk<R: Rules, S: Sink, const KING: bool>(
+    fn short_captures_bulk<R: Rules, S: ChainSink, const KING: bool>(
         &self,
         empty: Bitboard,
         sources: &[Bitboard; 4],
@@ -321,7 +321,7 @@ impl Bits {
     /// The chains that go on past the first landing (`landings[d]`,
     /// reached along `d`), searched one by one.
     #[inline(never)]
-    fn short_chains<R: Rules, S: Sink, const KING: bool>(
+    fn short_chains<R: Rules, S: ChainSink, const KING: bool>(
         &self,
         empty: Bitboard,
         landings: &[Bitboard; 4],
@@ -355,7 +355,7 @@ impl Bits {
 
     /// The kings' chains, searched one king at a time.
     #[inline(always)]
-    fn king_captures<R: Rules, S: Sink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
+    fn king_captures<R: Rules, S: ChainSink>(&self, empty: Bitboard, sink: &mut S) -> u64 {
         let mut leaves = 0;
         for from in self.own_kings() {
             let mut chain = Chain::<R, S>::new(self, from, empty, &mut *sink);
@@ -603,7 +603,7 @@ fn king_steps<R: Rules>(sq: Square, empty: Bitboard) -> Bitboard {
 }
 
 /// Receives each complete capture chain.
-pub(super) trait Sink {
+pub(super) trait ChainSink {
     /// Whether the chain's squares must be recorded in order.
     const PATH: bool;
     /// `leaf` does nothing: only the number of chains is wanted.
@@ -627,14 +627,14 @@ pub(super) trait Sink {
 /// Counting needs nothing but the number of chains.
 pub(super) struct Count;
 
-impl Sink for Count {
+impl ChainSink for Count {
     const PATH: bool = false;
     const COUNT_ONLY: bool = true;
     #[inline(always)]
     fn leaf(&mut self, _: Square, _: Square, _: Bitboard, _: bool, _: bool, _: &[u8], _: &[u8]) {}
 }
 
-impl Sink for Vec<Move> {
+impl ChainSink for Vec<Move> {
     const PATH: bool = true;
     #[inline]
     fn leaf(
@@ -671,7 +671,7 @@ struct ShortChain<'s, 'b, R, S, const KING: bool> {
     rules: PhantomData<R>,
 }
 
-impl<R: Rules, S: Sink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
+impl<R: Rules, S: ChainSink, const KING: bool> ShortChain<'_, '_, R, S, KING> {
     /// Chains that go on from `at`, reached along `came` having jumped
     /// `jumped`; the move ends here (one chain) if none does. The way back
     /// (against `came`) is blocked by the column just jumped.
@@ -731,7 +731,7 @@ struct Chain<'s, R, S> {
     rules: PhantomData<R>,
 }
 
-impl<'s, R: Rules, S: Sink> Chain<'s, R, S> {
+impl<'s, R: Rules, S: ChainSink> Chain<'s, R, S> {
     #[inline]
     fn new(bits: &Bits, from: Square, empty: Bitboard, sink: &'s mut S) -> Self {
         Chain {

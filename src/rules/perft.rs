@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 
 use super::bitboard::Bitboard;
 use super::geometry::Square;
-use super::movegen::{Bits, Rules, Sink, generate, with_rules};
+use super::movegen::{Bits, ChainSink, Rules, generate, with_rules};
 use super::moves::Move;
 use super::position::Position;
 use rayon::prelude::*;
@@ -131,7 +131,7 @@ struct CaptureChildren<'p, R> {
     rules: PhantomData<R>,
 }
 
-impl<R: Rules> Sink for CaptureChildren<'_, R> {
+impl<R: Rules> ChainSink for CaptureChildren<'_, R> {
     const PATH: bool = false;
     #[inline]
     fn leaf(

@@ -99,7 +99,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         args.concurrency
     );
     let already = tally.finished;
-    let shared = Shared {
+    let shared = MatchState {
         plan: &plan,
         tally: Mutex::new(tally),
         pdn: Mutex::new(pdn),
@@ -195,7 +195,7 @@ fn progress_bar(games: usize, done: usize) -> ProgressBar {
 }
 
 /// What the worker threads share.
-struct Shared<'a> {
+struct MatchState<'a> {
     plan: &'a Plan,
     tally: Mutex<Tally>,
     pdn: Mutex<Option<File>>,
@@ -213,7 +213,7 @@ struct Shared<'a> {
     date: String,
 }
 
-impl Shared<'_> {
+impl MatchState<'_> {
     /// Play the games on `concurrency` workers; Ctrl-C ends the match with
     /// the summary of the games finished so far.
     fn play_all(&self, concurrency: usize) {
