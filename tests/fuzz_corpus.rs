@@ -52,16 +52,35 @@ fn assert_pdn_round_trip(text: &str) {
 }
 
 /// Fuzzer findings (pdn target, corpus files `finding-numbered-result` and
-/// `finding-numbered-comment`): the reader strips the move number from
-/// `2.*` and `2.{note}` after it has looked for results and comments, and
-/// keeps `*` and `{note}` as moves; written out, they read back as a
-/// result (the rest becomes a second game) and a comment. Reported to the
-/// lead (src/tournament/pdn.rs is not ours).
+/// `finding-numbered-comment`): `2.*` is the result `*` (a move `*` would
+/// read back as a result and start a second game), and `2.{note}` is a
+/// number then a comment.
 #[test]
-#[ignore = "finding reported: the PDN reader takes `2.*` and `2.{note}` for moves"]
 fn pdn_numbered_result_or_comment_is_not_read_as_a_move() {
     assert_pdn_round_trip("1. c3-d4 2.* *\n");
     assert_pdn_round_trip("1. c3-d4 f6-g5 2.{note} g3-h4 *\n");
+    let games = bashni::tournament::pdn::parse_pdn("1. c3-d4 2.*\n1. e3-f4 27.1-1\n");
+    let games = games.expect("numbered results end their games");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0].moves.as_slice(), games[0].result.as_str()),
+        (&["c3-d4".to_string()][..], "*")
+    );
+    assert_eq!(
+        (games[1].moves.as_slice(), games[1].result.as_str()),
+        (&["e3-f4".to_string()][..], "1-1")
+    );
+}
+
+/// Fuzzer finding (pdn target, corpus file `2634e215…`): a comment with a
+/// run of spaces, wrapped by the writer at that run, read back with one
+/// space fewer. Whitespace in a comment is now read as single spaces.
+#[test]
+fn pdn_comment_whitespace_survives_wrapping() {
+    let comment = format!("{{{}  b\t\tc}}", "a".repeat(76));
+    assert_pdn_round_trip(&format!("1. c3-d4 {comment} *\n"));
+    let games = bashni::tournament::pdn::parse_pdn("1. c3-d4 { x \n  y\tz } *\n").expect("a game");
+    assert_eq!(games[0].comments, vec![Some("x y z".to_string())]);
 }
 
 #[test]

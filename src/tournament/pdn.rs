@@ -81,9 +81,12 @@ impl PdnGame {
     }
 }
 
-/// A comment in braces; a closing brace inside would end it early.
+/// A comment in braces, in the form the reader gives back: a closing brace
+/// inside would end it early, and runs of whitespace are one space (the
+/// reader cannot tell a line break of the wrapping from a space).
 fn comment_token(text: &str) -> String {
-    format!("{{{}}}", text.replace('}', ")"))
+    let words: Vec<&str> = text.split_whitespace().collect();
+    format!("{{{}}}", words.join(" ").replace('}', ")"))
 }
 
 /// Tokens joined by spaces into lines of at most `width` (a longer token,
@@ -124,7 +127,8 @@ enum Token {
 }
 
 /// The move text of one game, split into words and comments (which may
-/// span lines; their line breaks become spaces).
+/// span lines; each run of whitespace in them becomes one space, since
+/// the writer wraps long comments).
 fn tokenize(text: &str) -> Result<Vec<Token>, String> {
     let mut tokens = Vec::new();
     let mut chars = text.chars().peekable();
@@ -137,7 +141,11 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             loop {
                 match chars.next() {
                     Some('}') => break,
-                    Some(c) if c.is_whitespace() => body.push(' '),
+                    Some(c) if c.is_whitespace() => {
+                        if !body.ends_with(' ') {
+                            body.push(' ');
+                        }
+                    }
                     Some(c) => body.push(c),
                     None => return Err("a comment is not closed".into()),
                 }
@@ -182,7 +190,7 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
         let tokens = tokenize(&move_text);
         if let Ok(tokens) = tokens
             && let Some(Token::Word(last)) = tokens.last()
-            && RESULTS.contains(&last.as_str())
+            && result_of(last).is_some()
         {
             fill_moves(&mut game, tokens);
             games.push(std::mem::take(&mut game));
@@ -205,9 +213,12 @@ fn fill_moves(game: &mut PdnGame, tokens: Vec<Token>) {
                 Some(slot) => *slot = Some(text),
                 None => game.preface = Some(text),
             },
-            Token::Word(word) if RESULTS.contains(&word.as_str()) => game.result = word,
             Token::Word(word) => {
-                let mv = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                if let Some(result) = result_of(&word) {
+                    game.result = result.to_string();
+                    continue;
+                }
+                let mv = without_number(&word);
                 let bare = mv.trim_end_matches(['?', '!']);
                 if bare.is_empty() {
                     continue;
@@ -220,6 +231,23 @@ fn fill_moves(game: &mut PdnGame, tokens: Vec<Token>) {
             }
         }
     }
+}
+
+/// A move word without its move number (`12.` or `12...`).
+fn without_number(word: &str) -> &str {
+    word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+}
+
+/// The result a word stands for, with or without a move number before it
+/// (`27.*` is the result `*`, not a move: written back, it would read as
+/// one; `27.1-1` is the result `1-1`).
+fn result_of(word: &str) -> Option<&str> {
+    let after_number = word
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches('.');
+    [word, without_number(word), after_number]
+        .into_iter()
+        .find(|w| RESULTS.contains(w))
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
