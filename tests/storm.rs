@@ -8,9 +8,10 @@
 //! `isready` was answered, and that `d` shows the position of the model.
 //!
 //! CI runs a few fixed seeds; `BASHNI_STORM_ROUNDS=N` (rounds per seed) and
-//! `BASHNI_STORM_SEEDS=N` (seeds per test) scale it for a long run, and
-//! `BASHNI_STORM_QUEUE_BEHIND_WAITING=1` also queues commands behind a
-//! search that waits for `stop` (see the ignored reproducers at the end).
+//! `BASHNI_STORM_SEEDS=N` (seeds per test) scale it for a long run.
+//! Commands are also queued behind a search that waits for `stop`, whose
+//! `stop` comes later (`BASHNI_STORM_QUEUE_BEHIND_WAITING=0` stops them
+//! first, as before the fix reproduced by the tests at the end).
 
 mod support;
 
@@ -96,7 +97,7 @@ struct Storm {
     round: Round,
     waiting: Waiting,
     /// Send commands that wait for the search behind one that waits for
-    /// `stop` (`BASHNI_STORM_QUEUE_BEHIND_WAITING=1`).
+    /// `stop` (on unless `BASHNI_STORM_QUEUE_BEHIND_WAITING=0`).
     queue_behind_waiting: bool,
     /// Totals over the whole storm, for the long run's report.
     commands: u64,
@@ -120,7 +121,7 @@ impl Storm {
             model: Model::new(),
             round: Round::default(),
             waiting: Waiting::No,
-            queue_behind_waiting: env_number("BASHNI_STORM_QUEUE_BEHIND_WAITING", 0) != 0,
+            queue_behind_waiting: env_number("BASHNI_STORM_QUEUE_BEHIND_WAITING", 1) != 0,
             commands: 0,
             searches: 0,
         }
@@ -411,10 +412,9 @@ impl Storm {
     fn random_command(&mut self) {
         let roll = self.rng.random_range(0..100);
         // isready, stop, ponderhit, debug and pauses act at once; any other
-        // command queued behind a search that waits for `stop` may never
-        // run when that `stop` was read before the search started (the
-        // engine bug `stop_read_before_its_search_started_*` reproduces),
-        // so by default the search gets its `stop` first.
+        // command waits for the search. Unless switched off, it is queued
+        // behind a search that waits for `stop`, whose `stop` comes later
+        // (the `stop_read_before_its_search_started_*` tests pin this).
         let at_once = matches!(roll, 57..=64 | 71..=79 | 83 | 84 | 91..);
         if !at_once && !self.queue_behind_waiting {
             self.release();
@@ -671,12 +671,10 @@ fn count(lines: &[String], prefix: &str) -> usize {
 }
 
 /// A GUI may send `go infinite`, `d` and `stop` in one write. The reader
-/// thread reads `stop` before the controller has started the search, so
-/// the `stop` is queued behind `d`, which waits for the search, which
-/// waits for the `stop`: the engine hangs (even end of input cannot end
-/// it). Reported to the lead; the protocol's owner fixes it.
+/// thread reads `stop` before the controller has started the search; the
+/// `stop` must still reach that search, or `d` (which waits for it) and
+/// everything after it would hang.
 #[test]
-#[ignore = "engine bug (protocol reader): stop queued behind a waiting command"]
 fn stop_read_before_its_search_started_still_ends_it() {
     let lines = burst("go infinite\nd\nstop\n", "Key:", Duration::from_secs(10));
     assert_eq!(count(&lines, "bestmove"), 1, "{lines:#?}");
@@ -685,7 +683,6 @@ fn stop_read_before_its_search_started_still_ends_it() {
 
 /// The same with `ponderhit` for a ponder search with a clock.
 #[test]
-#[ignore = "engine bug (protocol reader): ponderhit queued behind a waiting command"]
 fn ponderhit_read_before_its_search_started_still_reaches_it() {
     let lines = burst(
         "go ponder wtime 300 btime 300\nd\nponderhit\n",
@@ -696,13 +693,11 @@ fn ponderhit_read_before_its_search_started_still_reaches_it() {
     assert_eq!(count(&lines, "Key:"), 1, "{lines:#?}");
 }
 
-/// Found by the bounds work: the search prints `bestmove` before it
-/// clears the flag the reader consults, so an `isready` sent right after
-/// `bestmove` is answered at once, before commands sent ahead of it have
-/// run (here 116 of 300 times on a loaded 2-core machine). Reported to
-/// the lead. Fifty tries make a pass by chance negligible.
+/// An `isready` sent right after `bestmove` must wait for the commands
+/// sent ahead of it (it once overtook them 116 of 300 times on a loaded
+/// 2-core machine, when the search cleared its flag after `bestmove`).
+/// Fifty tries make a pass by chance negligible.
 #[test]
-#[ignore = "engine bug (protocol reader): isready overtakes queued commands after bestmove"]
 fn isready_right_after_bestmove_waits_for_earlier_commands() {
     let mut e = Engine::start();
     for _ in 0..50 {

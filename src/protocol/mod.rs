@@ -1,11 +1,17 @@
 //! The text protocol on stdin/stdout (protocol.md).
 //!
-//! A reader thread owns stdin. It answers `isready`, `stop`, `ponderhit`,
-//! `debug` and `quit` itself while a search runs, and queues every command
-//! (in order) for the controller, which runs on the calling thread. The
-//! controller starts each search on its own thread and waits for it only
-//! when a later command needs the engine; so neither the reader nor the
-//! search ever waits for the other.
+//! A reader thread owns stdin. It answers `isready`, `debug` and `quit`
+//! itself while a search runs, and queues every command (in order) for the
+//! controller, which runs on the calling thread. The controller starts each
+//! search on its own thread and waits for it only when a later command
+//! needs the engine; so neither the reader nor the search ever waits for
+//! the other.
+//!
+//! `stop`, `ponderhit`, `quit` and the end of input act when they are read,
+//! even on a search the controller has not started yet (it may be queued
+//! behind a command that waits for an earlier search): the reader counts
+//! the `go` lines it has queued, and each signal covers every search up to
+//! that count.
 
 mod display;
 mod options;
@@ -20,9 +26,9 @@ use crate::rules::{Game, GameEnd};
 use crate::search::{self, Config, Limits, Searcher, Signals};
 use crate::tt::{LockFreeTable, Table};
 use std::io::BufRead;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -40,15 +46,37 @@ enum Input {
     Line(String),
     /// A line that is not UTF-8: reported, never carried out.
     Undecodable,
-    /// Standard input is closed.
-    End,
 }
 
 /// State the reader thread shares with the controller.
 #[derive(Default)]
 struct Flags {
+    /// A search (or perft, or bench) runs: the reader answers at once.
     searching: AtomicBool,
     debug: AtomicBool,
+    read: Mutex<ReadSoFar>,
+}
+
+impl Flags {
+    fn read(&self) -> MutexGuard<'_, ReadSoFar> {
+        self.read.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What the reader has read that applies to searches by their number (the
+/// count of `go` lines up to and including theirs), started or not.
+#[derive(Default)]
+struct ReadSoFar {
+    /// `go` lines queued for the controller.
+    gos: u64,
+    /// Every search up to this number is stopped.
+    stopped_up_to: u64,
+    /// Every search up to this number has had its `ponderhit`.
+    ponderhit_up_to: u64,
+    /// Standard input is closed: a search without a limit ends at once.
+    input_ended: bool,
+    /// The latest search the controller started has no limit of its own.
+    unbounded_search: bool,
 }
 
 /// Run the engine on stdin/stdout until `quit` or end of input.
@@ -68,10 +96,6 @@ pub fn run_stdio() -> i32 {
             Input::Undecodable => {
                 error("a line of input is not valid UTF-8; ignored");
                 true
-            }
-            Input::End => {
-                controller.end_of_input();
-                false
             }
         };
         if !go_on {
@@ -98,18 +122,12 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
         };
         let line = text.trim_end_matches(['\n', '\r']).to_string();
         let mut tokens = line.split_whitespace();
+        let word = tokens.next();
+        signal_searches_read(word, signals, flags);
         // While a search (or perft, or bench) runs, these act at once.
         if flags.searching.load(Ordering::SeqCst) {
-            match tokens.next() {
-                Some("quit") => {
-                    signals.stop.store(true, Ordering::SeqCst);
-                    // Let the search print its bestmove, but no longer.
-                    let deadline = Instant::now() + Duration::from_millis(100);
-                    while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    std::process::exit(0);
-                }
+            match word {
+                Some("quit") => quit_now(flags),
                 Some("isready") => {
                     send("readyok");
                     continue;
@@ -120,8 +138,6 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
                         .store(tokens.next() == Some("on"), Ordering::SeqCst);
                     continue;
                 }
-                Some("stop") => signals.stop.store(true, Ordering::SeqCst),
-                Some("ponderhit") => signals.ponderhit.store(true, Ordering::SeqCst),
                 _ => {}
             }
         }
@@ -129,7 +145,44 @@ fn read_stdin(queue: mpsc::Sender<Input>, signals: &Signals, flags: &Flags) {
             return;
         }
     }
-    let _ = queue.send(Input::End);
+    // End of input means `quit` once the queued work is done: a search
+    // with a limit may finish; one without (it would wait for a `stop`
+    // that can no longer come) ends now.
+    let mut read = flags.read();
+    read.input_ended = true;
+    if read.unbounded_search {
+        signals.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Count a `go` line, or apply `stop`, `quit` or `ponderhit` to every
+/// search read so far, running or still queued.
+fn signal_searches_read(word: Option<&str>, signals: &Signals, flags: &Flags) {
+    let mut read = flags.read();
+    match word {
+        Some("go") => read.gos += 1,
+        Some("stop" | "quit") => {
+            read.stopped_up_to = read.gos;
+            signals.stop.store(true, Ordering::SeqCst);
+        }
+        Some("ponderhit") => {
+            read.ponderhit_up_to = read.gos;
+            signals.ponderhit.store(true, Ordering::SeqCst);
+        }
+        _ => {}
+    }
+}
+
+/// `quit` during a search (already stopped): let it print its bestmove,
+/// but wait no longer than a moment.
+fn quit_now(flags: &Flags) -> ! {
+    let deadline = Instant::now() + Duration::from_millis(100);
+    while flags.searching.load(Ordering::SeqCst) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // The search clears the flag while it holds stdout for its bestmove.
+    let _whole_lines = std::io::stdout().lock();
+    std::process::exit(0);
 }
 
 /// The controller: options, the current game position and the search.
@@ -140,9 +193,8 @@ struct Controller {
     signals: Arc<Signals>,
     flags: Arc<Flags>,
     search: Option<JoinHandle<()>>,
-    /// The running search has no limit of its own (`go`, `go infinite`,
-    /// `go ponder`, ...): end of input stops it.
-    search_unbounded: bool,
+    /// `go` lines carried out so far: the number of the latest search.
+    gos: u64,
 }
 
 impl Controller {
@@ -155,22 +207,13 @@ impl Controller {
             signals,
             flags,
             search: None,
-            search_unbounded: false,
+            gos: 0,
         }
     }
 
     fn finish_search(&mut self) {
         if let Some(handle) = self.search.take() {
             let _ = handle.join();
-        }
-    }
-
-    /// End of input means `quit` once the queued work is done: a search
-    /// with a limit may finish; one without (it would wait for a `stop`
-    /// that can no longer come) ends now.
-    fn end_of_input(&mut self) {
-        if self.search_unbounded {
-            self.signals.stop.store(true, Ordering::SeqCst);
         }
     }
 
@@ -200,19 +243,13 @@ impl Controller {
                 send("readyok");
                 return true;
             }
+            // The reader has already signalled these to the searches.
             "stop" => {
-                self.signals.stop.store(true, Ordering::SeqCst);
                 self.finish_search();
                 return true;
             }
-            "ponderhit" => {
-                self.signals.ponderhit.store(true, Ordering::SeqCst);
-                return true;
-            }
-            "quit" => {
-                self.signals.stop.store(true, Ordering::SeqCst);
-                return false;
-            }
+            "ponderhit" => return true,
+            "quit" => return false,
             "debug" => {
                 self.flags
                     .debug
@@ -223,6 +260,9 @@ impl Controller {
         }
         // Everything else waits for a running search to end.
         self.finish_search();
+        if word == "go" {
+            self.gos += 1;
+        }
         let result = match word {
             "uci" => {
                 send(&format!("id name bashni {}", env!("CARGO_PKG_VERSION")));
@@ -340,10 +380,7 @@ impl Controller {
             move_overhead: self.options.move_overhead,
             draw_rules: self.game.rules().draw,
         };
-        self.signals.stop.store(false, Ordering::SeqCst);
-        self.signals.ponderhit.store(false, Ordering::SeqCst);
-        self.flags.searching.store(true, Ordering::SeqCst);
-        self.search_unbounded = !limits.is_bounded();
+        self.arm_signals(!limits.is_bounded());
         let pos = pos.clone();
         let history = self.game.repetition_keys().to_vec();
         let tt = Arc::clone(&self.tt);
@@ -351,9 +388,20 @@ impl Controller {
         let flags = Arc::clone(&self.flags);
         self.search = Some(std::thread::spawn(move || {
             run_search(&pos, &history, &limits, &config, &*tt, &signals, &flags);
-            flags.searching.store(false, Ordering::SeqCst);
         }));
         Ok(())
+    }
+
+    /// Set the signals for the search about to start: those the reader
+    /// has already read for it (it may have been queued a while) hold.
+    fn arm_signals(&self, unbounded: bool) {
+        let mut read = self.flags.read();
+        let stop = self.gos <= read.stopped_up_to || (unbounded && read.input_ended);
+        self.signals.stop.store(stop, Ordering::SeqCst);
+        let ponderhit = self.gos <= read.ponderhit_up_to;
+        self.signals.ponderhit.store(ponderhit, Ordering::SeqCst);
+        read.unbounded_search = unbounded;
+        self.flags.searching.store(true, Ordering::SeqCst);
     }
 }
 
@@ -399,6 +447,11 @@ fn run_search<T: Table>(
     if outcome.random_move {
         send("info string skill level: random move");
     }
+    // Clear the flag before `bestmove`, holding stdout so that nothing is
+    // printed in between: a command sent after `bestmove` is then queued
+    // behind those sent before it, and `quit` waits for the whole line.
+    let _bestmove_first = std::io::stdout().lock();
+    flags.searching.store(false, Ordering::SeqCst);
     match (outcome.best, outcome.ponder) {
         (Some(best), Some(ponder)) => send(&format!("bestmove {best} ponder {ponder}")),
         (Some(best), None) => send(&format!("bestmove {best}")),
