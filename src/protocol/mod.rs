@@ -83,13 +83,14 @@ struct ReadSoFar {
 pub fn run_stdio() -> i32 {
     let signals = Arc::new(Signals::default());
     let flags = Arc::new(Flags::default());
+    // The table comes first: under a tight memory limit the reader
+    // thread's own allocations must not take its room.
+    let Some(mut controller) = Controller::new(Arc::clone(&signals), Arc::clone(&flags)) else {
+        error("not even a 1 MiB hash table fits in memory; the engine cannot start");
+        return 1;
+    };
     let (queue, commands) = mpsc::channel::<Input>();
-    {
-        let signals = Arc::clone(&signals);
-        let flags = Arc::clone(&flags);
-        std::thread::spawn(move || read_stdin(queue, &signals, &flags));
-    }
-    let mut controller = Controller::new(signals, flags);
+    std::thread::spawn(move || read_stdin(queue, &signals, &flags));
     for input in commands {
         let go_on = match input {
             Input::Line(line) => controller.execute(&line),
@@ -198,17 +199,28 @@ struct Controller {
 }
 
 impl Controller {
-    fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Controller {
-        let options = Options::default();
-        Controller {
+    /// A controller with the default options, or a smaller table than the
+    /// default `Hash` if memory is that short (`None`: not even 1 MiB).
+    fn new(signals: Arc<Signals>, flags: Arc<Flags>) -> Option<Controller> {
+        let mut options = Options::default();
+        let tt = std::iter::successors(Some(options.hash_mb), |&mb| (mb > 1).then_some(mb / 2))
+            .find_map(new_table)?;
+        if tt.size_in_bytes() >> 20 < options.hash_mb {
+            options.hash_mb = tt.size_in_bytes() >> 20;
+            error(&format!(
+                "option Hash: the default does not fit in memory; using {} MiB",
+                options.hash_mb
+            ));
+        }
+        Some(Controller {
             game: Game::new(options.rules),
-            tt: new_table(options.hash_mb).expect("the default table fits in memory"),
+            tt,
             options,
             signals,
             flags,
             search: None,
             gos: 0,
-        }
+        })
     }
 
     fn finish_search(&mut self) {
@@ -428,6 +440,13 @@ fn run_search<T: Table>(
     let outcome = searcher.search(pos, history, limits, &mut |report| {
         send(&info_line(report));
     });
+    if outcome.refused_threads > 0 {
+        send(&format!(
+            "info string the system refused {} search threads; searched with {}",
+            outcome.refused_threads,
+            config.threads.max(1) - outcome.refused_threads
+        ));
+    }
     if outcome.best.is_none() {
         // As Stockfish: the host learns that the side to move has lost.
         send("info depth 0 score mate 0");

@@ -16,7 +16,10 @@ pub use time::{Clock, Progress, TimeBudget, start_next_iteration};
 
 use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, MULTIPV_PROGRESS_AFTER_MS, SKILL_TABLE};
+use params::{
+    ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, HELPER_ADDRESS_SPACE_MB, MULTIPV_PROGRESS_AFTER_MS,
+    SKILL_TABLE, THREAD_HEADROOM_MB,
+};
 use rand::RngExt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -116,6 +119,8 @@ pub struct Outcome {
     pub soft_limit: Option<Duration>,
     /// How long the search took (pondering included).
     pub elapsed: Duration,
+    /// Helper threads the system refused; the search ran without them.
+    pub refused_threads: usize,
 }
 
 /// State shared by the threads of one search.
@@ -135,7 +140,7 @@ pub(crate) struct Shared<'a, T: Table> {
     node_limit: Option<u64>,
     helper_nodes: AtomicU64,
     main_nodes: AtomicU64,
-    /// Time and node limits wait for depth 1, so there is always a searched move.
+    /// A node limit waits for depth 1, so there is always a searched move.
     first_iteration_done: AtomicBool,
     /// The deepest iteration a helper has completed (single-PV searches).
     helper_best: Mutex<Option<HelperResult>>,
@@ -184,10 +189,12 @@ impl<T: Table> Shared<'_, T> {
 
     /// Called by the main thread every few hundred nodes.
     fn check_limits(&self) {
-        if !self.first_iteration_done.load(Ordering::Relaxed) {
-            return;
-        }
+        // A node limit waits for depth 1, so a fixed-nodes search always
+        // answers with a searched move. The clock does not wait: a first
+        // iteration can take minutes in a capture-rich position, and the
+        // answer is then the best move searched so far.
         if let Some(limit) = self.node_limit
+            && self.first_iteration_done.load(Ordering::Relaxed)
             && self.total_nodes() >= limit
         {
             self.halt.store(true, Ordering::Relaxed);
@@ -294,6 +301,7 @@ fn think<T: Table>(
         budget,
         soft_limit: budget.map(|b| b.optimum),
         elapsed: Duration::ZERO,
+        refused_threads: 0,
     };
     if legal.is_empty() {
         outcome.score = -MATE; // no legal move: the side to move has lost
@@ -327,16 +335,26 @@ fn think<T: Table>(
     let roots: Vec<RootMove> = legal.iter().map(|&mv| RootMove::new(mv)).collect();
     let multi_pv = config.multi_pv.clamp(1, roots.len());
     std::thread::scope(|scope| {
+        let mut main = Worker::new(pos.clone(), game_keys, &shared, config.draw_rules, true);
         for id in 1..config.threads.max(1) {
+            // The system may refuse a thread (address space, limits):
+            // search with those it gave, at least the main one.
+            if !room_for_another_thread() {
+                outcome.refused_threads = config.threads - id;
+                break;
+            }
             let (shared, roots) = (&shared, roots.clone());
             let rules = config.draw_rules;
-            scope.spawn(move || {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 run_helper(
                     id, pos, game_keys, shared, rules, roots, max_depth, multi_pv,
                 )
             });
+            if spawned.is_err() {
+                outcome.refused_threads = config.threads - id;
+                break;
+            }
         }
-        let mut main = Worker::new(pos.clone(), game_keys, &shared, config.draw_rules, true);
         let search = MainSearch {
             shared: &shared,
             limits,
@@ -355,6 +373,20 @@ fn think<T: Table>(
         play_at_skill(percent, &legal, &mut outcome);
     }
     outcome
+}
+
+/// Whether the address space has room for one more helper thread and a
+/// margin beyond it. A thread spawned into the last megabytes would start,
+/// and the process would abort on the first allocation that no longer fits
+/// (Rust cannot recover from that), so the room is probed first: a
+/// reservation that is never touched costs no memory, only address space.
+fn room_for_another_thread() -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    let fits = probe
+        .try_reserve_exact((HELPER_ADDRESS_SPACE_MB + THREAD_HEADROOM_MB) << 20)
+        .is_ok();
+    std::hint::black_box(&probe);
+    fits
 }
 
 /// The plan for this move: a fixed `movetime`, or a share of the clock.
@@ -420,6 +452,9 @@ impl<T: Table> MainSearch<'_, '_, T> {
         let mut progress = Progress::default();
         for depth in 1..=self.max_depth {
             if !self.search_lines(main, &mut roots, depth, report) {
+                if depth == 1 {
+                    best_of_first_iteration(&roots, outcome);
+                }
                 return;
             }
             self.shared
@@ -492,6 +527,18 @@ impl<T: Table> MainSearch<'_, '_, T> {
             .soft_limit_ms
             .store(soft.as_millis() as u64, Ordering::Relaxed);
         !start_next_iteration(&budget, soft, elapsed, progress.predicted_next())
+    }
+}
+
+/// A first iteration cut short by the clock or `stop`: answer with the best
+/// root move it searched, if any (the outcome already holds the first
+/// legal move otherwise).
+fn best_of_first_iteration(roots: &[RootMove], outcome: &mut Outcome) {
+    let searched = roots.iter().filter(|r| r.score > -MATE);
+    if let Some(best) = searched.max_by_key(|r| r.score) {
+        outcome.best = Some(best.mv);
+        outcome.ponder = best.pv.get(1).copied();
+        outcome.score = best.score;
     }
 }
 

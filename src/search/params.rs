@@ -120,3 +120,11 @@ pub const SKILL_ELO: [(u32, u32); 7] = [
     (14, 1982),
     (20, 2000),
 ];
+
+/// Address space a helper thread may take: its stack (2 MiB), a malloc
+/// arena of its own (glibc reserves 64 MiB for each) and its worker.
+pub const HELPER_ADDRESS_SPACE_MB: usize = 72;
+
+/// Address space left free after the last helper is started, for the
+/// threads' own allocations and the rest of the engine.
+pub const THREAD_HEADROOM_MB: usize = 64;
