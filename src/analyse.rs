@@ -12,9 +12,13 @@
 
 use crate::rules::{KingLanding, Move, Position, RuleSet, Variant};
 use crate::search::{self, Config, Limits, MATE, is_mate_score, score_text};
+use crate::search_args::SearchArgs;
 use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
 use serde::Serialize;
+
+/// The depth of each search when no limit is given.
+const DEFAULT_DEPTH: u32 = 10;
 
 /// Options of `bashni analyse`.
 #[derive(clap::Args, Debug)]
@@ -26,21 +30,10 @@ pub struct AnalyseArgs {
     pub variant: Variant,
     #[arg(long, default_value = "continue")]
     pub king_landing: KingLanding,
-    /// Search depth per position (the default when no limit is given: 10).
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub depth: Option<u32>,
-    /// Milliseconds per position.
-    #[arg(long, conflicts_with = "nodes")]
-    pub movetime: Option<u64>,
-    /// Nodes per position.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    #[command(flatten)]
+    pub search: SearchArgs,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub multipv: u32,
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub hash: u32,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
     pub json: bool,
@@ -253,20 +246,12 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let rules = RuleSet::new(args.variant).with_king_landing(args.king_landing);
     let entries = parse_file(&text, rules)?;
-    let limits = Limits {
-        depth: args
-            .depth
-            .or((args.movetime.is_none() && args.nodes.is_none()).then_some(10)),
-        movetime: args.movetime,
-        nodes: args.nodes,
-        ..Limits::default()
-    };
-    let tt = LockFreeTable::try_with_megabytes(args.hash as usize)
-        .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?;
+    let limits = args.search.limits(DEFAULT_DEPTH);
+    let tt = args.search.table()?;
     let (mut solved, mut with_best_move) = (0, 0);
     for entry in &entries {
         let config = Config {
-            threads: args.threads as usize,
+            threads: args.search.threads as usize,
             multi_pv: args.multipv as usize,
             draw_rules: entry.rules.draw,
             ..Config::default()

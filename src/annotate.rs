@@ -12,10 +12,14 @@
 
 use crate::rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
 use crate::search::{self, Config, Limits, MATE, is_mate_score};
+use crate::search_args::SearchArgs;
 use crate::tournament::pdn::{PdnGame, parse_pdn};
 use crate::tt::{LockFreeTable, Table};
 use anyhow::Context;
 use std::path::PathBuf;
+
+/// The depth of each search when no limit is given.
+const DEFAULT_DEPTH: u32 = 8;
 
 /// Options of `bashni annotate`.
 #[derive(clap::Args, Debug)]
@@ -25,19 +29,8 @@ pub struct AnnotateArgs {
     /// Write the annotated games here instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Search depth per position (the default when no limit is given: 8).
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"], value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub depth: Option<u32>,
-    /// Milliseconds per position.
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
-    pub movetime: Option<u64>,
-    /// Nodes per position.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub hash: u32,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// A loss of this many centipawns or more marks a mistake (`?`).
     #[arg(long, default_value_t = 100)]
     pub mistake: i32,
@@ -85,28 +78,13 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     if args.blunder < args.mistake || args.mistake <= 0 {
         anyhow::bail!("--mistake must be above 0 and at most --blunder");
     }
-    let depth = args
-        .depth
-        .or((args.movetime.is_none() && args.nodes.is_none()).then_some(8));
-    let description = match (depth, args.movetime, args.nodes) {
-        (Some(d), _, _) => format!("depth {d}"),
-        (_, Some(ms), _) => format!("movetime {ms}"),
-        (_, _, Some(n)) => format!("nodes {n}"),
-        _ => String::new(),
-    };
     let annotator = Annotator {
-        limits: Limits {
-            depth,
-            movetime: args.movetime,
-            nodes: args.nodes,
-            ..Limits::default()
-        },
-        threads: args.threads as usize,
-        tt: LockFreeTable::try_with_megabytes(args.hash as usize)
-            .with_context(|| format!("cannot allocate a {} MiB table", args.hash))?,
+        limits: args.search.limits(DEFAULT_DEPTH),
+        threads: args.search.threads as usize,
+        tt: args.search.table()?,
         mistake: args.mistake,
         blunder: args.blunder,
-        description,
+        description: args.search.describe(DEFAULT_DEPTH),
     };
     let mut out = String::new();
     for (i, game) in games.iter().enumerate() {

@@ -33,6 +33,8 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 #[cfg(feature = "tools")]
+pub mod search_args;
+#[cfg(feature = "tools")]
 pub mod selfplay;
 pub mod stdout;
 #[cfg(feature = "tools")]

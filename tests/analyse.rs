@@ -52,3 +52,31 @@ fn a_mixed_epd_file_in_json() {
     );
     let _ = std::fs::remove_file(&file);
 }
+
+/// `analyse` and `annotate` take one set of search flags, refused alike:
+/// no limit of zero and no two limits at once.
+#[test]
+fn analyse_and_annotate_refuse_the_same_limits() {
+    let bad: [&[&str]; 4] = [
+        &["--movetime", "0"],
+        &["--depth", "0"],
+        &["--nodes", "0"],
+        &["--depth", "4", "--nodes", "100"],
+    ];
+    for command in ["analyse", "annotate"] {
+        for flags in bad {
+            let out = Command::new(BIN)
+                .arg(command)
+                .arg("no-such-file")
+                .args(flags)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {flags:?}: {stderr}");
+            assert!(
+                stderr.starts_with("error: "),
+                "{command} {flags:?}: {stderr}"
+            );
+        }
+    }
+}
