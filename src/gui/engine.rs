@@ -4,17 +4,12 @@
 //! error of the server.
 
 use crate::tournament::EngineSpec;
+use crate::tournament::engine::{HANDSHAKE_TIMEOUT, MAX_LINE_BYTES, engine_line};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
-
-/// How long `uci` -> `uciok` and `isready` -> `readyok` may take.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// A longer line is cut; the rest arrives as further lines.
-const MAX_LINE_BYTES: u64 = 64 * 1024;
 
 /// What the engine process did, tagged with the engine's generation so
 /// that lines of an engine already replaced are told apart.
@@ -182,8 +177,7 @@ async fn read_lines(
         {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                let line = engine_line(&buf);
                 if events.send(EngineEvent::Line(generation, line)).is_err() {
                     return;
                 }

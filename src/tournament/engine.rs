@@ -16,7 +16,14 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A line longer than this is cut; the rest arrives as further lines. It
 /// keeps a babbling engine from filling the memory.
-const MAX_LINE_BYTES: u64 = 64 * 1024;
+pub const MAX_LINE_BYTES: u64 = 64 * 1024;
+
+/// One line as read from an engine (at most `MAX_LINE_BYTES`), as text:
+/// engines are untrusted, so bad UTF-8 becomes U+FFFD; the line end goes.
+pub fn engine_line(bytes: &[u8]) -> String {
+    let line = String::from_utf8_lossy(bytes);
+    line.trim_end_matches(['\n', '\r']).to_string()
+}
 
 /// Why an engine could not go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,10 +178,7 @@ impl Engine {
                 {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
-                        // Engines are untrusted: bad UTF-8 becomes U+FFFD.
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if sender.send(line).is_err() {
+                        if sender.send(engine_line(&buf)).is_err() {
                             break;
                         }
                     }
