@@ -457,7 +457,7 @@ mod tests {
             })
             .collect();
         let start_error = error(&samples, &theta, k);
-        adam(&samples, &mut theta, k, 1500, 2.0, &mut |_, _| {});
+        adam(&samples, &mut theta, k, 3000, 2.0, &mut |_, _| {});
         let end_error = error(&samples, &theta, k);
         assert!(
             end_error < start_error / 100.0,

@@ -899,7 +899,7 @@ fn bench_takes_the_command_line_arguments() {
     // The count of `bashni bench --depth 5` (docs/benchmarks.md).
     assert_eq!(
         last.split_whitespace().next(),
-        Some("16222"),
+        Some("18513"),
         "{lines:#?} {last}"
     );
 }
