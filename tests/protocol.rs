@@ -577,10 +577,9 @@ fn a_clock_move_keeps_close_to_its_plan() {
         assert_eq!(t.hard, budget.maximum.as_millis() as u64, "{go}");
         assert!(t.hard <= 3 * t.plan, "{go}: {t:?}");
         assert!(t.soft <= t.hard, "{go}: {t:?}");
-        // Never past the hard limit (checked every 256 nodes), and an
-        // iteration is only started if it should end near the soft limit.
+        // Never past the hard limit (checked every 256 nodes): the
+        // iteration that starts late is cut, not run to its end.
         assert!(t.used <= t.hard + 25, "{go}: {t:?}");
-        assert!(t.used <= 2 * t.soft, "{go}: {t:?}");
     }
 }
 

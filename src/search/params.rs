@@ -50,8 +50,9 @@ pub const HARD_LIMIT_CLOCK_PERCENT: u64 = 33;
 /// part of the clock (in percent): the clock is refilled after it.
 pub const LAST_MOVE_CLOCK_PERCENT: u64 = 75;
 /// A stable best move uses this fraction of the plan (Stockfish's
-/// best-move stability idea): the search would not change its mind.
-pub const STABLE_FACTOR: f64 = 0.8;
+/// best-move stability idea scales it down further): 0.8 left a fifth of
+/// every plan unused, and the game ended with most of its clock.
+pub const STABLE_FACTOR: f64 = 1.0;
 /// Each change of best move (decayed by half per iteration) adds this much
 /// of the plan: an unsettled search deserves more time.
 pub const INSTABILITY_WEIGHT: f64 = 1.5;
@@ -64,9 +65,12 @@ pub const SCORE_DROP_FULL_CP: i32 = 100;
 /// The largest factor a falling score puts on the plan.
 pub const SCORE_DROP_MAX_FACTOR: f64 = 1.5;
 /// An iteration may start only if it is expected to end within this
-/// multiple of the soft limit: starting one that would be cut by the hard
-/// limit wastes its time.
-pub const NEXT_ITERATION_SLACK: f64 = 1.3;
+/// multiple of the soft limit (and within the hard limit). 1.3 stopped
+/// most searches at about half their plan: iteration times grow by 2-3x,
+/// so the last one that fits ends well before the soft limit. With 2.0
+/// a game uses about 85 % of its planned time, and the hard limit still
+/// cuts an iteration that runs long.
+pub const NEXT_ITERATION_SLACK: f64 = 2.0;
 /// Without two finished iterations to compare, the next is assumed to take
 /// this many times the last (a typical effective branching factor).
 pub const DEFAULT_GROWTH: f64 = 2.0;
