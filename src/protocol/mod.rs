@@ -205,8 +205,9 @@ impl Controller {
         let mut options = Options::default();
         let tt = std::iter::successors(Some(options.hash_mb), |&mb| (mb > 1).then_some(mb / 2))
             .find_map(new_table)?;
-        if tt.size_in_bytes() >> 20 < options.hash_mb {
-            options.hash_mb = tt.size_in_bytes() >> 20;
+        let made_mb = tt.size_in_bytes() >> 20;
+        if made_mb < options.hash_mb {
+            options.hash_mb = made_mb;
             error(&format!(
                 "option Hash: the default does not fit in memory; using {} MiB",
                 options.hash_mb

@@ -337,20 +337,19 @@ fn think<T: Table>(
     std::thread::scope(|scope| {
         let mut main = Worker::new(pos.clone(), game_keys, &shared, config.draw_rules, true);
         for id in 1..config.threads.max(1) {
-            // The system may refuse a thread (address space, limits):
-            // search with those it gave, at least the main one.
-            if !room_for_another_thread() {
-                outcome.refused_threads = config.threads - id;
-                break;
-            }
             let (shared, roots) = (&shared, roots.clone());
             let rules = config.draw_rules;
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                run_helper(
-                    id, pos, game_keys, shared, rules, roots, max_depth, multi_pv,
-                )
-            });
-            if spawned.is_err() {
+            // The system may refuse a thread (address space, limits):
+            // search with those it gave, at least the main one.
+            let refused = !room_for_another_thread()
+                || std::thread::Builder::new()
+                    .spawn_scoped(scope, move || {
+                        run_helper(
+                            id, pos, game_keys, shared, rules, roots, max_depth, multi_pv,
+                        )
+                    })
+                    .is_err();
+            if refused {
                 outcome.refused_threads = config.threads - id;
                 break;
             }
