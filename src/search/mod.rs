@@ -336,24 +336,15 @@ fn think<T: Table>(
     let multi_pv = config.multi_pv.clamp(1, roots.len());
     std::thread::scope(|scope| {
         let mut main = Worker::new(pos.clone(), game_keys, &shared, config.draw_rules, true);
-        for id in 1..config.threads.max(1) {
-            let (shared, roots) = (&shared, roots.clone());
-            let rules = config.draw_rules;
-            // The system may refuse a thread (address space, limits):
-            // search with those it gave, at least the main one.
-            let refused = !room_for_another_thread()
-                || std::thread::Builder::new()
-                    .spawn_scoped(scope, move || {
-                        run_helper(
-                            id, pos, game_keys, shared, rules, roots, max_depth, multi_pv,
-                        )
-                    })
-                    .is_err();
-            if refused {
-                outcome.refused_threads = config.threads - id;
-                break;
-            }
-        }
+        let job = HelperJob {
+            pos,
+            game_keys,
+            shared: &shared,
+            rules: config.draw_rules,
+            max_depth,
+            multi_pv,
+        };
+        outcome.refused_threads = job.spawn(scope, config.threads, &roots);
         let search = MainSearch {
             shared: &shared,
             limits,
@@ -397,36 +388,68 @@ fn time_budget(limits: &Limits, config: &Config) -> Option<TimeBudget> {
     }
 }
 
-/// A Lazy SMP helper: searches the same root, skipping depths in a
-/// pattern of its own, and offers each finished iteration to the main
-/// thread.
-#[allow(clippy::too_many_arguments)]
-fn run_helper<T: Table>(
-    id: usize,
-    pos: &Position,
-    game_keys: &[u64],
-    shared: &Shared<T>,
+/// What a Lazy SMP helper thread needs to search the same root.
+struct HelperJob<'s, 'a, T: Table> {
+    pos: &'s Position,
+    game_keys: &'s [u64],
+    shared: &'s Shared<'a, T>,
     rules: DrawRules,
-    mut roots: Vec<RootMove>,
     max_depth: i32,
     multi_pv: usize,
-) {
-    let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
-    for depth in 1..=max_depth {
-        if depth < max_depth && helper_skips(id, depth) {
-            continue;
+}
+
+impl<'s, 'a: 's, T: Table> HelperJob<'s, 'a, T> {
+    /// Start helpers so that `threads` search in all, the main one
+    /// included; returns how many the system refused. It may refuse a
+    /// thread (address space, limits): the search goes on with those it
+    /// gave, at least the main one.
+    fn spawn<'scope>(
+        &self,
+        scope: &'scope std::thread::Scope<'scope, 's>,
+        threads: usize,
+        roots: &[RootMove],
+    ) -> usize {
+        for id in 1..threads.max(1) {
+            let (job, roots) = (HelperJob { ..*self }, roots.to_vec());
+            let refused = !room_for_another_thread()
+                || std::thread::Builder::new()
+                    .spawn_scoped(scope, move || job.run(id, roots))
+                    .is_err();
+            if refused {
+                return threads - id;
+            }
         }
-        aspiration(&mut worker, &mut roots, 0, depth);
-        if worker.aborted {
-            return;
-        }
-        if multi_pv == 1 {
-            shared.offer(depth, &roots[0]);
-        }
+        0
     }
-    // The requested depth is reached: the search is done.
-    if multi_pv == 1 {
-        shared.halt.store(true, Ordering::Relaxed);
+
+    /// Search the root, skipping depths in a pattern of helper `id`'s own,
+    /// and offer each finished iteration to the main thread.
+    fn run(self, id: usize, mut roots: Vec<RootMove>) {
+        let HelperJob {
+            pos,
+            game_keys,
+            shared,
+            rules,
+            max_depth,
+            multi_pv,
+        } = self;
+        let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
+        for depth in 1..=max_depth {
+            if depth < max_depth && helper_skips(id, depth) {
+                continue;
+            }
+            aspiration(&mut worker, &mut roots, 0, depth);
+            if worker.aborted {
+                return;
+            }
+            if multi_pv == 1 {
+                shared.offer(depth, &roots[0]);
+            }
+        }
+        // The requested depth is reached: the search is done.
+        if multi_pv == 1 {
+            shared.halt.store(true, Ordering::Relaxed);
+        }
     }
 }
 
