@@ -591,12 +591,13 @@ fn pondering_time_counts_after_ponderhit() {
     e.send("go ponder wtime 10000 btime 10000");
     // readyok during a search: the search has started.
     e.sync();
-    let waited = Duration::from_millis(1200);
+    // Longer than the hard limit (1950 ms on this clock).
+    let waited = plan_for(10_000, 0, None).maximum + Duration::from_millis(300);
     std::thread::sleep(waited);
     e.send("ponderhit");
     let t = time_line(&e.until("bestmove"));
-    // The plan (317 ms) and even the hard limit were spent pondering: the
-    // answer comes at once instead of after a fresh plan.
+    // The plan and even the hard limit were spent pondering: the answer
+    // comes at once instead of after a fresh plan.
     assert!(t.hard < waited.as_millis() as u64, "{t:?}");
     // The search's clock starts on its own thread, a few ms after the
     // `readyok` that let this test start waiting.

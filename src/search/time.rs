@@ -189,11 +189,11 @@ mod tests {
     }
 
     #[test]
-    fn ten_seconds_plan_a_thirtieth_and_cap_at_three_times() {
+    fn ten_seconds_plan_a_fifteenth_and_cap_at_three_times() {
         let b = TimeBudget::for_clock(clock(10_000, 0, None), 10);
-        // (10000 - 31 x 15) / 30 = 317 ms planned, hard limit 3x.
-        assert_eq!(b.optimum, Duration::from_millis(317));
-        assert_eq!(b.maximum, Duration::from_millis(951));
+        // (10000 - 16 x 15) / 15 = 650 ms planned, hard limit 3x.
+        assert_eq!(b.optimum, Duration::from_millis(650));
+        assert_eq!(b.maximum, Duration::from_millis(1950));
     }
 
     #[test]
@@ -202,7 +202,7 @@ mod tests {
         let inc = TimeBudget::for_clock(clock(10_000, 100, None), 10);
         assert!(inc.optimum > plain.optimum + Duration::from_millis(90));
         let few = TimeBudget::for_clock(clock(10_000, 0, Some(5)), 10);
-        assert!(few.optimum > plain.optimum * 5);
+        assert!(few.optimum > plain.optimum * 2);
         // The hard limit stays a third of the clock.
         assert!(few.maximum <= Duration::from_millis(3300));
     }
@@ -272,11 +272,18 @@ mod tests {
     fn an_iteration_that_cannot_end_in_time_is_not_started() {
         let b = TimeBudget::for_clock(clock(10_000, 0, None), 10);
         let soft = b.optimum;
-        let ms = Duration::from_millis;
-        assert!(start_next_iteration(&b, soft, ms(100), ms(150)));
-        // Before the plan, but the next would run far past it.
-        assert!(!start_next_iteration(&b, soft, ms(200), ms(600)));
+        assert!(start_next_iteration(&b, soft, soft / 4, soft / 2));
+        // Before the plan, but the next would end past twice the plan.
+        assert!(!start_next_iteration(&b, soft, soft / 2, soft * 2));
+        // Within twice the soft limit, but past the hard limit.
+        let unstable = b.maximum.mul_f64(0.9);
+        assert!(!start_next_iteration(&b, unstable, soft, b.maximum));
         // Past the plan: never.
-        assert!(!start_next_iteration(&b, soft, ms(320), ms(0)));
+        assert!(!start_next_iteration(
+            &b,
+            soft,
+            soft + soft / 100,
+            Duration::ZERO
+        ));
     }
 }
