@@ -37,6 +37,18 @@ pub struct TuneArgs {
     /// Overwrite `--out` if it exists (otherwise the table is printed).
     #[arg(long)]
     pub write: bool,
+    /// After the fit, refit with each parameter held at 0 in turn and
+    /// print how much the held-out error rises: a parameter whose removal
+    /// costs no more than the noise of the held-out games is noise.
+    #[arg(long)]
+    pub ablation: bool,
+    /// Adam steps of each ablation refit (started from the full fit).
+    #[arg(long, default_value_t = 100)]
+    pub ablation_epochs: u32,
+    /// Hold this parameter at 0 (by its name in `src/eval/weights.rs`),
+    /// to fit without it; repeat for several.
+    #[arg(long = "drop", value_name = "PARAMETER")]
+    pub dropped: Vec<String>,
 }
 
 /// Parameters held at their current weight, because the counts are tied
@@ -60,6 +72,8 @@ pub struct Sample {
     pub phase: f64,
     /// Game result from White's view: 1, 0.5 or 0 (or a probability).
     pub result: f64,
+    /// The game it comes from (positions of one game are not independent).
+    pub game: u64,
 }
 
 impl Sample {
@@ -73,6 +87,7 @@ impl Sample {
             counts,
             phase: f64::from(f.phase) / f64::from(eval::PHASE_MAX),
             result,
+            game: 0,
         }
     }
 
@@ -86,6 +101,11 @@ impl Sample {
             )
         });
         mg * self.phase + eg * (1.0 - self.phase)
+    }
+
+    /// The squared error of the prediction under `theta` and `k`.
+    fn error(&self, theta: &[f64], k: f64) -> f64 {
+        (self.result - sigmoid(k, self.score(theta))).powi(2)
     }
 }
 
@@ -116,10 +136,7 @@ pub fn error(samples: &[Sample], theta: &[f64], k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let sum: f64 = samples
-        .par_iter()
-        .map(|s| (s.result - sigmoid(k, s.score(theta))).powi(2))
-        .sum();
+    let sum: f64 = samples.par_iter().map(|s| s.error(theta, k)).sum();
     sum / samples.len() as f64
 }
 
@@ -177,13 +194,13 @@ fn gradient(samples: &[Sample], theta: &[f64], k: f64) -> Vec<f64> {
 }
 
 /// Adam over the weights, `epochs` full-batch steps; `report` gets each
-/// epoch's number and training error. Frozen parameters do not move.
+/// epoch's number and training error. The `frozen` parameters do not move.
 pub fn adam(
     samples: &[Sample],
     theta: &mut [f64],
     k: f64,
-    epochs: u32,
-    learning_rate: f64,
+    (epochs, learning_rate): (u32, f64),
+    frozen: &[usize],
     report: &mut dyn FnMut(u32, f64),
 ) {
     let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-12);
@@ -191,7 +208,7 @@ pub fn adam(
     let mut v = vec![0.0; theta.len()];
     for epoch in 1..=epochs {
         let mut grad = gradient(samples, theta, k);
-        for p in FROZEN {
+        for &p in frozen {
             grad[2 * p] = 0.0;
             grad[2 * p + 1] = 0.0;
         }
@@ -263,7 +280,11 @@ fn parse_line(line: &str, holdout_every: u64) -> Result<(usize, Sample, bool), S
         .map_err(|e| format!("bad position '{fen}': {e}"))?;
     let index = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
     let held = holdout_every > 0 && game.is_multiple_of(holdout_every);
-    Ok((index, Sample::new(&pos, result), held))
+    let sample = Sample {
+        game,
+        ..Sample::new(&pos, result)
+    };
+    Ok((index, sample, held))
 }
 
 /// The weight tables as the source of `src/eval/weights.rs`.
@@ -295,9 +316,42 @@ pub fn weights_source(tables: &[(Variant, Weights, String)]) -> String {
 }
 
 /// Fit one variant's weights; returns the table and a note on the fit.
-fn tune_variant(variant: Variant, set: &DataSet, args: &TuneArgs) -> (Weights, String) {
+/// The parameters that do not move in this run: the tied ones and those
+/// named by `--drop` (held at 0).
+fn held_parameters(args: &TuneArgs) -> anyhow::Result<(Vec<usize>, Vec<usize>)> {
+    let dropped = args
+        .dropped
+        .iter()
+        .map(|name| {
+            Param::NAMES.iter().position(|n| n == name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--drop {name}: no such parameter (one of: {})",
+                    Param::NAMES.join(", ")
+                )
+            })
+        })
+        .collect::<anyhow::Result<Vec<usize>>>()?;
+    if let Some(&p) = dropped.iter().find(|p| FROZEN.contains(p)) {
+        bail!(
+            "--drop {}: it pins the scale and cannot be dropped",
+            Param::NAMES[p]
+        );
+    }
+    let frozen = FROZEN.iter().chain(&dropped).copied().collect();
+    Ok((frozen, dropped))
+}
+
+fn tune_variant(
+    variant: Variant,
+    set: &DataSet,
+    args: &TuneArgs,
+    (frozen, dropped): (&[usize], &[usize]),
+) -> (Weights, String) {
     let start = eval::weights(variant);
     let mut theta = theta_of(start);
+    for &p in dropped {
+        theta[2 * p..2 * p + 2].fill(0.0);
+    }
     let k = fit_k(&set.fit, &theta);
     let before = (error(&set.fit, &theta, k), error(&set.held_out, &theta, k));
     println!(
@@ -311,8 +365,8 @@ fn tune_variant(variant: Variant, set: &DataSet, args: &TuneArgs) -> (Weights, S
         &set.fit,
         &mut theta,
         k,
-        args.epochs,
-        args.learning_rate,
+        (args.epochs, args.learning_rate),
+        frozen,
         &mut |epoch, err| {
             println!("{variant} epoch {epoch:>4}: error {err:.6}");
         },
@@ -326,6 +380,9 @@ fn tune_variant(variant: Variant, set: &DataSet, args: &TuneArgs) -> (Weights, S
         "{variant}: error {:.6} -> {:.6}, held out {:.6} -> {:.6}",
         before.0, after.0, before.1, after.1
     );
+    if args.ablation {
+        ablation(variant, set, &theta_of(&weights), k, (args, frozen));
+    }
     let note = format!(
         "tuned on {} positions (K = {k:.4}, {} epochs); error {:.6} -> {:.6}, on {} held-out positions {:.6} -> {:.6}.",
         set.fit.len(),
@@ -336,12 +393,106 @@ fn tune_variant(variant: Variant, set: &DataSet, args: &TuneArgs) -> (Weights, S
         before.1,
         after.1
     );
+    let names: Vec<&str> = dropped.iter().map(|&p| Param::NAMES[p]).collect();
+    let note = if names.is_empty() {
+        note
+    } else {
+        format!("{note} Held at 0: {}.", names.join(", "))
+    };
     (weights, note)
+}
+
+/// Refit with each free parameter held at 0 in turn, starting from the
+/// fit, and print the rise of the held-out error with its 95 % margin;
+/// then refit without all the parameters that looked like noise at once,
+/// since terms that stand in for each other each look like noise alone.
+/// The margin is taken over held-out games, not positions: the positions
+/// of one game share its result. A parameter the data never counts is
+/// reported as such, not refitted.
+fn ablation(
+    variant: Variant,
+    set: &DataSet,
+    fitted: &[f64],
+    k: f64,
+    (args, held): (&TuneArgs, &[usize]),
+) {
+    let base = error(&set.held_out, fitted, k);
+    println!("{variant} ablation: held-out error {base:.6} with every free parameter");
+    let steps = (args.ablation_epochs, args.learning_rate);
+    let mut noise = Vec::new();
+    for p in (0..Param::COUNT).filter(|p| !held.contains(p)) {
+        let name = Param::NAMES[p];
+        let counted = |s: &Sample| s.counts.iter().any(|&(q, _)| q as usize == p);
+        if !set.fit.iter().any(counted) {
+            println!("{variant} without {name:<24} never counted in this variant's data");
+            continue;
+        }
+        let (rise, margin) = refit_without(set, fitted, k, steps, held, &[p]);
+        let verdict = if rise > margin { "" } else { "  noise" };
+        if rise <= margin {
+            noise.push(p);
+        }
+        println!(
+            "{variant} without {name:<24} held out {:.6}: {rise:+.6} +/- {margin:.6}{verdict}",
+            base + rise
+        );
+    }
+    if !noise.is_empty() {
+        let (rise, margin) = refit_without(set, fitted, k, steps, held, &noise);
+        let verdict = if rise > margin {
+            "they matter together"
+        } else {
+            "noise together too"
+        };
+        println!(
+            "{variant} without all {} of them           held out {:.6}: {rise:+.6} +/- {margin:.6}  {verdict}",
+            noise.len(),
+            base + rise
+        );
+    }
+}
+
+/// Refit from `fitted` with `removed` held at 0 (and `held` fixed);
+/// returns the held-out error's rise and its margin (see `paired_rise`).
+fn refit_without(
+    set: &DataSet,
+    fitted: &[f64],
+    k: f64,
+    steps: (u32, f64),
+    held: &[usize],
+    removed: &[usize],
+) -> (f64, f64) {
+    let mut theta = fitted.to_vec();
+    for &p in removed {
+        theta[2 * p..2 * p + 2].fill(0.0);
+    }
+    let frozen: Vec<usize> = held.iter().chain(removed).copied().collect();
+    adam(&set.fit, &mut theta, k, steps, &frozen, &mut |_, _| {});
+    paired_rise(&set.held_out, fitted, &theta, k)
+}
+
+/// The mean rise of the squared error from `with` to `without` over the
+/// samples, and 1.96 standard errors of it, with the games as the units.
+fn paired_rise(samples: &[Sample], with: &[f64], without: &[f64], k: f64) -> (f64, f64) {
+    let mut by_game: std::collections::HashMap<u64, f64> = std::collections::HashMap::new();
+    for s in samples {
+        *by_game.entry(s.game).or_default() += s.error(without, k) - s.error(with, k);
+    }
+    let (n, games) = (samples.len().max(1) as f64, by_game.len() as f64);
+    let total: f64 = by_game.values().sum();
+    let mean_per_game = total / games.max(1.0);
+    let variance = by_game
+        .values()
+        .map(|d| (d - mean_per_game).powi(2))
+        .sum::<f64>()
+        / (games - 1.0).max(1.0);
+    (total / n, 1.96 * (games * variance).sqrt() / n)
 }
 
 /// `bashni tune`: fit every variant the data holds; variants without data
 /// keep their weights.
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
+    let (frozen, dropped) = held_parameters(&args)?;
     let sets = read_data(&args.data, args.holdout_every)?;
     if sets.iter().all(|(_, s)| s.fit.is_empty()) {
         bail!("the data files hold no position");
@@ -353,7 +504,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
                 let note = "weights kept (no data in this tuning run).".to_string();
                 (*variant, eval::weights(*variant).clone(), note)
             } else {
-                let (w, note) = tune_variant(*variant, set, &args);
+                let (w, note) = tune_variant(*variant, set, &args, (&frozen, &dropped));
                 (*variant, w, note)
             }
         })
@@ -457,7 +608,14 @@ mod tests {
             })
             .collect();
         let start_error = error(&samples, &theta, k);
-        adam(&samples, &mut theta, k, 3000, 2.0, &mut |_, _| {});
+        adam(
+            &samples,
+            &mut theta,
+            k,
+            (3000, 2.0),
+            &FROZEN,
+            &mut |_, _| {},
+        );
         let end_error = error(&samples, &theta, k);
         assert!(
             end_error < start_error / 100.0,
@@ -482,6 +640,58 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn ablation_rise_is_measured_over_games() {
+        let start = Position::start(&RuleSet::new(Variant::Bashni));
+        let mut samples = Vec::new();
+        for game in 0..10 {
+            let mut s = Sample::new(&start, if game < 5 { 1.0 } else { 0.75 });
+            s.counts = vec![(Param::TEMPO as u8, 1)];
+            s.game = game;
+            samples.extend([s.clone(), s]);
+        }
+        let mut with = vec![0.0; 2 * Param::COUNT];
+        with[2 * Param::TEMPO..2 * Param::TEMPO + 2].fill(50.0);
+        let without = vec![0.0; 2 * Param::COUNT];
+        let (rise, margin) = paired_rise(&samples, &with, &without, 1.0);
+        let predicted = sigmoid(1.0, 50.0);
+        let rise_of = |r: f64| (r - 0.5_f64).powi(2) - (r - predicted).powi(2);
+        assert!((rise - (rise_of(1.0) + rise_of(0.75)) / 2.0).abs() < 1e-12);
+        // Two kinds of game: the margin is 1.96 of their spread over 10.
+        let per_game = [rise_of(1.0) * 2.0, rise_of(0.75) * 2.0];
+        let mean = (per_game[0] + per_game[1]) / 2.0;
+        let variance = 10.0 * (per_game[0] - mean).powi(2) / 9.0;
+        let expected = 1.96 * (10.0 * variance).sqrt() / 20.0;
+        assert!((margin - expected).abs() < 1e-12, "{margin} {expected}");
+        assert_eq!(paired_rise(&samples, &with, &with, 1.0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn dropped_parameters_are_named_and_checked() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            tune: TuneArgs,
+        }
+        let args = |extra: &[&str]| {
+            let argv = ["tune", "data.txt"].iter().chain(extra).copied();
+            Cli::try_parse_from(argv).expect("arguments parse").tune
+        };
+        let (frozen, dropped) =
+            held_parameters(&args(&["--drop", "centre", "--drop", "tempo"])).expect("known names");
+        assert_eq!(dropped, [Param::CENTRE, Param::TEMPO]);
+        assert!(FROZEN.iter().chain(&dropped).all(|p| frozen.contains(p)));
+        let unknown = held_parameters(&args(&["--drop", "centr"])).unwrap_err();
+        assert!(
+            unknown
+                .to_string()
+                .contains("--drop centr: no such parameter")
+        );
+        let tied = held_parameters(&args(&["--drop", "commander"])).unwrap_err();
+        assert!(tied.to_string().contains("pins the scale"), "{tied}");
     }
 
     #[test]
