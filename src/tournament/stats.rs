@@ -16,10 +16,18 @@
 //!
 //! The SPRT is the generalised SPRT with the logistic Elo model that fishtest
 //! uses and fastchess offers as its `logistic` model (Michel Van den Bergh,
-//! "A practical introduction to the GSPRT"): with s0 and s1 the scores
-//! expected under elo0 and elo1, s the observed mean score, var the variance
-//! of one game's score and N the number of games,
-//! LLR = N * (s1 - s0) * (2s - s0 - s1) / (2 var).
+//! "A practical introduction to the GSPRT" and "Comments on normalized
+//! Elo", proposition 1.1): with p^ the observed distribution over the
+//! outcomes (scores a_i: 0, 1/2, 1 per game, or 0, 1/4, ..., 1 per pair),
+//! and p_s the distribution of mean score s that is most likely to have
+//! produced it, LLR = N * sum_i p^_i ln(p_s1,i / p_s0,i), where s0 and s1
+//! are the scores expected under elo0 and elo1. p_s,i = p^_i / (1 +
+//! theta (a_i - s)), with theta the root of sum_i p^_i (a_i - s) / (1 +
+//! theta (a_i - s)) = 0. Outcomes never seen count 0.001 (fishtest's
+//! regularisation), so a few games that all agree cannot stop the test.
+//! The well-known approximation N (s1 - s0) (2s - s0 - s1) / (2 var) is
+//! close for long matches but not for short ones: two pairs scoring 1.5
+//! and 2 gave it an LLR of 3.1 (a decision) where the exact one is 0.27.
 //! The test accepts H1 (elo >= elo1) when LLR >= ln((1 - beta) / alpha) and
 //! H0 (elo <= elo0) when LLR <= ln(beta / (1 - alpha)).
 
@@ -249,32 +257,40 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 from single games.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        self.llr_of(wdl.sample())
+        self.llr_of(&[(0.0, wdl.losses), (0.5, wdl.draws), (1.0, wdl.wins)])
     }
 
-    /// The same from game pairs (fastchess's pentanomial LLR).
+    /// The same from game pairs (fastchess's pentanomial LLR), the pair's
+    /// score normalised to 0..1.
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
-        self.llr_of(penta.sample())
+        let bins: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, penta.counts[k])).collect();
+        self.llr_of(&bins)
     }
 
-    /// The LLR of a sample. It is 0 while the sample shows no spread at
-    /// all (nothing yet, or every result the same): the model needs a
-    /// variance to say anything.
-    fn llr_of(&self, sample: Option<Sample>) -> f64 {
-        let Some(Sample {
-            mean,
-            variance,
-            count,
-        }) = sample
-        else {
-            return 0.0;
-        };
-        if variance <= 0.0 {
+    /// The generalised SPRT's LLR over outcome bins (score, count); 0
+    /// before any game.
+    fn llr_of(&self, bins: &[(f64, u32)]) -> f64 {
+        if bins.iter().all(|&(_, n)| n == 0) {
             return 0.0;
         }
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        count * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+        let counts: Vec<f64> = bins
+            .iter()
+            .map(|&(_, n)| if n == 0 { UNSEEN_OUTCOME } else { f64::from(n) })
+            .collect();
+        let total: f64 = counts.iter().sum();
+        let observed: Vec<(f64, f64)> = bins
+            .iter()
+            .zip(&counts)
+            .map(|(&(score, _), &n)| (score, n / total))
+            .collect();
+        let p0 = most_likely_with_mean(&observed, score_from_elo(self.elo0));
+        let p1 = most_likely_with_mean(&observed, score_from_elo(self.elo1));
+        total
+            * observed
+                .iter()
+                .zip(p0.iter().zip(&p1))
+                .map(|(&(_, p), (q0, q1))| p * (q1.ln() - q0.ln()))
+                .sum::<f64>()
     }
 
     /// The verdict for an LLR.
@@ -287,6 +303,40 @@ impl Sprt {
             SprtDecision::Continue
         }
     }
+}
+
+/// The weight of an outcome never seen (fishtest's regularisation): it
+/// keeps the most likely distributions away from zero probabilities.
+const UNSEEN_OUTCOME: f64 = 1e-3;
+
+/// Of the distributions over the same outcomes with mean score `mean`, the
+/// one most likely to have produced `observed` (score, share) pairs:
+/// p_i = p^_i / (1 + theta (a_i - mean)), theta found by bisection on the
+/// interval where every p_i is positive (the condition is decreasing in
+/// theta there). `mean` lies strictly between the lowest and highest score.
+fn most_likely_with_mean(observed: &[(f64, f64)], mean: f64) -> Vec<f64> {
+    let condition = |theta: f64| -> f64 {
+        observed
+            .iter()
+            .map(|&(a, p)| p * (a - mean) / (1.0 + theta * (a - mean)))
+            .sum()
+    };
+    let highest = observed.iter().map(|&(a, _)| a).fold(f64::MIN, f64::max);
+    let lowest = observed.iter().map(|&(a, _)| a).fold(f64::MAX, f64::min);
+    let (mut low, mut high) = (-1.0 / (highest - mean), -1.0 / (lowest - mean));
+    for _ in 0..200 {
+        let mid = (low + high) / 2.0;
+        if condition(mid) > 0.0 {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    let theta = (low + high) / 2.0;
+    observed
+        .iter()
+        .map(|&(a, p)| p / (1.0 + theta * (a - mean)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -380,7 +430,10 @@ mod tests {
             beta: 0.05,
             model: SprtModel::Pentanomial,
         };
-        assert!(close(sprt.llr_penta(&penta), 0.142619, 1e-5));
+        // Exact GSPRT LLR, checked against an independent Python
+        // computation of the same formula (the normal approximation says
+        // 0.142619).
+        assert!(close(sprt.llr_penta(&penta), 0.141396, 1e-5));
         assert_eq!(penta.draw_ratio(), Some(0.4));
         assert_eq!(Penta::default().sample(), None);
     }
@@ -427,15 +480,15 @@ mod tests {
             beta: 0.05,
             model: SprtModel::Trinomial,
         };
-        // s0 = 0.5, s1 = 1 / (1 + 10^-0.0125) = 0.5071945; for 100/50/50:
-        // s = 0.625, var = 0.171875, LLR = 200 * 0.0071945 * (1.25 -
-        // 1.0071945) / (2 * 0.171875) = 1.01644.
+        // s0 = 0.5, s1 = 1 / (1 + 10^-0.0125) = 0.5071945; for 100/50/50
+        // the exact LLR is 0.932532 (an independent Python computation of
+        // the same formula; the normal approximation says 1.01644).
         let wdl = Wdl {
             wins: 100,
             draws: 50,
             losses: 50,
         };
-        assert!(close(sprt.llr(&wdl), 1.01644, 1e-4), "{}", sprt.llr(&wdl));
+        assert!(close(sprt.llr(&wdl), 0.932532, 1e-5), "{}", sprt.llr(&wdl));
         assert_eq!(sprt.decide(sprt.llr(&wdl)), SprtDecision::Continue);
 
         // Symmetric hypotheses and an even score: LLR 0.
@@ -462,7 +515,7 @@ mod tests {
             draws: 500,
             losses: 500,
         };
-        assert!(close(sprt.llr(&big), 10.1644, 1e-3));
+        assert!(close(sprt.llr(&big), 9.32532, 1e-4));
         assert_eq!(sprt.decide(sprt.llr(&big)), SprtDecision::AcceptH1);
 
         // A clearly weaker engine: H0.
@@ -474,15 +527,35 @@ mod tests {
         assert!(sprt.llr(&weak) < sprt.lower_bound());
         assert_eq!(sprt.decide(sprt.llr(&weak)), SprtDecision::AcceptH0);
 
-        // No spread, no verdict.
-        assert_eq!(
-            sprt.llr(&Wdl {
-                wins: 5,
-                draws: 0,
-                losses: 0
-            }),
-            0.0
-        );
+        assert!(close(sprt.llr(&weak), -4.49957, 1e-4));
+
+        // Five wins: some evidence, far from a verdict.
+        let five = sprt.llr(&Wdl {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        });
+        assert!(close(five, 0.0714378, 1e-6), "{five}");
         assert_eq!(sprt.llr(&Wdl::default()), 0.0);
+    }
+
+    #[test]
+    fn two_agreeing_pairs_do_not_decide() {
+        // Seen with the normal approximation: pairs scoring 1.5 and 2 of 2
+        // have almost no spread, and it read them as LLR 3.1, past the
+        // bound, after four games. The exact LLR is 0.267223.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 50.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Pentanomial,
+        };
+        let penta = Penta {
+            counts: [0, 0, 0, 1, 1],
+        };
+        let llr = sprt.llr_penta(&penta);
+        assert!(close(llr, 0.267223, 1e-5), "{llr}");
+        assert_eq!(sprt.decide(llr), SprtDecision::Continue);
     }
 }
