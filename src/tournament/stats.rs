@@ -58,9 +58,14 @@ impl Wdl {
         (n > 0).then(|| (self.wins as f64 + self.draws as f64 / 2.0) / n as f64)
     }
 
+    /// The outcomes of a game as (score, count): losses, draws, wins.
+    pub fn bins(&self) -> [(f64, u32); 3] {
+        [(0.0, self.losses), (0.5, self.draws), (1.0, self.wins)]
+    }
+
     /// The per-game score (1, 1/2, 0) as a sample over games.
     pub fn sample(&self) -> Option<Sample> {
-        Sample::from_bins(&[(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)])
+        Sample::from_bins(&self.bins())
     }
 
     /// Draws per game.
@@ -150,8 +155,12 @@ impl Penta {
 
     /// The normalised pair score (0, 1/4, .., 1) as a sample over pairs.
     pub fn sample(&self) -> Option<Sample> {
-        let bins: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, self.counts[k])).collect();
-        Sample::from_bins(&bins)
+        Sample::from_bins(&self.bins())
+    }
+
+    /// The outcomes of a pair as (score normalised to 0..1, count).
+    pub fn bins(&self) -> [(f64, u32); 5] {
+        std::array::from_fn(|k| (k as f64 / 4.0, self.counts[k]))
     }
 
     /// The share of pairs that scored one point of two (two draws, or a
@@ -257,14 +266,13 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 from single games.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        self.llr_of(&[(0.0, wdl.losses), (0.5, wdl.draws), (1.0, wdl.wins)])
+        self.llr_of(&wdl.bins())
     }
 
     /// The same from game pairs (fastchess's pentanomial LLR), the pair's
     /// score normalised to 0..1.
     pub fn llr_penta(&self, penta: &Penta) -> f64 {
-        let bins: Vec<(f64, u32)> = (0..5).map(|k| (k as f64 / 4.0, penta.counts[k])).collect();
-        self.llr_of(&bins)
+        self.llr_of(&penta.bins())
     }
 
     /// The generalised SPRT's LLR over outcome bins (score, count); 0
