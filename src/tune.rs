@@ -428,10 +428,11 @@ fn ablation(
             continue;
         }
         let (rise, margin) = refit_without(set, fitted, k, steps, held, &[p]);
-        let verdict = if rise > margin { "" } else { "  noise" };
-        if rise <= margin {
+        let is_noise = rise <= margin;
+        if is_noise {
             noise.push(p);
         }
+        let verdict = if is_noise { "  noise" } else { "" };
         println!(
             "{variant} without {name:<24} held out {:.6}: {rise:+.6} +/- {margin:.6}{verdict}",
             base + rise
