@@ -4,8 +4,10 @@
 //! Games are taken in `[GameNumber]` order (file order without it). The
 //! engines are numbered as they first appear, and each pairing is seen from
 //! the engine that had White in its first game, which for a `bashni match`
-//! file is the engine given first. Game pairs are joined by their `[Pair]`
-//! tag (by opening without it).
+//! file is the engine given first. The two games of a pair are joined by
+//! their `[Pair]` tag together with the opening and the game settings, so
+//! the shards of one match join up, while games of different matches that
+//! happen to carry the same pair number stay apart.
 
 use super::game::{GameResult, Termination};
 use super::pdn::{PdnGame, parse_pdn};
@@ -102,8 +104,7 @@ pub fn scoreboard(games: &[PdnGame]) -> anyhow::Result<Scoreboard> {
             (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
             _ => 0,
         };
-        let pair = game.tag("Pair").or(game.tag("FEN")).unwrap_or("");
-        board.scores[pairing].add(pair, half_points);
+        board.scores[pairing].add(&pair_key(game), half_points);
         let kind = match game.tag("Termination").map(str::parse::<Termination>) {
             Some(Ok(termination)) => termination.kind(),
             Some(Err(_)) | None => game.tag("Termination").unwrap_or("unknown").to_string(),
@@ -113,15 +114,37 @@ pub fn scoreboard(games: &[PdnGame]) -> anyhow::Result<Scoreboard> {
     Ok(board)
 }
 
+/// What the two games of one pair share: the `[Pair]` number (as a shard
+/// of the match wrote it), the opening and the settings. Pair numbers
+/// restart in every match, so the number alone would join games of
+/// different matches into pairs that were never played.
+fn pair_key(game: &PdnGame) -> String {
+    [
+        "Pair",
+        "FEN",
+        "Variant",
+        "KingLanding",
+        "TimeControl",
+        "SearchLimit",
+    ]
+    .map(|tag| game.tag(tag).unwrap_or(""))
+    .join("\u{1f}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn game(white: &str, black: &str, result: &str, pair: &str) -> PdnGame {
+        opened(white, black, result, pair, "")
+    }
+
+    fn opened(white: &str, black: &str, result: &str, pair: &str, fen: &str) -> PdnGame {
         let tags = [
             ("White", white),
             ("Black", black),
             ("Pair", pair),
+            ("FEN", fen),
             ("Termination", "normal"),
         ];
         PdnGame::new(
@@ -151,5 +174,20 @@ mod tests {
         assert_eq!(board.scores[1].wdl.losses, 1);
         assert_eq!(board.terminations["normal"], 5);
         assert!(scoreboard(&[game("a", "b", "*", "1")]).is_err());
+    }
+
+    #[test]
+    fn pairs_of_different_matches_stay_apart() {
+        // Two matches merged in game-number order: a won both games of
+        // the first one's pair 1 and drew both of the second one's. Joined
+        // by number alone they would read as two pairs of a win and a draw.
+        let games = [
+            opened("a", "b", "2-0", "1", "W:W21:B9"),
+            opened("a", "b", "1-1", "1", "W:W22:B10"),
+            opened("b", "a", "0-2", "1", "W:W21:B9"),
+            opened("b", "a", "1-1", "1", "W:W22:B10"),
+        ];
+        let board = scoreboard(&games).unwrap();
+        assert_eq!(board.scores[0].penta.counts, [0, 0, 1, 0, 1]);
     }
 }
