@@ -39,7 +39,9 @@ pub struct TuneArgs {
     pub write: bool,
     /// After the fit, refit with each parameter held at 0 in turn and
     /// print how much the held-out error rises: a parameter whose removal
-    /// costs no more than the noise of the held-out games is noise.
+    /// costs no more than the noise of the held-out games is noise. Then
+    /// eliminate backwards, cheapest first, while the removed set stays
+    /// noise together, and name that set (to refit with `--drop`).
     #[arg(long)]
     pub ablation: bool,
     /// Adam steps of each ablation refit (started from the full fit).
@@ -404,11 +406,10 @@ fn tune_variant(
 
 /// Refit with each free parameter held at 0 in turn, starting from the
 /// fit, and print the rise of the held-out error with its 95 % margin;
-/// then refit without all the parameters that looked like noise at once,
-/// since terms that stand in for each other each look like noise alone.
-/// The margin is taken over held-out games, not positions: the positions
-/// of one game share its result. A parameter the data never counts is
-/// reported as such, not refitted.
+/// then eliminate (see [`eliminate`]), since terms that stand in for each
+/// other each look like noise alone. The margin is taken over held-out
+/// games, not positions: the positions of one game share its result. A
+/// parameter the data never counts is reported as such, not refitted.
 fn ablation(
     variant: Variant,
     set: &DataSet,
@@ -419,7 +420,7 @@ fn ablation(
     let base = error(&set.held_out, fitted, k);
     println!("{variant} ablation: held-out error {base:.6} with every free parameter");
     let steps = (args.ablation_epochs, args.learning_rate);
-    let mut noise = Vec::new();
+    let mut singles = Vec::new();
     for p in (0..Param::COUNT).filter(|p| !held.contains(p)) {
         let name = Param::NAMES[p];
         let counted = |s: &Sample| s.counts.iter().any(|&(q, _)| q as usize == p);
@@ -428,29 +429,55 @@ fn ablation(
             continue;
         }
         let (rise, margin) = refit_without(set, fitted, k, steps, held, &[p]);
-        let is_noise = rise <= margin;
-        if is_noise {
-            noise.push(p);
-        }
-        let verdict = if is_noise { "  noise" } else { "" };
+        singles.push((rise, p));
+        let verdict = if rise <= margin { "  noise" } else { "" };
         println!(
             "{variant} without {name:<24} held out {:.6}: {rise:+.6} +/- {margin:.6}{verdict}",
             base + rise
         );
     }
-    if !noise.is_empty() {
-        let (rise, margin) = refit_without(set, fitted, k, steps, held, &noise);
-        let verdict = if rise > margin {
-            "they matter together"
+    let refit = |removed: &[usize]| refit_without(set, fitted, k, steps, held, removed);
+    let removed = eliminate(singles, refit, &mut |name, (rise, margin), dropped| {
+        let verdict = if dropped {
+            "dropped"
         } else {
-            "noise together too"
+            "kept: it matters"
         };
         println!(
-            "{variant} without all {} of them           held out {:.6}: {rise:+.6} +/- {margin:.6}  {verdict}",
-            noise.len(),
+            "{variant} eliminate {name:<24} held out {:.6}: {rise:+.6} +/- {margin:.6}  {verdict}",
             base + rise
         );
+    });
+    let names: Vec<&str> = removed.iter().map(|&p| Param::NAMES[p]).collect();
+    println!(
+        "{variant} noise together ({} parameters): {}",
+        names.len(),
+        names.join(" ")
+    );
+}
+
+/// Backward elimination in the order of the single rises: each parameter,
+/// the cheapest first, joins the removed set if the refit without the
+/// whole set still costs no more than its margin, so the set is noise
+/// together, not only one by one. `refit` gives (rise, margin) for a set;
+/// `report` gets each try. Returns the removed set.
+fn eliminate(
+    mut singles: Vec<(f64, usize)>,
+    mut refit: impl FnMut(&[usize]) -> (f64, f64),
+    report: &mut dyn FnMut(&str, (f64, f64), bool),
+) -> Vec<usize> {
+    singles.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut removed = Vec::new();
+    for (_, p) in singles {
+        removed.push(p);
+        let (rise, margin) = refit(&removed);
+        let noise = rise <= margin;
+        if !noise {
+            removed.pop();
+        }
+        report(Param::NAMES[p], (rise, margin), noise);
     }
+    removed
 }
 
 /// Refit from `fitted` with `removed` held at 0 (and `held` fixed);
@@ -667,6 +694,34 @@ mod tests {
         let expected = 1.96 * (10.0 * variance).sqrt() / 20.0;
         assert!((margin - expected).abs() < 1e-12, "{margin} {expected}");
         assert_eq!(paired_rise(&samples, &with, &with, 1.0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn elimination_drops_a_set_that_is_noise_together() {
+        let (a, b, c, d) = (Param::CENTRE, Param::TEMPO, Param::KING, Param::ATTACKED);
+        // a and b stand in for each other: either alone costs nothing,
+        // both together cost 0.5; c costs 0.1 and d 0.4 on top. Margin 0.3.
+        let cost = |set: &[usize]| {
+            let has = |p| set.contains(&p);
+            let pair = if has(a) && has(b) { 0.5 } else { 0.0 };
+            let own = if has(c) { 0.1 } else { 0.0 } + if has(d) { 0.4 } else { 0.0 };
+            (pair + own, 0.3)
+        };
+        let singles = vec![(0.4, d), (0.0, b), (0.1, c), (0.0, a)];
+        let mut tries = Vec::new();
+        let removed = eliminate(singles, cost, &mut |name, _, dropped| {
+            tries.push((name.to_string(), dropped))
+        });
+        // Cheapest first (ties keep their order): b, a, c, d.
+        assert_eq!(removed, [b, c]);
+        let names = |p: usize| Param::NAMES[p].to_string();
+        let expected = [
+            (names(b), true),
+            (names(a), false),
+            (names(c), true),
+            (names(d), false),
+        ];
+        assert_eq!(tries, expected);
     }
 
     #[test]
