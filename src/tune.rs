@@ -456,6 +456,9 @@ fn ablation(
     );
 }
 
+/// A held-out error rise and its 95 % margin (see `paired_rise`).
+type RiseAndMargin = (f64, f64);
+
 /// Backward elimination in the order of the single rises: each parameter,
 /// the cheapest first, joins the removed set if the refit without the
 /// whole set still costs no more than its margin, so the set is noise
@@ -463,8 +466,8 @@ fn ablation(
 /// `report` gets each try. Returns the removed set.
 fn eliminate(
     mut singles: Vec<(f64, usize)>,
-    mut refit: impl FnMut(&[usize]) -> (f64, f64),
-    report: &mut dyn FnMut(&str, (f64, f64), bool),
+    mut refit: impl FnMut(&[usize]) -> RiseAndMargin,
+    report: &mut dyn FnMut(&str, RiseAndMargin, bool),
 ) -> Vec<usize> {
     singles.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut removed = Vec::new();
