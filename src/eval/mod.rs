@@ -138,47 +138,43 @@ impl Param {
     pub const COMMANDER: usize = 0;
     /// Extra for a king on top: flying in Bashni, a stepping officer in Lasca.
     pub const KING: usize = 1;
-    /// Extra for a king on the long diagonal a1-h8 (Bashni only: its main
-    /// road).
-    pub const KING_LONG_DIAGONAL: usize = 2;
     /// The first, second, and third and deeper own piece under a commander:
     /// armour keeps the square when the top is taken, with diminishing worth.
-    pub const ARMOUR: usize = 3;
+    pub const ARMOUR: usize = 2;
     /// Extra for an own king inside the armour: it leads as a king once
     /// uncovered.
-    pub const BURIED_KING: usize = 6;
+    pub const BURIED_KING: usize = 5;
     /// Each piece held prisoner, counted against the side holding it, by
     /// the guard of its column (own pieces there: 1, 2, 3 or more). Under a
     /// lone commander one jump frees them all.
-    pub const PRISONER: usize = 7;
+    pub const PRISONER: usize = 6;
     /// Extra for a king held prisoner, by the same guard.
-    pub const PRISONER_KING: usize = 10;
+    pub const PRISONER_KING: usize = 9;
     /// Man-commanded columns by rank counted from the own side (8 entries).
-    pub const ADVANCEMENT: usize = 13;
+    pub const ADVANCEMENT: usize = 12;
     /// Man-commanded columns on the own back rank: they stop enemy crowning.
-    pub const BACK_RANK: usize = 21;
+    pub const BACK_RANK: usize = 20;
     /// Columns on the centre squares.
-    pub const CENTRE: usize = 22;
+    pub const CENTRE: usize = 21;
     /// Each empty square a man could step to.
-    pub const MAN_MOBILITY: usize = 23;
+    pub const MAN_MOBILITY: usize = 22;
     /// Each empty square a king could move to.
-    pub const KING_MOBILITY: usize = 24;
+    pub const KING_MOBILITY: usize = 23;
     /// Each enemy column this side could jump at once.
-    pub const ATTACKED: usize = 25;
+    pub const ATTACKED: usize = 24;
     /// Each prisoner such a jump would free (a lone commander on prisoners).
-    pub const ATTACKED_PRISONER: usize = 26;
+    pub const ATTACKED_PRISONER: usize = 25;
     /// Each king-topped column among the jumpable ones.
-    pub const ATTACKED_KING: usize = 27;
+    pub const ATTACKED_KING: usize = 26;
     /// For the side to move.
-    pub const TEMPO: usize = 28;
+    pub const TEMPO: usize = 27;
     /// How many parameters a weight table holds.
-    pub const COUNT: usize = 29;
+    pub const COUNT: usize = 28;
 
     /// Each parameter's name, as `weights.rs` and `bashni tune` show it.
     pub const NAMES: [&'static str; Param::COUNT] = [
         "commander",
         "king",
-        "king-long-diagonal",
         "armour-1",
         "armour-2",
         "armour-3+",
@@ -211,7 +207,7 @@ impl Param {
     pub fn term(param: usize) -> Term {
         match param {
             Param::COMMANDER => Term::Commanders,
-            Param::KING | Param::KING_LONG_DIAGONAL | Param::BURIED_KING => Term::Kings,
+            Param::KING | Param::BURIED_KING => Term::Kings,
             p if (Param::ARMOUR..Param::BURIED_KING).contains(&p) => Term::Armour,
             p if (Param::PRISONER..Param::ADVANCEMENT).contains(&p) => Term::Prisoners,
             p if (Param::ADVANCEMENT..Param::BACK_RANK).contains(&p) => Term::Advancement,
@@ -277,9 +273,6 @@ impl Breakdown {
         blend(self.total(), self.phase)
     }
 }
-
-/// The diagonal a1-h8.
-const LONG_DIAGONAL: Bitboard = Bitboard(0x8040_2010_0804_0201);
 
 /// Centre squares: c3 e3 d4 f4 c5 e5 d6 f6 (Bashni), c3 e3 d4 c5 e5 (Lasca).
 /// Both sets are symmetric under the half turn that swaps the sides.
@@ -407,14 +400,6 @@ fn side_terms<const BASHNI_RULES: bool>(pos: &Position, colour: Colour, sink: &m
     }
     put(Param::COMMANDER, own.len() as i32);
     put(Param::KING, kings.len() as i32);
-    // Bashni's main road; the 7x7 board's a1-g7 is no road, and flipping
-    // that board top to bottom (a colour swap there) would move it.
-    if BASHNI_RULES {
-        put(
-            Param::KING_LONG_DIAGONAL,
-            (kings & LONG_DIAGONAL).len() as i32,
-        );
-    }
     let back_rank = g.promotion[(!colour).index()];
     put(Param::BACK_RANK, (men & back_rank).len() as i32);
     let centre = CENTRE[!BASHNI_RULES as usize];
