@@ -41,7 +41,9 @@ pub struct TuneArgs {
     /// print how much the held-out error rises: a parameter whose removal
     /// costs no more than the noise of the held-out games is noise. Then
     /// eliminate backwards, cheapest first, while the removed set stays
-    /// noise together, and name that set (to refit with `--drop`).
+    /// noise together, and name that set: candidates to refit with
+    /// `--drop` and to confirm by a match, since a rise within the margin
+    /// is no proof of none (docs/tuning.md).
     #[arg(long)]
     pub ablation: bool,
     /// Adam steps of each ablation refit (started from the full fit).
