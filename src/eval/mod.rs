@@ -579,7 +579,7 @@ mod tests {
     #[derive(Clone, Copy)]
     enum Mirror {
         /// The half turn: the only colour swap that keeps the 8x8 board's
-        /// dark squares dark (and its long diagonal a1-h8 in place).
+        /// dark squares dark.
         HalfTurn,
         /// Flip top to bottom: possible on the 7x7 board, whose corners are
         /// all playable.
