@@ -6,8 +6,8 @@
 //! of both variants: the start, a middle game with tall columns, a position
 //! with kings and pending captures, and an ending.
 
-use bashni::eval::evaluate;
-use bashni::rules::{Position, RuleSet, Variant, perft};
+use bashni_engine::eval::evaluate;
+use bashni_rules::{Position, RuleSet, Variant, perft};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;

@@ -7,13 +7,13 @@
 #![allow(dead_code)] // each target uses one of the checks
 
 use bashni::analyse;
-use bashni::protocol::{
+use bashni::tournament::{openings, pdn};
+use bashni_engine::protocol::{
     Change, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
 };
-use bashni::rules::{Colour, Game, KingLanding, Move, Position, RuleSet, Variant, divide, perft};
-use bashni::search::{self, Config, Limits};
-use bashni::tournament::{openings, pdn};
-use bashni::tt::{LockFreeTable, Table};
+use bashni_engine::search::{self, Config, Limits};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::{Colour, Game, KingLanding, Move, Position, RuleSet, Variant, divide, perft};
 use std::sync::OnceLock;
 
 /// A check of one input: returns, or panics with what is wrong.
@@ -98,7 +98,7 @@ pub fn move_text(data: &[u8]) {
     for variant in Variant::ALL {
         let start = Position::start(&RuleSet::new(variant));
         for word in moves.split_whitespace() {
-            let _ = bashni::rules::parse_square(variant, word);
+            let _ = bashni_rules::parse_square(variant, word);
             if let Ok(mv) = start.parse_move(word) {
                 assert!(start.legal_moves().contains(&mv), "{word} at the start");
             }
@@ -180,7 +180,7 @@ impl Controller {
                 let _ = board_text(self.game.position());
             }
             "eval" => {
-                let _ = bashni::eval::explain(self.game.position());
+                let _ = bashni_engine::eval::explain(self.game.position());
             }
             _ => {}
         }
@@ -222,7 +222,7 @@ fn go(game: &Game, command: GoCommand) {
     let limits = match command {
         GoCommand::Perft(depth) => {
             let depth = depth.min(2);
-            let total: u64 = divide(pos, depth, 1).iter().map(|(_, n)| n).sum();
+            let total: u64 = divide(pos, depth).iter().map(|(_, n)| n).sum();
             assert_eq!(total, perft(&mut pos.clone(), depth), "divide and perft");
             return;
         }

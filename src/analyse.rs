@@ -10,11 +10,11 @@
 //! operation (`<fen> ; bm c3-d4 ; id x`) reads the same. `#` starts a
 //! comment outside quotes.
 
-use crate::rules::{KingLanding, Move, Position, RuleSet, Variant};
-use crate::search::{self, Config, Limits, MATE, is_mate_score, score_text};
 use crate::search_args::SearchArgs;
-use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
+use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score, score_text};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::{KingLanding, Move, Position, RuleSet, Variant};
 use serde::Serialize;
 
 /// The depth of each search when no limit is given.
@@ -273,9 +273,9 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
             solved,
             with_best_move,
         };
-        crate::outln!("{}", serde_json::to_string(&summary)?);
+        bashni_engine::outln!("{}", serde_json::to_string(&summary)?);
     } else if with_best_move > 0 {
-        crate::outln!("solved {solved}/{with_best_move}");
+        bashni_engine::outln!("solved {solved}/{with_best_move}");
     }
     Ok(())
 }
@@ -320,7 +320,7 @@ fn print_json(entry: &Entry, analysis: &Analysis) -> anyhow::Result<()> {
             .collect(),
         solved: analysis.solved,
     };
-    crate::outln!("{}", serde_json::to_string(&record)?);
+    bashni_engine::outln!("{}", serde_json::to_string(&record)?);
     Ok(())
 }
 
@@ -335,7 +335,7 @@ fn print_text(entry: &Entry, analysis: &Analysis) {
         Some(false) => "  NOT solved",
         None => "",
     };
-    crate::outln!(
+    bashni_engine::outln!(
         "{name}: bestmove {} score {} depth {} nodes {}{verdict}",
         outcome.best.map_or("(none)".into(), |m| m.to_string()),
         score_text(outcome.score),
@@ -343,7 +343,7 @@ fn print_text(entry: &Entry, analysis: &Analysis) {
         outcome.nodes
     );
     for r in &analysis.lines {
-        crate::outln!(
+        bashni_engine::outln!(
             "  {} {} pv {}",
             r.multipv,
             score_text(r.score),

@@ -10,12 +10,12 @@
 //! its score and the engine's line. Before the first move a comment sums
 //! the game up: mistakes, blunders and average loss per side.
 
-use crate::rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
-use crate::search::{self, Config, Limits, MATE, is_mate_score};
 use crate::search_args::SearchArgs;
 use crate::tournament::pdn::{PdnGame, parse_pdn};
-use crate::tt::{LockFreeTable, Table};
 use anyhow::Context;
+use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
 use std::path::PathBuf;
 
 /// The depth of each search when no limit is given.

@@ -1,7 +1,11 @@
 //! The command line: the engine on stdin/stdout by default, and
 //! subcommands for people and scripts.
 
-use crate::rules::{KingLanding, Position, RuleSet, Variant, divide, perft_parallel};
+use bashni_engine::bench;
+use bashni_engine::perft::{divide_parallel, perft_parallel};
+use bashni_engine::search::{DEFAULT_HASH_MB, MAX_DEPTH};
+use bashni_engine::tt::{DashMapTable, LockFreeTable};
+use bashni_rules::{KingLanding, Position, RuleSet, Variant};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 
@@ -42,7 +46,7 @@ enum Command {
     /// protocol's `bench` takes the same arguments).
     Bench {
         #[command(flatten)]
-        options: crate::bench::BenchOptions,
+        options: BenchArgs,
         /// The transposition table: the engine's lock-free one, or the
         /// DashMap-backed one kept for comparison.
         #[arg(long, value_enum, default_value_t = TableKind::LockFree)]
@@ -96,7 +100,7 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
-        None => return crate::protocol::run_stdio(),
+        None => return bashni_engine::protocol::run_stdio(),
         Some(Command::Bench { options, tt }) => run_bench(&options, tt),
         Some(Command::Perft {
             depth,
@@ -141,12 +145,37 @@ pub fn setup_position(rules: &RuleSet, fen: Option<&str>) -> anyhow::Result<Posi
     }
 }
 
-fn run_bench(options: &crate::bench::BenchOptions, tt: TableKind) -> anyhow::Result<()> {
-    let report = match tt {
-        TableKind::LockFree => crate::bench::run_with::<crate::tt::LockFreeTable>(options)?,
-        TableKind::Dashmap => crate::bench::run_with::<crate::tt::DashMapTable>(options)?,
+/// The arguments of `bench`, with the ranges the protocol's `bench` checks.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(bench::THREADS.0 as i64..=bench::THREADS.1 as i64))]
+    threads: u32,
+    /// Depth searched per position.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    depth: u32,
+    /// Hash size in MiB (the engine's default).
+    #[arg(long = "hash", default_value_t = DEFAULT_HASH_MB as u32,
+        value_parser = clap::value_parser!(u32).range(bench::HASH_MB.0 as i64..=bench::HASH_MB.1 as i64))]
+    hash_mb: u32,
+}
+
+fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
+    let options = bench::BenchOptions {
+        threads: args.threads,
+        depth: args.depth,
+        hash_mb: args.hash_mb,
     };
-    report.lines.iter().for_each(|l| crate::outln!("{l}"));
+    let report = match tt {
+        TableKind::LockFree => bench::run_with::<LockFreeTable>(&options)?,
+        TableKind::Dashmap => bench::run_with::<DashMapTable>(&options)?,
+    };
+    report
+        .lines
+        .iter()
+        .for_each(|l| bashni_engine::outln!("{l}"));
     Ok(())
 }
 
@@ -162,17 +191,17 @@ fn run_perft(
     let pos = setup_position(&rules, fen)?;
     let start = Instant::now();
     let total = if show_divide {
-        let lines = divide(&pos, depth, threads);
+        let lines = divide_parallel(&pos, depth, threads);
         for (mv, count) in &lines {
-            crate::outln!("{mv}: {count}");
+            bashni_engine::outln!("{mv}: {count}");
         }
         lines.iter().map(|(_, n)| n).sum()
     } else {
         perft_parallel(&pos, depth, threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    crate::outln!("Nodes searched: {total}");
-    crate::outln!(
+    bashni_engine::outln!("Nodes searched: {total}");
+    bashni_engine::outln!(
         "Time: {:.3} s, {:.1} Mnps",
         secs,
         total as f64 / secs.max(1e-9) / 1e6

@@ -2,9 +2,9 @@
 //! one set of flags, checked the same way, for every command that searches
 //! positions one after another.
 
-use crate::search::Limits;
-use crate::tt::{LockFreeTable, Table};
 use anyhow::Context;
+use bashni_engine::search::Limits;
+use bashni_engine::tt::{LockFreeTable, Table};
 
 /// How long to search each position, and with what.
 #[derive(clap::Args, Debug, Clone)]

@@ -6,10 +6,10 @@
 //! function of its index and the seed, so a run is reproducible and can be
 //! resumed: games already in the output file are skipped.
 
-use crate::rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
-use crate::search::{Config, Limits, Searcher, is_mate_score};
-use crate::tt::{LockFreeTable, Table};
 use anyhow::{Context, bail};
+use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -127,7 +127,7 @@ pub fn play_game(
         };
         if is_mate_score(outcome.score) {
             let mover_wins = outcome.score > 0;
-            break if mover_wins == (pos.side_to_move() == crate::rules::Colour::White) {
+            break if mover_wins == (pos.side_to_move() == bashni_rules::Colour::White) {
                 1.0
             } else {
                 0.0
@@ -167,8 +167,8 @@ fn is_quiet(pos: &Position) -> bool {
 
 fn result_for_white(end: GameEnd) -> f32 {
     match end.winner() {
-        Some(crate::rules::Colour::White) => 1.0,
-        Some(crate::rules::Colour::Black) => 0.0,
+        Some(bashni_rules::Colour::White) => 1.0,
+        Some(bashni_rules::Colour::Black) => 0.0,
         None => 0.5,
     }
 }

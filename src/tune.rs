@@ -8,9 +8,9 @@
 //! `sigmoid(K * score)`; K is fitted first with the weights as they are,
 //! then Adam moves every weight (midgame and endgame part) with K held.
 
-use crate::eval::{self, Pair, Param, Weights};
-use crate::rules::{Position, RuleSet, Variant};
 use anyhow::{Context, bail};
+use bashni_engine::eval::{self, Pair, Param, Weights};
+use bashni_rules::{Position, RuleSet, Variant};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -564,7 +564,7 @@ fn write_or_print(path: &Path, source: &str, overwrite: bool) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{BASHNI_WEIGHTS, features, white_score_with};
+    use bashni_engine::eval::{BASHNI_WEIGHTS, features, white_score_with};
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
@@ -598,7 +598,7 @@ mod tests {
             let tuned = sample.score(&theta_of(&BASHNI_WEIGHTS));
             // Only the integer rounding of the blend differs.
             assert!((tuned - f64::from(white)).abs() < 1.0, "{tuned} vs {white}");
-            let side = if pos.side_to_move() == crate::rules::Colour::White {
+            let side = if pos.side_to_move() == bashni_rules::Colour::White {
                 1
             } else {
                 -1

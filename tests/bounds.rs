@@ -7,7 +7,7 @@ mod support;
 #[path = "../fuzz/checks.rs"]
 mod checks;
 
-use bashni::rules::{KingLanding, Position, RuleSet, Variant, perft};
+use bashni_rules::{KingLanding, Position, RuleSet, Variant, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use support::engine::{Engine, run_piped};

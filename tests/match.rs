@@ -2,8 +2,8 @@
 //! itself and against misbehaving fakes), and every PDN it writes must
 //! replay legally and agree with its own tags.
 
-use bashni::rules::{KingLanding, Position, RuleSet, Variant};
 use bashni::tournament::pdn::{PdnGame, parse_pdn};
+use bashni_rules::{KingLanding, Position, RuleSet, Variant};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -90,7 +90,7 @@ fn check_game(game: &PdnGame, max_plies: u32) {
         assert!(is_move_comment(comment), "{comment}");
     }
     let termination = tag(game, "Termination");
-    let side_to_move_lost = if pos.side_to_move() == bashni::rules::Colour::White {
+    let side_to_move_lost = if pos.side_to_move() == bashni_rules::Colour::White {
         "0-2"
     } else {
         "2-0"

@@ -23,12 +23,12 @@
 
 mod support;
 
-use bashni::rules::DrawRules;
-use bashni::rules::{
+use bashni_engine::search::{self, Config, Limits, MATE};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::DrawRules;
+use bashni_rules::{
     Colour, KingLanding, Move, Piece, Position, RuleSet, Square, Variant, piece_char,
 };
-use bashni::search::{self, Config, Limits, MATE};
-use bashni::tt::{LockFreeTable, Table};
 use support::solver::{Solver, solve};
 
 /// xorshift64*: reproducible without depending on rand's API.

@@ -3,13 +3,13 @@
 
 mod support;
 
-use bashni::rules::{NotationError, Position, RuleSet, Variant, parse_square};
+use bashni_rules::{NotationError, Position, RuleSet, Variant, parse_square};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use support::positions::{bashni, lasca, pos};
 
-use bashni::rules::KingLanding::Continue;
+use bashni_rules::KingLanding::Continue;
 
 /// `fen` must be rejected with a message containing every needle.
 #[track_caller]

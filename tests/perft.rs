@@ -1,7 +1,8 @@
 //! Perft against the reference table `tests/data/perft.tsv` (its header
 //! says where the counts come from).
 
-use bashni::rules::{KingLanding, Position, RuleSet, Variant, divide, perft, perft_parallel};
+use bashni_engine::perft::{divide_parallel, perft_parallel};
+use bashni_rules::{KingLanding, Position, RuleSet, Variant, divide, perft};
 use std::collections::BTreeSet;
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.tsv");
@@ -140,7 +141,7 @@ fn divide_sums_to_perft_and_lists_each_root_move_once() {
     assert!(rows.len() >= 10, "too few positions: {}", rows.len());
     for row in rows {
         let pos = row.position();
-        let lines = divide(&pos, row.depth, 1);
+        let lines = divide(&pos, row.depth);
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
         assert_eq!(total, row.nodes, "divide total for {}", row.label());
 
@@ -179,10 +180,10 @@ fn parallel_perft_with_two_threads_matches_single_thread() {
         let parallel = perft_parallel(&pos, row.depth, 2);
         assert_eq!(parallel, single, "perft_parallel(2) for {}", row.label());
         assert_eq!(single, row.nodes, "{}", row.label());
-        let split = divide(&pos, row.depth, 2);
+        let split = divide_parallel(&pos, row.depth, 2);
         assert_eq!(
             split,
-            divide(&pos, row.depth, 1),
+            divide(&pos, row.depth),
             "divide(2) for {}",
             row.label()
         );

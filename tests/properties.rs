@@ -2,7 +2,7 @@
 //! and under both landing rules. A failure names the seed, the ply, the
 //! position and the move, so it can be replayed.
 
-use bashni::rules::{Bitboard, Colour, KingLanding, Move, Position, RuleSet, Variant};
+use bashni_rules::{Bitboard, Colour, KingLanding, Move, Position, RuleSet, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;

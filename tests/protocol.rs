@@ -5,8 +5,8 @@ mod support;
 use std::time::{Duration, Instant};
 use support::engine::{Engine, exit_after, run_piped};
 
-fn legal_moves(variant: bashni::rules::Variant, fen: &str) -> Vec<String> {
-    let pos = bashni::rules::Position::from_fen(&bashni::rules::RuleSet::new(variant), fen)
+fn legal_moves(variant: bashni_rules::Variant, fen: &str) -> Vec<String> {
+    let pos = bashni_rules::Position::from_fen(&bashni_rules::RuleSet::new(variant), fen)
         .expect("valid fen");
     pos.legal_moves().iter().map(|m| m.to_string()).collect()
 }
@@ -42,9 +42,9 @@ fn uci_handshake_declares_every_option() {
 #[test]
 fn every_go_form_ends_in_a_legal_bestmove() {
     let mut e = Engine::start();
-    let after_move = legal_moves(bashni::rules::Variant::Bashni, &{
-        let mut p = bashni::rules::Position::start(&bashni::rules::RuleSet::new(
-            bashni::rules::Variant::Bashni,
+    let after_move = legal_moves(bashni_rules::Variant::Bashni, &{
+        let mut p = bashni_rules::Position::start(&bashni_rules::RuleSet::new(
+            bashni_rules::Variant::Bashni,
         ));
         let mv = p.parse_move("c3-d4").unwrap();
         p.make(&mv);
@@ -83,7 +83,7 @@ fn stop_ends_an_infinite_search_promptly() {
         "took {:?}",
         asked.elapsed()
     );
-    assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
+    assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&mv));
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn unknown_tokens_after_a_command_are_ignored() {
 fn setting_the_variant_resets_the_position_and_draw_rules() {
     let mut e = Engine::start();
     e.send("setoption name UCI_Variant value lasca");
-    assert_eq!(e.fen(), bashni::rules::Variant::Lasca.start_fen());
+    assert_eq!(e.fen(), bashni_rules::Variant::Lasca.start_fen());
     e.send("setoption variant bashni");
     assert_eq!(e.fen(), BASHNI_START);
     e.send("setoption name uci_variant value LASCA");
@@ -312,7 +312,7 @@ fn ponder_then_ponderhit_gives_a_bestmove() {
     );
     e.send("ponderhit");
     let mv = e.bestmove();
-    assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
+    assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&mv));
 }
 
 #[test]
@@ -331,7 +331,7 @@ fn skill_levels_play_legal_moves() {
         e.send("position startpos");
         e.send("go depth 8");
         let mv = e.bestmove();
-        assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&mv));
+        assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&mv));
     }
 }
 
@@ -358,12 +358,11 @@ fn two_threads_play_legal_moves_and_stop_promptly() {
     e.send("go depth 6");
     let mv = e.bestmove();
     assert!(e.fen().starts_with("B:"));
-    let mut p = bashni::rules::Position::start(&bashni::rules::RuleSet::new(
-        bashni::rules::Variant::Bashni,
-    ));
+    let mut p =
+        bashni_rules::Position::start(&bashni_rules::RuleSet::new(bashni_rules::Variant::Bashni));
     let first = p.parse_move("c3-d4").unwrap();
     p.make(&first);
-    assert!(legal_moves(bashni::rules::Variant::Bashni, &p.to_fen()).contains(&mv));
+    assert!(legal_moves(bashni_rules::Variant::Bashni, &p.to_fen()).contains(&mv));
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
     let asked = Instant::now();
@@ -458,7 +457,7 @@ fn a_hash_too_big_for_the_machine_does_not_kill_the_engine() {
     e.send("setoption name Hash value 1");
     e.send("position startpos");
     e.send("go depth 4");
-    assert!(legal_moves(bashni::rules::Variant::Bashni, BASHNI_START).contains(&e.bestmove()));
+    assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&e.bestmove()));
 }
 
 #[test]
@@ -546,13 +545,17 @@ fn time_line(lines: &[String]) -> TimeLine {
     }
 }
 
-fn plan_for(time: u64, increment: u64, moves_to_go: Option<u64>) -> bashni::search::TimeBudget {
-    let clock = bashni::search::Clock {
+fn plan_for(
+    time: u64,
+    increment: u64,
+    moves_to_go: Option<u64>,
+) -> bashni_engine::search::TimeBudget {
+    let clock = bashni_engine::search::Clock {
         time,
         increment,
         moves_to_go,
     };
-    bashni::search::TimeBudget::for_clock(clock, 10)
+    bashni_engine::search::TimeBudget::for_clock(clock, 10)
 }
 
 #[test]
@@ -869,7 +872,7 @@ fn skill_level_zero_searches_one_ply_and_full_strength_searches_on() {
     );
     // UCI_Elo only counts with UCI_LimitStrength.
     e.send("setoption name Skill Level value 20");
-    let weakest = bashni::search::ELO_RANGE.0;
+    let weakest = bashni_engine::search::ELO_RANGE.0;
     e.send(&format!("setoption name UCI_Elo value {weakest}"));
     e.send("go depth 9");
     assert_eq!(deepest_iteration(&mut e), 9);
@@ -880,7 +883,7 @@ fn uci_elo_at_its_minimum_plays_the_weakest_level() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until("uciok");
-    let (min, max) = bashni::search::ELO_RANGE;
+    let (min, max) = bashni_engine::search::ELO_RANGE;
     let declared = format!("option name UCI_Elo type spin default {min} min {min} max {max}");
     assert!(lines.contains(&declared), "{lines:#?}");
     e.send("setoption name UCI_LimitStrength value true");
@@ -931,7 +934,7 @@ fn the_session_in_the_protocol_page_is_legal() {
         .lines()
         .find_map(|l| l.strip_prefix("< bestmove "))
         .expect("a bestmove line");
-    let mut pos = bashni::rules::Position::start(&bashni::rules::RuleSet::default());
+    let mut pos = bashni_rules::Position::start(&bashni_rules::RuleSet::default());
     let words: Vec<&str> = position
         .split_whitespace()
         .chain(best.split_whitespace())

@@ -4,13 +4,13 @@
 
 mod support;
 
-use bashni::rules::{Colour, KingLanding, Position, RuleSet, Variant, parse_square};
+use bashni_rules::{Colour, KingLanding, Position, RuleSet, Variant, parse_square};
 use support::positions::{after, assert_moves, bashni, lasca, pos};
 
 const CONTINUE: KingLanding = KingLanding::Continue;
 const FREE: KingLanding = KingLanding::Free;
 
-fn sq(variant: Variant, name: &str) -> bashni::rules::Square {
+fn sq(variant: Variant, name: &str) -> bashni_rules::Square {
     parse_square(variant, name).unwrap()
 }
 

@@ -16,10 +16,10 @@ mod support;
 
 use support::engine::Engine;
 
-use bashni::rules::DrawRules;
-use bashni::rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
-use bashni::search::{self, Config, Limits, MATE, is_mate_score};
-use bashni::tt::{LockFreeTable, Table};
+use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
+use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::DrawRules;
+use bashni_rules::{Colour, KingLanding, Move, Position, RuleSet, Variant};
 use std::process::Command;
 use support::solver::Solver;
 
@@ -482,7 +482,10 @@ const BENCH_NODES: u64 = 7_223_858;
 fn bench_node_count_is_the_recorded_one() {
     let (nodes, lines) = bench_run();
     assert_eq!(nodes, BENCH_NODES, "{lines:#?}");
-    assert_eq!(lines.len(), bashni::bench::positions().unwrap().len());
+    assert_eq!(
+        lines.len(),
+        bashni_engine::bench::positions().unwrap().len()
+    );
 }
 
 /// Send `go` and collect the `info` lines without their timing fields,

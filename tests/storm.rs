@@ -15,7 +15,7 @@
 
 mod support;
 
-use bashni::rules::{Colour, KingLanding, Position, RuleSet, Variant, perft};
+use bashni_rules::{Colour, KingLanding, Position, RuleSet, Variant, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};

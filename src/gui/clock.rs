@@ -1,7 +1,7 @@
 //! The game clock of `Play` mode: base time plus an increment per move,
 //! kept by the server for both sides, as a GUI host keeps it.
 
-use crate::rules::Colour;
+use bashni_rules::Colour;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 

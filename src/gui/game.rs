@@ -1,8 +1,8 @@
 //! The game the page shows: a start position and the moves played, checked
 //! by the rules core, with a cursor for navigating the move list.
 
-use crate::rules::{self, Colour, Move, Position, RuleSet, Variant};
 use crate::tournament::pdn::{PdnGame, parse_pdn, today};
+use bashni_rules::{self as rules, Colour, Move, Position, RuleSet, Variant};
 use serde::Serialize;
 
 /// One legal move as the page needs it: the text to send back, and the

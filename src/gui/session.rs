@@ -14,8 +14,8 @@ use super::messages::{
     ClientMessage, EngineStatus, FULL_STRENGTH, GameView, Mode, PvLine, ServerMessage, Settings,
     Side,
 };
-use crate::rules::{Colour, Variant};
 use crate::tournament::EngineSpec;
+use bashni_rules::{Colour, Variant};
 use tokio::sync::mpsc;
 
 /// What a search is for.

@@ -17,7 +17,7 @@
 //! in cutechess.
 
 use super::engine::EngineScore;
-use crate::rules::Colour;
+use bashni_rules::Colour;
 
 /// The thresholds; `None` leaves a rule off (the default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

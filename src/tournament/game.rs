@@ -4,7 +4,7 @@
 use super::TimeControl;
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{Engine, EngineFailure, EngineScore};
-use crate::rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
+use bashni_rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
 use std::time::Duration;
 
 /// How each move is limited.

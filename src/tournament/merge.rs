@@ -51,7 +51,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<()> {
             board.names.len()
         );
     }
-    crate::outln!("Games: {} from {} file(s)", games.len(), args.files.len());
+    bashni_engine::outln!("Games: {} from {} file(s)", games.len(), args.files.len());
     let status = args.sprt.map(|sprt| {
         let decision = sprt.decide(board.llr(&sprt));
         SprtStatus {

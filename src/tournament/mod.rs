@@ -17,7 +17,7 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 
-use crate::rules::{KingLanding, Variant};
+use bashni_rules::{KingLanding, Variant};
 use std::path::PathBuf;
 
 /// Options of `bashni match`, boxed so that the command-line enum stays

@@ -7,7 +7,7 @@
 //! without the line nothing would catch the mix-up). The shipped books (`bench-positions/openings-*.txt`)
 //! come from `generate`, and a test checks they still match it.
 
-use crate::rules::{Colour, Position, RuleSet, Variant};
+use bashni_rules::{Colour, Position, RuleSet, Variant};
 use std::collections::BTreeSet;
 
 /// Read a book: the positions in file order, each checked by the rules core.

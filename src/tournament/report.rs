@@ -88,34 +88,34 @@ impl Scoreboard {
     /// and the cross table, then the terminations.
     pub fn print(&self, sprt: Option<&SprtStatus>) {
         for pairing in 0..self.pairings.len() {
-            crate::outln!("");
+            bashni_engine::outln!("");
             self.print_pairing(pairing);
         }
         if let Some(status) = sprt {
-            crate::outln!("{}", self.sprt_line(status));
+            bashni_engine::outln!("{}", self.sprt_line(status));
         }
         if self.names.len() > 2 {
-            crate::outln!("");
+            bashni_engine::outln!("");
             self.print_standings();
-            crate::outln!("");
+            bashni_engine::outln!("");
             self.print_cross_table();
         }
-        crate::outln!("");
+        bashni_engine::outln!("");
         let ends: Vec<String> = self
             .terminations
             .iter()
             .map(|(kind, n)| format!("{kind} {n}"))
             .collect();
-        crate::outln!("Terminations: {}", ends.join(", "));
+        bashni_engine::outln!("Terminations: {}", ends.join(", "));
     }
 
     fn print_pairing(&self, pairing: usize) {
         let score = &self.scores[pairing];
-        crate::outln!("{}", self.score_line(pairing));
+        bashni_engine::outln!("{}", self.score_line(pairing));
         let (wdl, penta) = (&score.wdl, &score.penta);
         let percent = |x: Option<f64>| x.map_or("-".into(), |x| format!("{:.1} %", 100.0 * x));
         let trinomial = wdl.sample();
-        crate::outln!(
+        bashni_engine::outln!(
             "Elo difference: {}, LOS: {}, DrawRatio: {}",
             elo_text(trinomial),
             percent(wdl.los()),
@@ -123,12 +123,12 @@ impl Scoreboard {
         );
         let [ll, ld, even, wd, ww] = penta.counts;
         let pairs = penta.sample();
-        crate::outln!(
+        bashni_engine::outln!(
             "Ptnml(0-2): [{ll}, {ld}, {even}, {wd}, {ww}], pairs {}, pair DrawRatio: {}",
             penta.pairs(),
             percent(penta.draw_ratio())
         );
-        crate::outln!(
+        bashni_engine::outln!(
             "Pentanomial Elo: {}, LOS: {}",
             elo_text(pairs),
             percent(pairs.and_then(|p| p.los()))
@@ -165,7 +165,7 @@ impl Scoreboard {
             let score = |e: usize| totals[e].score().unwrap_or(0.0);
             score(b).total_cmp(&score(a))
         });
-        crate::outln!(
+        bashni_engine::outln!(
             "{:>4} {:<16} {:>6} {:>7} {:>7} {:>8}",
             "Rank",
             "Name",
@@ -181,7 +181,7 @@ impl Scoreboard {
                 .score()
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
             let elo = wdl.sample().map_or("-".into(), |s| elo_number(s.elo().elo));
-            crate::outln!(
+            bashni_engine::outln!(
                 "{:>4} {:<16} {:>6} {:>7.1} {:>7} {:>8}",
                 place + 1,
                 self.names[e],
@@ -226,13 +226,13 @@ impl Scoreboard {
         for name in &self.names {
             print!(" {name:>10}");
         }
-        crate::outln!("");
+        bashni_engine::outln!("");
         for (name, row) in self.names.iter().zip(cells) {
             print!("{name:<16}");
             for cell in row {
                 print!(" {cell:>10}");
             }
-            crate::outln!("");
+            bashni_engine::outln!("");
         }
     }
 }

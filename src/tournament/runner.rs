@@ -13,8 +13,8 @@ use super::pdn::{PdnGame, parse_pdn, today};
 use super::report::{Scoreboard, SprtStatus};
 use super::schedule::{Plan, Scheduled};
 use super::stats::SprtDecision;
-use crate::rules::{Colour, KingLanding};
 use anyhow::{Context, bail};
+use bashni_rules::{Colour, KingLanding};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::Write;
@@ -89,7 +89,7 @@ pub fn run(args: MatchOptions) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    crate::outln!(
+    bashni_engine::outln!(
         "Match {}: {} games, {}, {}, {} opening(s), concurrency {}",
         names.join(" vs "),
         to_play.len(),
@@ -174,7 +174,7 @@ fn resume(
             .map_err(|e| anyhow::anyhow!("game {}: {e}", game.index + 1))?;
         tally.count(game, result, &termination);
     }
-    crate::outln!(
+    bashni_engine::outln!(
         "Resuming: {} game(s) already in {}",
         tally.finished,
         path.display()
@@ -251,22 +251,22 @@ impl MatchState<'_> {
         let _pdn = lock(&self.pdn);
         let tally = lock(&self.tally);
         self.bar.finish_and_clear();
-        crate::outln!("\nInterrupted: the games still running are not counted.");
+        bashni_engine::outln!("\nInterrupted: the games still running are not counted.");
         self.print_summary(&tally);
         let _ = std::io::stdout().flush();
         std::process::exit(130);
     }
 
     fn print_summary(&self, tally: &Tally) {
-        crate::outln!("");
-        crate::outln!("Games: {} of {} played", tally.finished, self.planned);
+        bashni_engine::outln!("");
+        bashni_engine::outln!("Games: {} of {} played", tally.finished, self.planned);
         let sprt = self.plan.sprt.map(|sprt| SprtStatus {
             sprt,
             decided: tally.decided,
         });
         tally.board.print(sprt.as_ref());
         if let Some(path) = &self.pdn_path {
-            crate::outln!("PDN: {}", path.display());
+            bashni_engine::outln!("PDN: {}", path.display());
         }
     }
 
@@ -313,7 +313,7 @@ impl MatchState<'_> {
         let (white, black) = plan.colours(game);
         let score = t.board.score_line(game.pairing);
         self.bar.suspend(|| {
-            crate::outln!(
+            bashni_engine::outln!(
                 "Finished game {} ({} vs {}, opening {}): {} {{{}}}",
                 game.index + 1,
                 plan.name(white),
@@ -322,7 +322,7 @@ impl MatchState<'_> {
                 record.outcome.result.pdn(),
                 record.outcome.termination,
             );
-            crate::outln!("{score}");
+            bashni_engine::outln!("{score}");
         });
         // The message first, so the redraw that `inc` causes shows it.
         self.bar.set_message(score);

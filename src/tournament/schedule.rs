@@ -11,8 +11,8 @@ use super::openings::{order, parse_openings};
 use super::pdn::PdnGame;
 use super::stats::Sprt;
 use super::{EngineSpec, MatchOptions, TimeControl, TournamentKind};
-use crate::rules::{DrawRules, RuleSet, Variant};
 use anyhow::{Context, bail};
+use bashni_rules::{DrawRules, RuleSet, Variant};
 use std::time::Duration;
 
 /// Default draw adjudication by ply count for Lasca, whose own rules have

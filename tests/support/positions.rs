@@ -1,7 +1,7 @@
 //! Positions and moves written as text, for tests that state a rule by
 //! example: a typo in a test's own position string is a test bug.
 
-use bashni::rules::{KingLanding, Move, Position, RuleSet, Variant};
+use bashni_rules::{KingLanding, Move, Position, RuleSet, Variant};
 
 /// Parse a position that the test itself wrote; a typo is a test bug.
 pub fn pos(variant: Variant, fen: &str) -> Position {

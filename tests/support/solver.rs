@@ -10,7 +10,7 @@
 //! A ply count is the number of half-moves up to and including the winning
 //! side's last move, so a win is always an odd number of plies.
 
-use bashni::rules::{Move, Position};
+use bashni_rules::{Move, Position};
 
 /// Counts nodes and gives up past a budget (the miner's safety valve).
 pub struct Solver {

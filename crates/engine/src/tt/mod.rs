@@ -8,17 +8,22 @@
 //! from one write, data word from another) fails the key test and reads as a
 //! miss instead of returning mixed data.
 //!
-//! [`DashMapTable`] is a plain concurrent hash map with the same entry
-//! budget, kept to measure the lock-free table against (docs/tt-and-eval.md).
+//! `DashMapTable` (feature `dashmap-table`) is a plain concurrent hash map
+//! with the same entry budget, kept to measure the lock-free table against
+//! (docs/tt-and-eval.md).
 
-use dashmap::DashMap;
-use dashmap::mapref::entry::Entry;
+#[cfg(feature = "dashmap-table")]
+mod map;
+#[cfg(feature = "dashmap-table")]
+pub use map::DashMapTable;
+
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The score is exact.
     Exact,
     /// The true score is at least this (a fail-high).
     Lower,
@@ -32,9 +37,11 @@ pub enum Bound {
 pub struct TtEntry {
     /// `Move::tt_code`, 0 = no move.
     pub mv: u32,
+    /// Score from the stored search.
     pub score: i32,
     /// Remaining depth; negative in quiescence search.
     pub depth: i32,
+    /// What the score means.
     pub bound: Bound,
 }
 
@@ -54,10 +61,13 @@ pub trait Table: Send + Sync + 'static {
     {
         Self::try_with_megabytes(mb).unwrap_or_else(|| panic!("cannot allocate a {mb} MiB table"))
     }
+    /// The entry stored for `key`, if any.
     fn probe(&self, key: u64) -> Option<TtEntry>;
+    /// Store `entry` for `key`, under the table's replacement rule.
     fn store(&self, key: u64, entry: TtEntry);
     /// A new search starts: entries from older searches age and are replaced first.
     fn new_search(&self);
+    /// Forget every entry.
     fn clear(&self);
     /// Permille of sampled slots used by the current search (UCI hashfull).
     fn hashfull(&self) -> u32;
@@ -369,118 +379,6 @@ impl Table for LockFreeTable {
     }
 }
 
-/// What the map table keeps per position: the entry and its search.
-#[derive(Clone, Copy)]
-struct Stamped {
-    entry: TtEntry,
-    generation: u8,
-}
-
-/// The comparison table: a `DashMap` holding at most as many entries as
-/// the lock-free table of the same size. Its policy is deliberately simple:
-/// a store for a position already present follows the same rule as the
-/// lock-free table; a new position is refused while the map is full; when
-/// a search starts on a full map, entries of older searches are dropped in
-/// one pass. Each entry costs about 40 bytes against the lock-free 16, so
-/// the same entry budget uses roughly 2.5 times the memory.
-pub struct DashMapTable {
-    map: DashMap<u64, Stamped>,
-    capacity: usize,
-    len: AtomicUsize,
-    generation: AtomicU8,
-}
-
-impl DashMapTable {
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    pub fn len(&self) -> usize {
-        self.len.load(Relaxed)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// Entries sampled by the map table's `hashfull`.
-const HASHFULL_SAMPLE: usize = 1000;
-
-impl Table for DashMapTable {
-    /// The map grows as entries arrive, so making it cannot fail.
-    fn try_with_megabytes(mb: usize) -> Option<Self> {
-        Some(DashMapTable {
-            map: DashMap::new(),
-            capacity: (mb.max(1) << 20) / std::mem::size_of::<Slot>(),
-            len: AtomicUsize::new(0),
-            generation: AtomicU8::new(0),
-        })
-    }
-
-    fn probe(&self, key: u64) -> Option<TtEntry> {
-        self.map.get(&key).map(|s| s.entry)
-    }
-
-    fn store(&self, key: u64, entry: TtEntry) {
-        let generation = self.generation.load(Relaxed);
-        match self.map.entry(key) {
-            Entry::Occupied(mut slot) => {
-                let old = *slot.get();
-                if !keeps_old(&old.entry, relative_age(generation, old.generation), &entry) {
-                    let mv = if entry.mv == 0 {
-                        old.entry.mv
-                    } else {
-                        entry.mv
-                    };
-                    slot.insert(Stamped {
-                        entry: TtEntry { mv, ..entry },
-                        generation,
-                    });
-                }
-            }
-            Entry::Vacant(slot) => {
-                if self.len.fetch_add(1, Relaxed) < self.capacity {
-                    slot.insert(Stamped { entry, generation });
-                } else {
-                    self.len.fetch_sub(1, Relaxed);
-                }
-            }
-        }
-    }
-
-    fn new_search(&self) {
-        let generation = (self.generation.load(Relaxed) + 1) % GENERATIONS;
-        self.generation.store(generation, Relaxed);
-        if self.len() >= self.capacity {
-            self.map.retain(|_, s| s.generation == generation);
-            self.len.store(self.map.len(), Relaxed);
-        }
-    }
-
-    fn clear(&self) {
-        self.map.clear();
-        self.map.shrink_to_fit();
-        self.len.store(0, Relaxed);
-        self.generation.store(0, Relaxed);
-    }
-
-    /// Entries of this search among a sample, scaled by how full the map is.
-    fn hashfull(&self) -> u32 {
-        let generation = self.generation.load(Relaxed);
-        let (mut sampled, mut current) = (0usize, 0usize);
-        for s in self.map.iter().take(HASHFULL_SAMPLE) {
-            sampled += 1;
-            current += (s.generation == generation) as usize;
-        }
-        if sampled == 0 {
-            return 0;
-        }
-        let fill = self.len().min(self.capacity) as u64 * 1000 / self.capacity as u64;
-        (fill * current as u64 / sampled as u64) as u32
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,6 +425,7 @@ mod tests {
     #[test]
     fn every_field_round_trips() {
         round_trip::<LockFreeTable>();
+        #[cfg(feature = "dashmap-table")]
         round_trip::<DashMapTable>();
     }
 
@@ -632,6 +531,7 @@ mod tests {
     #[test]
     fn same_position_follows_the_depth_and_age_rule() {
         same_position_rule::<LockFreeTable>();
+        #[cfg(feature = "dashmap-table")]
         same_position_rule::<DashMapTable>();
     }
 
@@ -657,6 +557,7 @@ mod tests {
     #[test]
     fn hashfull_grows_from_zero() {
         hashfull_counts_this_search::<LockFreeTable>();
+        #[cfg(feature = "dashmap-table")]
         hashfull_counts_this_search::<DashMapTable>();
     }
 
@@ -666,11 +567,6 @@ mod tests {
         table.store(3, entry(1, 2, 4, Bound::Exact));
         table.clear();
         assert_eq!(table.probe(3), None);
-        let table = DashMapTable::with_megabytes(1);
-        table.store(3, entry(1, 2, 4, Bound::Exact));
-        table.clear();
-        assert_eq!(table.probe(3), None);
-        assert!(table.is_empty());
     }
 
     #[test]
@@ -680,27 +576,8 @@ mod tests {
             assert_eq!(table.size_in_bytes(), mb << 20);
             assert_eq!(table.capacity(), (mb << 20) / 16);
             assert_eq!(std::mem::size_of_val(table.buckets()), mb << 20);
-            assert_eq!(
-                DashMapTable::with_megabytes(mb).capacity(),
-                table.capacity()
-            );
         }
         assert!(std::mem::size_of::<LockFreeTable>() <= 64);
-    }
-
-    #[test]
-    fn full_map_table_refuses_new_positions_until_a_search_starts() {
-        let table = DashMapTable::with_megabytes(1);
-        let capacity = table.capacity() as u64;
-        for key in 0..capacity {
-            table.store(key, entry(1, 0, 1, Bound::Exact));
-        }
-        table.store(capacity, entry(1, 0, 1, Bound::Exact));
-        assert_eq!(table.probe(capacity), None);
-        table.new_search();
-        assert!(table.is_empty(), "a full map drops older searches");
-        table.store(capacity, entry(1, 0, 1, Bound::Exact));
-        assert!(table.probe(capacity).is_some());
     }
 
     /// An entry whose every field is a function of the key and its depth,
@@ -785,6 +662,7 @@ mod tests {
     #[test]
     fn concurrent_store_and_probe_never_mix_entries() {
         crowded_entries_are_never_mixed::<LockFreeTable>();
+        #[cfg(feature = "dashmap-table")]
         crowded_entries_are_never_mixed::<DashMapTable>();
     }
 
@@ -814,75 +692,5 @@ mod tests {
                 .count(),
             0
         );
-    }
-
-    /// Speed figures for docs/tt-and-eval.md:
-    /// `cargo test --release --lib tt_speed -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn tt_speed() {
-        println!(
-            "| table | MiB | threads | store ns/op | probe ns/op | probe hits | probes M/s, all threads |"
-        );
-        println!("|---|---|---|---|---|---|---|");
-        for mb in [1, 256] {
-            measure::<LockFreeTable>("lock-free", mb);
-            measure::<DashMapTable>("dashmap", mb);
-        }
-    }
-
-    /// Store then probe 2^21 random keys per thread on a table filled by an
-    /// earlier search (as many stores as it has entries), so stores meet
-    /// full buckets as in a long game.
-    fn measure<T: Table>(name: &str, mb: usize) {
-        use std::hint::black_box;
-        use std::time::Instant;
-        const OPS: usize = 1 << 21;
-        let table = T::with_megabytes(mb);
-        let mut rng = SplitMix(mb as u64);
-        for threads in [1, 2] {
-            // The fastest of three rounds with fresh keys: other jobs share
-            // the cores.
-            let (mut store_ns, mut probe_ns, mut hits) = (f64::MAX, f64::MAX, 0);
-            for _ in 0..3 {
-                table.clear();
-                for _ in 0..(mb << 20) / 16 {
-                    table.store(rng.next(), signed_entry(0, 1));
-                }
-                table.new_search();
-                let keys: Vec<Vec<u64>> = (0..threads)
-                    .map(|_| (0..OPS).map(|_| rng.next()).collect())
-                    .collect();
-                let run = |op: &(dyn Fn(&[u64]) -> usize + Sync)| {
-                    let start = Instant::now();
-                    let found: usize = std::thread::scope(|s| {
-                        let workers: Vec<_> = keys.iter().map(|k| s.spawn(move || op(k))).collect();
-                        workers.into_iter().map(|w| w.join().unwrap()).sum()
-                    });
-                    (start.elapsed().as_nanos() as f64 / OPS as f64, found)
-                };
-                let (ns, _) = run(&|keys| {
-                    for &k in keys {
-                        table.store(k, signed_entry(k, 5));
-                    }
-                    0
-                });
-                store_ns = store_ns.min(ns);
-                // Probe in reverse order, so recent keys are not still cached.
-                let (ns, found) = run(&|keys| {
-                    keys.iter()
-                        .rev()
-                        .filter(|&&k| black_box(table.probe(k)).is_some())
-                        .count()
-                });
-                probe_ns = probe_ns.min(ns);
-                hits = found;
-            }
-            println!(
-                "| {name} | {mb} | {threads} | {store_ns:.1} | {probe_ns:.1} | {:.0}% | {:.1} |",
-                hits as f64 * 100.0 / (threads * OPS) as f64,
-                threads as f64 * 1e3 / probe_ns,
-            );
-        }
     }
 }

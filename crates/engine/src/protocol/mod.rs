@@ -18,13 +18,17 @@ mod options;
 mod parse;
 
 pub use display::{board_text, info_line};
-pub use options::{Change, Options, declarations};
+pub use options::{
+    Change, HASH_MB as HASH_RANGE, MOVE_OVERHEAD as MOVE_OVERHEAD_RANGE,
+    MULTI_PV as MULTI_PV_RANGE, Options, SKILL_LEVEL as SKILL_RANGE, THREADS as THREADS_RANGE,
+    declarations,
+};
 pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 
-use crate::rules::divide;
-use crate::rules::{Game, GameEnd};
+use crate::perft::divide_parallel;
 use crate::search::{self, Config, Limits, Searcher, Signals};
 use crate::tt::{LockFreeTable, Table};
+use bashni_rules::{Game, GameEnd};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -369,7 +373,7 @@ impl Controller {
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {
                 let start = Instant::now();
-                let lines = self.busy(|| divide(pos, depth, self.options.threads));
+                let lines = self.busy(|| divide_parallel(pos, depth, self.options.threads));
                 for (mv, count) in &lines {
                     send(&format!("{mv}: {count}"));
                 }
@@ -429,7 +433,7 @@ fn new_table(mb: usize) -> Option<Arc<LockFreeTable>> {
 
 /// One search on its own thread: `info` lines, then `bestmove`.
 fn run_search<T: Table>(
-    pos: &crate::rules::Position,
+    pos: &bashni_rules::Position,
     history: &[u64],
     limits: &Limits,
     config: &Config,

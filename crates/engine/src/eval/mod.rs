@@ -27,14 +27,16 @@ pub mod weights;
 
 pub use weights::{BASHNI_WEIGHTS, LASCA_WEIGHTS};
 
-use crate::rules::{Bitboard, Colour, Position, Variant};
+use bashni_rules::{Bitboard, Colour, Position, Variant};
 use std::fmt::Write as _;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
 /// A (midgame, endgame) pair in centi-men.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pair {
+    /// Midgame weight.
     pub mg: i32,
+    /// Endgame weight.
     pub eg: i32,
 }
 
@@ -86,19 +88,30 @@ impl Mul<i32> for Pair {
 /// one or more parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
+    /// Columns commanded (material).
     Commanders,
+    /// King commanders.
     Kings,
+    /// Own pieces under a commander.
     Armour,
+    /// Enemy pieces held under a commander.
     Prisoners,
+    /// How far the men have come.
     Advancement,
+    /// Men still guarding the back rank.
     BackRank,
+    /// Columns on the central squares.
     Centre,
+    /// Plain moves available.
     Mobility,
+    /// Columns the enemy could jump.
     Vulnerability,
+    /// The side to move.
     Tempo,
 }
 
 impl Term {
+    /// Every term, in report order.
     pub const ALL: [Term; 10] = [
         Term::Commanders,
         Term::Kings,
@@ -112,6 +125,7 @@ impl Term {
         Term::Tempo,
     ];
 
+    /// The term's name in `eval` reports.
     pub fn name(self) -> &'static str {
         match self {
             Term::Commanders => "commanders",
@@ -480,7 +494,9 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 /// `blend(sum of weight * count, phase)` for any weight table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Features {
+    /// White's count minus Black's, per parameter.
     pub counts: [i32; Param::COUNT],
+    /// The game phase the weights are blended by.
     pub phase: i32,
 }
 
@@ -564,7 +580,7 @@ pub fn explain(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{RuleSet, Square};
+    use bashni_rules::{RuleSet, Square};
 
     fn position(variant: Variant, fen: &str) -> Position {
         Position::from_fen(&RuleSet::new(variant), fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))

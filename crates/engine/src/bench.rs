@@ -1,38 +1,91 @@
 //! `bench`: a fixed search over built-in positions. With one thread the
 //! node count is the same every run, a checksum of the search's behaviour.
 
-use crate::rules::{Position, RuleSet, Variant};
+use crate::protocol::{HASH_RANGE, THREADS_RANGE};
 use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, score_text};
 use crate::tt::{LockFreeTable, Table};
+use bashni_rules::{Position, RuleSet, Variant};
 use std::time::Instant;
 
 /// The bench positions, built into the binary so `bench` runs anywhere.
-pub const POSITIONS: &str = include_str!("../bench-positions/bench.txt");
+pub const POSITIONS: &str = include_str!("bench.txt");
 
 /// Depth searched per position unless told otherwise.
 pub const DEFAULT_DEPTH: u32 = 13;
 
-/// The range of `--threads` and of `--hash` (MiB); `--depth` runs 1 to
-/// `MAX_DEPTH`.
-const THREADS: (u32, u32) = (1, 1024);
-const HASH_MB: (u32, u32) = (1, 65536);
+/// The ranges of `--threads` and `--hash` (MiB), the protocol's own
+/// `Threads` and `Hash` ranges; `--depth` runs 1 to `MAX_DEPTH`.
+pub const THREADS: (u32, u32) = (THREADS_RANGE.0 as u32, THREADS_RANGE.1 as u32);
+/// See [`THREADS`].
+pub const HASH_MB: (u32, u32) = (HASH_RANGE.0 as u32, HASH_RANGE.1 as u32);
 
 /// The arguments of `bench`, the same on the command line and in the
 /// protocol (`bench --depth 9 --threads 2`).
 #[derive(Clone, Debug)]
-#[cfg_attr(feature = "tools", derive(clap::Args))]
 pub struct BenchOptions {
-    #[cfg_attr(feature = "tools", arg(long, default_value_t = 1,
-        value_parser = clap::value_parser!(u32).range(THREADS.0 as i64..=THREADS.1 as i64)))]
+    /// Search threads.
     pub threads: u32,
-    #[cfg_attr(feature = "tools", arg(long, default_value_t = DEFAULT_DEPTH,
-        value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64)))]
+    /// Depth searched per position.
     pub depth: u32,
     /// Hash size in MiB (the engine's default).
-    #[cfg_attr(feature = "tools", arg(long = "hash", default_value_t = DEFAULT_HASH_MB as u32,
-        value_parser = clap::value_parser!(u32).range(HASH_MB.0 as i64..=HASH_MB.1 as i64)))]
     pub hash_mb: u32,
 }
+
+/// Why `bench` could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// An argument of the protocol's `bench` that is not one of its flags.
+    UnknownArgument(String),
+    /// A flag without its value.
+    MissingValue(String),
+    /// A value outside its range.
+    OutOfRange {
+        /// The flag.
+        flag: String,
+        /// What was given.
+        value: String,
+        /// The smallest value allowed.
+        min: u32,
+        /// The largest value allowed.
+        max: u32,
+    },
+    /// A bench line that is not `<variant> <fen>`, with its 1-based number.
+    BadLine {
+        /// Line number.
+        line: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The system would not give a table of this many MiB.
+    TableTooLarge(u32),
+}
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            BenchError::UnknownArgument(flag) => write!(
+                f,
+                "unexpected argument '{flag}' (expected --depth, --threads or --hash)"
+            ),
+            BenchError::MissingValue(flag) => write!(f, "{flag} needs a value"),
+            BenchError::OutOfRange {
+                flag,
+                value,
+                min,
+                max,
+            } => {
+                write!(
+                    f,
+                    "{flag}: '{value}' is not a whole number in {min}..={max}"
+                )
+            }
+            BenchError::BadLine { line, problem } => write!(f, "bench line {line}: {problem}"),
+            BenchError::TableTooLarge(mb) => write!(f, "cannot allocate a {mb} MiB table"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
 
 impl Default for BenchOptions {
     fn default() -> Self {
@@ -47,7 +100,7 @@ impl Default for BenchOptions {
 impl BenchOptions {
     /// Parse the arguments of the protocol's `bench` (the protocol is part
     /// of the library, which builds without clap); the error is one line.
-    pub fn from_args(args: &[&str]) -> Result<BenchOptions, String> {
+    pub fn from_args(args: &[&str]) -> Result<BenchOptions, BenchError> {
         let mut options = BenchOptions::default();
         let mut words = args.iter();
         while let Some(&flag) = words.next() {
@@ -55,75 +108,78 @@ impl BenchOptions {
                 "--threads" => (&mut options.threads, THREADS),
                 "--depth" => (&mut options.depth, (1, MAX_DEPTH)),
                 "--hash" => (&mut options.hash_mb, HASH_MB),
-                _ => {
-                    return Err(format!(
-                        "unexpected argument '{flag}' (expected --depth, --threads or --hash)"
-                    ));
-                }
+                _ => return Err(BenchError::UnknownArgument(flag.to_string())),
             };
             let value = words
                 .next()
-                .ok_or_else(|| format!("{flag} needs a value"))?;
+                .ok_or_else(|| BenchError::MissingValue(flag.to_string()))?;
             *field = value
                 .parse()
                 .ok()
                 .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| {
-                    format!("{flag}: '{value}' is not a whole number in {min}..={max}")
+                .ok_or_else(|| BenchError::OutOfRange {
+                    flag: flag.to_string(),
+                    value: value.to_string(),
+                    min,
+                    max,
                 })?;
         }
         Ok(options)
     }
 }
 
+/// What `bench` found.
 pub struct BenchReport {
     /// One line per position, then the total line `<nodes> nodes <nps> nps`.
     pub lines: Vec<String>,
+    /// Nodes searched in all.
     pub nodes: u64,
+    /// Nodes per second over the searches alone.
     pub nps: u64,
 }
 
 /// The positions of a bench file (`<variant> <fen>` per line, `#`
 /// comments) as (variant, position); a line that is neither is an error.
-pub fn parse_positions(text: &str) -> anyhow::Result<Vec<(Variant, Position)>> {
+pub fn parse_positions(text: &str) -> Result<Vec<(Variant, Position)>, BenchError> {
     let mut positions = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let number = index + 1;
+        let bad = |problem: String| BenchError::BadLine {
+            line: index + 1,
+            problem,
+        };
         let (variant, fen) = line
             .split_once(' ')
-            .ok_or_else(|| anyhow::anyhow!("bench line {number}: expected '<variant> <fen>'"))?;
-        let variant: Variant = variant
-            .parse()
-            .map_err(|e| anyhow::anyhow!("bench line {number}: {e}"))?;
+            .ok_or_else(|| bad("expected '<variant> <fen>'".into()))?;
+        let variant: Variant = variant.parse().map_err(|e| bad(format!("{e}")))?;
         let pos = Position::from_fen(&RuleSet::new(variant), fen)
-            .map_err(|e| anyhow::anyhow!("bench line {number}: bad position '{fen}': {e}"))?;
+            .map_err(|e| bad(format!("bad position '{fen}': {e}")))?;
         positions.push((variant, pos));
     }
     Ok(positions)
 }
 
 /// The built-in positions as (variant, position).
-pub fn positions() -> anyhow::Result<Vec<(Variant, Position)>> {
+pub fn positions() -> Result<Vec<(Variant, Position)>, BenchError> {
     parse_positions(POSITIONS)
 }
 
 /// Search every bench position to a fixed depth, clearing the table
 /// before each (so one thread gives the same node count every run).
-pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
+pub fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     run_with::<LockFreeTable>(options)
 }
 
 /// The same with any table type (to compare tables on equal work).
-pub fn run_with<T: Table>(options: &BenchOptions) -> anyhow::Result<BenchReport> {
+pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     let mut searching = std::time::Duration::ZERO;
     let mut lines = Vec::new();
     let mut nodes = 0;
     let tt = T::try_with_megabytes(options.hash_mb as usize)
-        .ok_or_else(|| anyhow::anyhow!("cannot allocate a {} MiB table", options.hash_mb))?;
+        .ok_or(BenchError::TableTooLarge(options.hash_mb))?;
     for (i, (variant, pos)) in positions()?.into_iter().enumerate() {
         tt.clear();
         let config = Config {

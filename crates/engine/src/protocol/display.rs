@@ -1,10 +1,11 @@
 //! Text the engine prints: `info` lines and the board for `d`.
 
-use crate::rules::{Colour, Position, column_text, piece_char};
 use crate::search::{Report, score_text};
 use crate::tt::Bound;
+use bashni_rules::{Colour, Position, column_text, piece_char};
 use std::fmt::Write;
 
+/// The `info` line of one search report.
 pub fn info_line(r: &Report) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
@@ -40,7 +41,7 @@ pub fn board_text(pos: &Position) -> String {
     for rank in (0..g.size).rev() {
         let _ = write!(s, "{} ", rank + 1);
         for file in 0..g.size {
-            let sq = crate::rules::Square::new(file, rank);
+            let sq = bashni_rules::Square::new(file, rank);
             let col = pos.column(sq);
             let cell = if !g.is_playable(sq) {
                 "   ".to_string()

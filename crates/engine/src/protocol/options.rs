@@ -1,7 +1,7 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
-use crate::rules::{RuleSet, Variant};
 use crate::search::{DEFAULT_HASH_MB, ELO_RANGE, SKILL_FULL, skill_for_elo};
+use bashni_rules::{RuleSet, Variant};
 
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,14 +9,21 @@ pub struct Options {
     /// Variant, king landing and draw rules (`UCI_Variant`, `KingLanding`,
     /// `NoProgressPlies`, `MaxPlies`).
     pub rules: RuleSet,
+    /// `Threads`.
     pub threads: usize,
+    /// `Hash`, in MiB.
     pub hash_mb: usize,
+    /// `MultiPV`.
     pub multi_pv: usize,
+    /// `Ponder`.
     pub ponder: bool,
+    /// `Move Overhead`, in milliseconds.
     pub move_overhead: u64,
+    /// `Skill Level`.
     pub skill_level: u32,
     /// `UCI_LimitStrength`: play at `UCI_Elo` instead of `Skill Level`.
     pub limit_strength: bool,
+    /// `UCI_Elo`, used when `UCI_LimitStrength` is on.
     pub elo: u32,
 }
 
@@ -36,13 +43,18 @@ impl Default for Options {
     }
 }
 
-/// The ranges of the spin options, declared by `uci` and checked by
-/// `setoption` from this one place.
-const THREADS: (u64, u64) = (1, 1024);
-const HASH_MB: (u64, u64) = (1, 65536);
-const MULTI_PV: (u64, u64) = (1, 64);
-const MOVE_OVERHEAD: (u64, u64) = (0, 5000);
-const SKILL_LEVEL: (u64, u64) = (0, SKILL_FULL as u64);
+// The ranges of the spin options, declared by `uci`, checked by
+// `setoption` and used by `bench`, from this one place.
+/// `Threads`.
+pub const THREADS: (u64, u64) = (1, 1024);
+/// `Hash`, in MiB.
+pub const HASH_MB: (u64, u64) = (1, 65536);
+/// `MultiPV`.
+pub const MULTI_PV: (u64, u64) = (1, 64);
+/// `Move Overhead`, in milliseconds.
+pub const MOVE_OVERHEAD: (u64, u64) = (0, 5000);
+/// `Skill Level`.
+pub const SKILL_LEVEL: (u64, u64) = (0, SKILL_FULL as u64);
 const ELO: (u64, u64) = (ELO_RANGE.0 as u64, ELO_RANGE.1 as u64);
 const NO_PROGRESS_PLIES: (u64, u64) = (0, 1000);
 const MAX_PLIES: (u64, u64) = (0, 100_000);
@@ -56,8 +68,11 @@ fn spin_declaration(name: &str, default: impl std::fmt::Display, (min, max): (u6
 pub enum Change {
     /// Nothing beyond the stored value.
     Value,
+    /// The variant changed: a new game and rule set.
     Variant,
+    /// The table size changed: make a new table.
     Hash,
+    /// `Clear Hash` was pressed.
     ClearHash,
     /// The landing or a draw rule of the current game.
     Rules,

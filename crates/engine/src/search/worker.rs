@@ -7,8 +7,8 @@ use super::params::{
 };
 use super::{MATE, MAX_PLY, Shared, is_mate_score};
 use crate::eval::evaluate;
-use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table, TtEntry};
+use bashni_rules::{DrawRules, Move, Position};
 use std::sync::atomic::Ordering;
 
 /// A root move with what the last iteration learned of it.
@@ -102,13 +102,13 @@ impl<'a, T: Table> Worker<'a, T> {
         self.aborted
     }
 
-    fn make(&mut self, mv: &Move) -> crate::rules::Undo {
+    fn make(&mut self, mv: &Move) -> bashni_rules::Undo {
         let undo = self.pos.make(mv);
         self.keys.push(self.pos.key());
         undo
     }
 
-    fn unmake(&mut self, mv: &Move, undo: crate::rules::Undo) {
+    fn unmake(&mut self, mv: &Move, undo: bashni_rules::Undo) {
         self.keys.pop();
         self.pos.unmake(mv, undo);
     }

@@ -18,7 +18,9 @@ use std::time::Duration;
 pub struct Clock {
     /// Our remaining time and increment, in milliseconds.
     pub time: u64,
+    /// Increment per move, in milliseconds.
     pub increment: u64,
+    /// Moves until the next time control, if the clock has one.
     pub moves_to_go: Option<u64>,
 }
 
@@ -102,7 +104,7 @@ impl TimeBudget {
 pub struct Progress {
     /// Best-move changes, each halved per iteration since.
     pub instability: f64,
-    last_best: Option<crate::rules::Move>,
+    last_best: Option<bashni_rules::Move>,
     last_score: Option<i32>,
     /// When the last iteration ended (since the start).
     last_end: Duration,
@@ -113,7 +115,7 @@ pub struct Progress {
 impl Progress {
     /// Record an iteration that ended at `elapsed` with `best` and `score`;
     /// returns the score drop since the previous one (0 if it rose).
-    pub fn record(&mut self, best: crate::rules::Move, score: i32, elapsed: Duration) -> i32 {
+    pub fn record(&mut self, best: bashni_rules::Move, score: i32, elapsed: Duration) -> i32 {
         if self.last_best.is_some_and(|b| b != best) {
             self.instability += 1.0;
         }
@@ -251,7 +253,7 @@ mod tests {
 
     #[test]
     fn progress_tracks_changes_drops_and_growth() {
-        let start = crate::rules::Position::start(&crate::rules::RuleSet::default());
+        let start = bashni_rules::Position::start(&bashni_rules::RuleSet::default());
         let moves = start.legal_moves();
         let mut p = Progress::default();
         assert_eq!(p.record(moves[0], 50, Duration::from_millis(10)), 0);

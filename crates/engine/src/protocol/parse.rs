@@ -1,7 +1,7 @@
 //! Parsing the arguments of `position`, `go` and `setoption`.
 
-use crate::rules::{Game, Move, Position, RuleSet};
 use crate::search::{Clock, Limits, MAX_DEPTH};
+use bashni_rules::{Game, Move, Position, RuleSet};
 
 /// `position startpos|fen <fen> [moves m1 m2 ...]` under `rules`.
 pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, String> {
@@ -31,7 +31,9 @@ pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, String> {
 
 /// What `go` asked for.
 pub enum GoCommand {
+    /// A search with these limits.
     Search(Limits),
+    /// `go perft N`: a divide to this depth.
     Perft(u32),
 }
 
@@ -112,8 +114,8 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         }
     }
     let (time, increment) = match pos.side_to_move() {
-        crate::rules::Colour::White => (wtime, winc),
-        crate::rules::Colour::Black => (btime, binc),
+        bashni_rules::Colour::White => (wtime, winc),
+        bashni_rules::Colour::Black => (btime, binc),
     };
     match time {
         Some(time) => {
@@ -127,8 +129,8 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
         // would be worse than saying so.
         None if wtime.is_some() || btime.is_some() => {
             let missing = match pos.side_to_move() {
-                crate::rules::Colour::White => "wtime",
-                crate::rules::Colour::Black => "btime",
+                bashni_rules::Colour::White => "wtime",
+                bashni_rules::Colour::Black => "btime",
             };
             return Err(format!("go: {missing} is missing for the side to move"));
         }

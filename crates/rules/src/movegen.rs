@@ -69,9 +69,9 @@ impl Rules for Lasca {
 /// Run `$body` with the type `$r` bound to the `Rules` of `$pos`.
 macro_rules! with_rules {
     ($pos:expr, $r:ident => $body:expr) => {{
-        use $crate::rules::geometry::Variant;
-        use $crate::rules::movegen::{BashniContinue, BashniFree, Lasca};
-        use $crate::rules::position::KingLanding;
+        use $crate::geometry::Variant;
+        use $crate::movegen::{BashniContinue, BashniFree, Lasca};
+        use $crate::position::KingLanding;
         match ($pos.variant(), $pos.king_landing()) {
             (Variant::Lasca, _) => {
                 type $r = Lasca;
@@ -920,7 +920,7 @@ impl Position {
 
 #[cfg(test)]
 mod reach_tests {
-    use crate::rules::{Bitboard, Colour, RuleSet, Variant, parse_square};
+    use crate::{Bitboard, Colour, RuleSet, Variant, parse_square};
 
     fn bb(variant: Variant, names: &[&str]) -> Bitboard {
         names
@@ -933,14 +933,14 @@ mod reach_tests {
     fn men_reach_forward_and_jump_as_their_variant_allows() {
         // White man d4 between black columns c5 (ahead) and e3 (behind).
         let fen = "W:d4w,c5b,e3b,g7b 0 1";
-        let bashni = crate::rules::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
+        let bashni = crate::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
         let reach = bashni.reach(Colour::White);
         assert_eq!(reach.man_moves, 1, "d4-e5 only: c5 is taken");
         assert_eq!(reach.jumpable, bb(Variant::Bashni, &["c5", "e3"]));
         assert_eq!(reach.king_moves, 0);
 
         // Lasca soldiers capture forward only: e3 is behind d4.
-        let lasca = crate::rules::Position::from_fen(&RuleSet::new(Variant::Lasca), fen).unwrap();
+        let lasca = crate::Position::from_fen(&RuleSet::new(Variant::Lasca), fen).unwrap();
         assert_eq!(
             lasca.reach(Colour::White).jumpable,
             bb(Variant::Lasca, &["c5"])
@@ -950,14 +950,13 @@ mod reach_tests {
     #[test]
     fn flying_kings_reach_along_free_diagonals_stepping_officers_one_square() {
         let fen = "W:a1W,e5b,h8b 0 1";
-        let bashni = crate::rules::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
+        let bashni = crate::Position::from_fen(&RuleSet::new(Variant::Bashni), fen).unwrap();
         let reach = bashni.reach(Colour::White);
         assert_eq!(reach.king_moves, 3, "b2 c3 d4, then e5 blocks");
         assert_eq!(reach.jumpable, bb(Variant::Bashni, &["e5"]));
 
         let lasca_fen = "W:a1W,c3b,g7b 0 1";
-        let lasca =
-            crate::rules::Position::from_fen(&RuleSet::new(Variant::Lasca), lasca_fen).unwrap();
+        let lasca = crate::Position::from_fen(&RuleSet::new(Variant::Lasca), lasca_fen).unwrap();
         let reach = lasca.reach(Colour::White);
         assert_eq!(reach.king_moves, 1, "b2 only");
         assert_eq!(reach.jumpable, Bitboard::EMPTY, "c3 is two steps away");

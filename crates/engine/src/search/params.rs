@@ -26,7 +26,9 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// Move-ordering bands, highest first: the table move, then captures and
 /// promotions, then killers, then quiet moves by history.
 pub const ORDER_TT_MOVE: i32 = 1 << 30;
+/// Move-ordering score of a capture (above killers and history).
 pub const ORDER_CAPTURE: i32 = 1 << 28;
+/// Move-ordering score of a killer move.
 pub const ORDER_KILLER: i32 = 1 << 26;
 /// After this long a MultiPV search reports each line as it completes,
 /// so a long search still shows progress.
@@ -80,6 +82,7 @@ pub const DEFAULT_GROWTH: f64 = 2.0;
 /// Bounds on the measured growth from one iteration to the next: very
 /// short iterations are noise.
 pub const MIN_GROWTH: f64 = 1.2;
+/// The most the soft limit grows by, as a multiple of the plan.
 pub const MAX_GROWTH: f64 = 5.0;
 
 // ---- Strength ----------------------------------------------------------

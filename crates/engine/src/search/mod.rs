@@ -14,8 +14,8 @@ pub use params::{DEFAULT_HASH_MB, MATE, MAX_DEPTH, MAX_PLY, SKILL_FULL};
 pub use skill::{ELO_RANGE, skill_for_elo};
 pub use time::{Clock, Progress, TimeBudget, start_next_iteration};
 
-use crate::rules::{DrawRules, Move, Position};
 use crate::tt::{Bound, Table};
+use bashni_rules::{DrawRules, Move, Position};
 use params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, HELPER_ADDRESS_SPACE_MB, MULTIPV_PROGRESS_AFTER_MS,
     SKILL_TABLE, THREAD_HEADROOM_MB,
@@ -34,13 +34,21 @@ pub fn is_mate_score(score: i32) -> bool {
 /// What `go` asked for.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// `go depth`: plies.
     pub depth: Option<u32>,
+    /// `go nodes`.
     pub nodes: Option<u64>,
+    /// `go movetime`, in milliseconds.
     pub movetime: Option<u64>,
+    /// `wtime`/`btime`/`winc`/`binc`/`movestogo`, for the side to move.
     pub clock: Option<Clock>,
+    /// `go mate`: moves.
     pub mate: Option<u32>,
+    /// `go infinite`: search until `stop`.
     pub infinite: bool,
+    /// `go ponder`: search until `stop` or `ponderhit`.
     pub ponder: bool,
+    /// `go searchmoves`: only these root moves (all when empty).
     pub search_moves: Vec<Move>,
 }
 
@@ -60,11 +68,15 @@ impl Limits {
 /// How the engine is set up (the protocol's options).
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Search threads (Lazy SMP).
     pub threads: usize,
+    /// Lines reported per iteration.
     pub multi_pv: usize,
     /// 0..=19 play weaker (params::SKILL_TABLE); `SKILL_FULL` is full strength.
     pub skill_level: u32,
+    /// Milliseconds kept back from every move for the host's overhead.
     pub move_overhead: u64,
+    /// When a game is drawn (scored 0 inside the tree).
     pub draw_rules: DrawRules,
 }
 
@@ -75,7 +87,7 @@ impl Default for Config {
             multi_pv: 1,
             skill_level: SKILL_FULL,
             move_overhead: 10,
-            draw_rules: DrawRules::for_variant(crate::rules::Variant::Bashni),
+            draw_rules: DrawRules::for_variant(bashni_rules::Variant::Bashni),
         }
     }
 }
@@ -83,33 +95,49 @@ impl Default for Config {
 /// Signals the protocol sends to a running search.
 #[derive(Debug, Default)]
 pub struct Signals {
+    /// End the search as soon as possible.
     pub stop: AtomicBool,
+    /// The pondered move was played: go on under the clock.
     pub ponderhit: AtomicBool,
 }
 
 /// One line of progress (one `info` line).
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// Iteration depth.
     pub depth: u32,
+    /// Deepest ply reached.
     pub seldepth: usize,
+    /// Line number, 1 = best.
     pub multipv: usize,
+    /// Score for the side to move, in centipawns or as a mate score.
     pub score: i32,
     /// Set when the score is only a bound (aspiration fail).
     pub bound: Option<Bound>,
+    /// Nodes so far, all threads.
     pub nodes: u64,
+    /// Nodes per second.
     pub nps: u64,
+    /// Permille of the table used by this search.
     pub hashfull: u32,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// The principal variation.
     pub pv: Vec<Move>,
 }
 
 /// The search's answer.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The move chosen (`None` without a legal move).
     pub best: Option<Move>,
+    /// The expected reply, to ponder on.
     pub ponder: Option<Move>,
+    /// Score of the chosen move for the side to move.
     pub score: i32,
+    /// Depth of the last completed iteration.
     pub depth: u32,
+    /// Nodes searched, all threads.
     pub nodes: u64,
     /// Set when Skill Level replaced the best move by a random one.
     pub random_move: bool,
@@ -248,6 +276,7 @@ impl<'a, T: Table> Searcher<'a, T> {
         Searcher { signals, ..self }
     }
 
+    /// The configuration it searches with.
     pub fn config(&self) -> &Config {
         &self.config
     }

@@ -142,7 +142,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Colour, DrawRules, KingLanding, Variant};
+    use crate::{Colour, DrawRules, KingLanding, Variant};
 
     fn play_all(game: &mut Game, moves: &[&str]) {
         for m in moves {
@@ -209,14 +209,11 @@ mod tests {
 
     #[test]
     fn counters_stop_at_their_limit_so_every_printed_position_reads_back() {
-        let fen = format!("B:a3W,h8B {0} {0}", crate::rules::MAX_COUNTER);
+        let fen = format!("B:a3W,h8B {0} {0}", crate::MAX_COUNTER);
         let mut game = Game::from_fen(RuleSet::default(), &fen).unwrap();
         play_all(&mut game, &["h8-g7", "a3-b4"]);
         let printed = game.position().to_fen();
-        assert_eq!(
-            printed,
-            format!("B:b4W,g7B {0} {0}", crate::rules::MAX_COUNTER)
-        );
+        assert_eq!(printed, format!("B:b4W,g7B {0} {0}", crate::MAX_COUNTER));
         assert!(Game::from_fen(RuleSet::default(), &printed).is_ok());
     }
 

@@ -20,6 +20,6 @@ pub use geometry::{Colour, Direction, Geometry, Square, Variant};
 pub use movegen::Reach;
 pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};
-pub use perft::{divide, perft, perft_parallel};
+pub use perft::{divide, perft};
 pub use position::{KingLanding, MAX_COUNTER, Position, Undo};
 pub use ruleset::{DrawReason, DrawRules, GameEnd, RuleSet};
