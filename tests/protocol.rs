@@ -4,6 +4,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 use support::engine::{Engine, exit_after, run_piped};
+use support::timing::{check, holds_within_attempts};
 
 fn legal_moves(variant: bashni_rules::Variant, fen: &str) -> Vec<String> {
     let pos = bashni_rules::Position::from_fen(&bashni_rules::RuleSet::new(variant), fen)
@@ -71,19 +72,18 @@ fn every_go_form_ends_in_a_legal_bestmove() {
 
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
-    let mut e = Engine::start();
-    e.send("position startpos");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    let asked = Instant::now();
-    e.send("stop");
-    let mv = e.bestmove();
-    assert!(
-        asked.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        asked.elapsed()
-    );
-    assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&mv));
+    holds_within_attempts("stop ends go infinite within 2 s", || {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        e.send("stop");
+        let mv = e.bestmove();
+        assert!(legal_moves(bashni_rules::Variant::Bashni, BASHNI_START).contains(&mv));
+        let took = asked.elapsed();
+        check(took < Duration::from_secs(2), || format!("took {took:?}"))
+    });
 }
 
 #[test]
@@ -363,16 +363,15 @@ fn two_threads_play_legal_moves_and_stop_promptly() {
     let first = p.parse_move("c3-d4").unwrap();
     p.make(&first);
     assert!(legal_moves(bashni_rules::Variant::Bashni, &p.to_fen()).contains(&mv));
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    let asked = Instant::now();
-    e.send("stop");
-    e.bestmove();
-    assert!(
-        asked.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        asked.elapsed()
-    );
+    holds_within_attempts("stop ends go infinite within 2 s", || {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        e.send("stop");
+        e.bestmove();
+        let took = asked.elapsed();
+        check(took < Duration::from_secs(2), || format!("took {took:?}"))
+    });
 }
 
 #[test]
@@ -572,40 +571,51 @@ fn a_clock_move_keeps_close_to_its_plan() {
             plan_for(10_000, 200, Some(20)),
         ),
     ] {
-        e.send("ucinewgame");
-        e.send("position startpos moves c3-d4");
-        e.send(go);
-        let t = time_line(&e.until("bestmove"));
-        assert_eq!(t.plan, budget.optimum.as_millis() as u64, "{go}");
-        assert_eq!(t.hard, budget.maximum.as_millis() as u64, "{go}");
-        assert!(t.hard <= 3 * t.plan, "{go}: {t:?}");
-        assert!(t.soft <= t.hard, "{go}: {t:?}");
-        // Never past the hard limit (checked every 256 nodes): the
-        // iteration that starts late is cut, not run to its end.
-        assert!(t.used <= t.hard + 25, "{go}: {t:?}");
+        holds_within_attempts(go, || {
+            e.send("ucinewgame");
+            e.send("position startpos moves c3-d4");
+            e.send(go);
+            let t = time_line(&e.until("bestmove"));
+            assert_eq!(t.plan, budget.optimum.as_millis() as u64, "{go}");
+            assert_eq!(t.hard, budget.maximum.as_millis() as u64, "{go}");
+            assert!(t.hard <= 3 * t.plan, "{go}: {t:?}");
+            assert!(t.soft <= t.hard, "{go}: {t:?}");
+            // Never past the hard limit (checked every 256 nodes): the
+            // iteration that starts late is cut, not run to its end.
+            check(t.used <= t.hard + 25, || {
+                format!("past the hard limit: {t:?}")
+            })
+        });
     }
 }
 
 #[test]
 fn pondering_time_counts_after_ponderhit() {
-    let mut e = Engine::start();
-    e.send("debug on");
-    e.send("position startpos moves c3-d4");
-    e.send("go ponder wtime 10000 btime 10000");
-    // readyok during a search: the search has started.
-    e.sync();
     // Longer than the hard limit (1950 ms on this clock).
     let waited = plan_for(10_000, 0, None).maximum + Duration::from_millis(300);
-    std::thread::sleep(waited);
-    e.send("ponderhit");
-    let t = time_line(&e.until("bestmove"));
-    // The plan and even the hard limit were spent pondering: the answer
-    // comes at once instead of after a fresh plan.
-    assert!(t.hard < waited.as_millis() as u64, "{t:?}");
-    // The search's clock starts on its own thread, a few ms after the
-    // `readyok` that let this test start waiting.
-    assert!(t.used + 50 >= waited.as_millis() as u64, "{t:?}");
-    assert!(t.used < waited.as_millis() as u64 + t.plan, "{t:?}");
+    let waited_ms = waited.as_millis() as u64;
+    holds_within_attempts("ponderhit after the plan", || {
+        let mut e = Engine::start();
+        e.send("debug on");
+        e.send("position startpos moves c3-d4");
+        e.send("go ponder wtime 10000 btime 10000");
+        // readyok during a search: the search has started.
+        e.sync();
+        std::thread::sleep(waited);
+        e.send("ponderhit");
+        let t = time_line(&e.until("bestmove"));
+        // The plan and even the hard limit were spent pondering: the answer
+        // comes at once instead of after a fresh plan.
+        assert!(t.hard < waited_ms, "{t:?}");
+        // The search's clock starts on its own thread, a few ms after the
+        // `readyok` that let this test start waiting.
+        check(t.used + 50 >= waited_ms, || {
+            format!("pondering not counted: {t:?}")
+        })?;
+        check(t.used < waited_ms + t.plan, || {
+            format!("a fresh plan after ponderhit: {t:?}")
+        })
+    });
 }
 
 /// The scores of the `info` lines of one depth, by multipv, and the line

@@ -8,3 +8,4 @@
 pub mod engine;
 pub mod positions;
 pub mod solver;
+pub mod timing;
