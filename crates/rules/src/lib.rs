@@ -1,6 +1,35 @@
 #![deny(missing_docs)]
-//! The game model: boards, columns, positions, move generation, notation,
-//! the rule set, games and perft. It depends on nothing else in the crate.
+//! The game model of column draughts, Bashni (8x8, flying kings) and Lasca
+//! (7x7): boards, columns, positions, move generation, notation, rule sets,
+//! games and perft. It depends on nothing at all.
+//!
+//! A capture takes the top piece of the jumped column and puts it under
+//! the capturing column; nothing leaves the board:
+//!
+//! ```
+//! use bashni_rules::{Position, RuleSet, Variant, perft};
+//!
+//! let rules = RuleSet::new(Variant::Bashni);
+//! let mut pos = Position::start(&rules);
+//! assert_eq!(perft(&mut pos, 3), 302);
+//!
+//! let mut pos = Position::from_fen(&rules, "W:c3w,d4bw,f6b 0 1").unwrap();
+//! let chain = pos.parse_move("c3xe5xg7").unwrap();
+//! pos.make(&chain);
+//! assert_eq!(pos.to_fen(), "B:d4w,g7wbb 0 1");
+//! ```
+//!
+//! A [`Game`] keeps the moves and decides how the game ends:
+//!
+//! ```
+//! use bashni_rules::{Colour, Game, GameEnd, RuleSet, Variant};
+//!
+//! // White's man on c3 jumps the lone black man; Black has nothing left
+//! // to move and loses.
+//! let mut game = Game::from_fen(RuleSet::new(Variant::Lasca), "W:c3w,d4b 0 1").unwrap();
+//! game.play_text("c3xe5").unwrap();
+//! assert_eq!(game.result(), Some(GameEnd::NoLegalMove { loser: Colour::Black }));
+//! ```
 
 mod bitboard;
 mod column;
