@@ -1,12 +1,14 @@
 //! Micro-benchmarks of the hot paths under the search, each on its own so
 //! a speed change shows where it comes from: move generation, make/unmake,
-//! perft (bulk-counted, as `bashni perft`) and the evaluation.
+//! perft (bulk-counted, as `bashni perft`), the evaluation and the
+//! transposition tables (store and probe, one and two threads).
 //!
 //! `cargo bench --bench micro` (figures in docs/benchmarks.md). Positions
 //! of both variants: the start, a middle game with tall columns, a position
 //! with kings and pending captures, and an ending.
 
 use bashni_engine::eval::evaluate;
+use bashni_engine::tt::{Bound, DashMapTable, LockFreeTable, Table, TtEntry};
 use bashni_rules::{Position, RuleSet, Variant, perft};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -127,6 +129,92 @@ fn evaluation(c: &mut Criterion) {
     group.finish();
 }
 
+/// A small deterministic key stream (splitmix64's increment and mixer):
+/// the tables see keys as spread as position keys.
+fn keys(seed: u64, count: usize) -> Vec<u64> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// Keys each table operation runs over per thread and iteration.
+const TABLE_KEYS: usize = 1 << 16;
+
+/// A table of `mb` MiB filled as by an earlier search, so stores meet full
+/// buckets as in a long game.
+fn filled<T: Table>(mb: usize) -> T {
+    let table = T::with_megabytes(mb);
+    let entry = TtEntry {
+        mv: 1,
+        score: 0,
+        depth: 1,
+        bound: Bound::Exact,
+    };
+    for key in keys(mb as u64, (mb << 20) / 16) {
+        table.store(key, entry);
+    }
+    table.new_search();
+    table
+}
+
+/// Store then probe `TABLE_KEYS` keys on each of `threads` threads; the
+/// time is per operation as each thread sees it.
+fn store_and_probe<T: Table>(table: &T, threads: usize, iters: u64) -> Duration {
+    let entry = TtEntry {
+        mv: 7,
+        score: 12,
+        depth: 5,
+        bound: Bound::Lower,
+    };
+    let streams: Vec<Vec<u64>> = (0..threads)
+        .map(|t| keys(100 + t as u64, TABLE_KEYS))
+        .collect();
+    let start = std::time::Instant::now();
+    for _ in 0..iters {
+        std::thread::scope(|s| {
+            for stream in &streams {
+                s.spawn(move || {
+                    for &k in stream {
+                        table.store(k, entry);
+                    }
+                    stream
+                        .iter()
+                        .rev()
+                        .filter(|&&k| black_box(table.probe(k)).is_some())
+                        .count()
+                });
+            }
+        });
+    }
+    start.elapsed()
+}
+
+fn tables(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tt");
+    group.throughput(Throughput::Elements(2 * TABLE_KEYS as u64));
+    for mb in [1, 256] {
+        let lock_free = filled::<LockFreeTable>(mb);
+        let map = filled::<DashMapTable>(mb);
+        for threads in [1, 2] {
+            let id = |name: &str| BenchmarkId::new(format!("{name}/{mb}MiB"), threads);
+            group.bench_function(id("lock-free"), |b| {
+                b.iter_custom(|iters| store_and_probe(&lock_free, threads, iters))
+            });
+            group.bench_function(id("dashmap"), |b| {
+                b.iter_custom(|iters| store_and_probe(&map, threads, iters))
+            });
+        }
+    }
+    group.finish();
+}
+
 /// Short runs: these are nanosecond-scale and stable within two seconds,
 /// and the whole suite should stay near two minutes on two cores.
 fn config() -> Criterion {
@@ -138,6 +226,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = micro;
     config = config();
-    targets = move_generation, make_unmake, perft_small, evaluation
+    targets = move_generation, make_unmake, perft_small, evaluation, tables
 }
 criterion_main!(micro);
