@@ -312,7 +312,7 @@ pub fn weights_source(tables: &[(Variant, Weights, String)]) -> String {
         );
         for (p, Pair { mg, eg }) in w.params.iter().enumerate() {
             let entry = format!("pair({mg}, {eg}),");
-            let _ = writeln!(out, "        {entry:<16}// {}", Param::NAMES[p]);
+            let _ = writeln!(out, "        {entry:<16}// {}", Param::name(p));
         }
         out.push_str("    ],\n};\n");
     }
@@ -327,10 +327,10 @@ fn held_parameters(args: &TuneArgs) -> anyhow::Result<(Vec<usize>, Vec<usize>)> 
         .dropped
         .iter()
         .map(|name| {
-            Param::NAMES.iter().position(|n| n == name).ok_or_else(|| {
+            Param::by_name(name).ok_or_else(|| {
                 anyhow::anyhow!(
                     "--drop {name}: no such parameter (one of: {})",
-                    Param::NAMES.join(", ")
+                    Param::names().collect::<Vec<_>>().join(", ")
                 )
             })
         })
@@ -338,7 +338,7 @@ fn held_parameters(args: &TuneArgs) -> anyhow::Result<(Vec<usize>, Vec<usize>)> 
     if let Some(&p) = dropped.iter().find(|p| FROZEN.contains(p)) {
         bail!(
             "--drop {}: it pins the scale and cannot be dropped",
-            Param::NAMES[p]
+            Param::name(p)
         );
     }
     let frozen = FROZEN.iter().chain(&dropped).copied().collect();
@@ -397,7 +397,7 @@ fn tune_variant(
         before.1,
         after.1
     );
-    let names: Vec<&str> = dropped.iter().map(|&p| Param::NAMES[p]).collect();
+    let names: Vec<&str> = dropped.iter().map(|&p| Param::name(p)).collect();
     let note = if names.is_empty() {
         note
     } else {
@@ -424,7 +424,7 @@ fn ablation(
     let steps = (args.ablation_epochs, args.learning_rate);
     let mut singles = Vec::new();
     for p in (0..Param::COUNT).filter(|p| !held.contains(p)) {
-        let name = Param::NAMES[p];
+        let name = Param::name(p);
         let counted = |s: &Sample| s.counts.iter().any(|&(q, _)| q as usize == p);
         if !set.fit.iter().any(counted) {
             println!("{variant} without {name:<24} never counted in this variant's data");
@@ -450,7 +450,7 @@ fn ablation(
             base + rise
         );
     });
-    let names: Vec<&str> = removed.iter().map(|&p| Param::NAMES[p]).collect();
+    let names: Vec<&str> = removed.iter().map(|&p| Param::name(p)).collect();
     println!(
         "{variant} noise together ({} parameters): {}",
         names.len(),
@@ -480,7 +480,7 @@ fn eliminate(
         if !noise {
             removed.pop();
         }
-        report(Param::NAMES[p], (rise, margin), noise);
+        report(Param::name(p), (rise, margin), noise);
     }
     removed
 }
@@ -669,7 +669,7 @@ mod tests {
                 assert!(
                     (got - want).abs() < 3.0,
                     "{} part {part}: {got:.1} vs {want}",
-                    Param::NAMES[p]
+                    Param::name(p)
                 );
             }
         }
@@ -719,7 +719,7 @@ mod tests {
         });
         // Cheapest first (ties keep their order): b, a, c, d.
         assert_eq!(removed, [b, c]);
-        let names = |p: usize| Param::NAMES[p].to_string();
+        let names = |p: usize| Param::name(p).to_string();
         let expected = [
             (names(b), true),
             (names(a), false),
@@ -785,9 +785,9 @@ mod tests {
             assert!(
                 source
                     .lines()
-                    .any(|l| l.contains(&line) && l.ends_with(Param::NAMES[p])),
+                    .any(|l| l.contains(&line) && l.ends_with(Param::name(p))),
                 "{} missing",
-                Param::NAMES[p]
+                Param::name(p)
             );
         }
     }
