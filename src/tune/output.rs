@@ -95,6 +95,7 @@ pub fn write_or_print(dir: &Path, file: &WeightsFile, overwrite: bool) -> anyhow
         );
         return Ok(false);
     }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     eprintln!("wrote {}", path.display());
     Ok(true)
