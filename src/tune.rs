@@ -39,7 +39,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 10)]
     pub holdout_every: u64,
     /// Fit only this variant (by default every variant the data holds).
-    /// The other variant's file is never touched.
+    /// A variant not fitted keeps its weights file untouched.
     #[arg(long)]
     pub variant: Option<Variant>,
     /// The directory of the weights files: each fitted variant's table
