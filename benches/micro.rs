@@ -1,6 +1,7 @@
 //! Micro-benchmarks of the hot paths under the search, each on its own so
 //! a speed change shows where it comes from: move generation, make/unmake,
-//! perft (bulk-counted, as `bashni perft`), the evaluation and the
+//! perft (bulk-counted, as `bashni perft`), the evaluation (of one
+//! position again and again, and of the positions of many games) and the
 //! transposition tables (store and probe, one and two threads).
 //!
 //! `cargo bench --bench micro` (figures in docs/benchmarks.md). Positions
@@ -121,6 +122,8 @@ fn perft_small(c: &mut Criterion) {
     group.finish();
 }
 
+/// One position evaluated over and over: it stays in L1, as the position
+/// a search has just made does.
 fn evaluation(c: &mut Criterion) {
     let mut group = c.benchmark_group("eval");
     for (name, pos, _) in positions() {
@@ -215,6 +218,53 @@ fn tables(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every position before each move of 200 random games per variant, each
+/// evaluated once a round: too many to stay in L2, and the mix a game has
+/// (docs/tt-and-eval.md). The time per position is the figure.
+fn evaluation_over_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("eval_games");
+    for variant in Variant::ALL {
+        let games = random_game_positions(variant, 200, 1);
+        group.throughput(Throughput::Elements(games.len() as u64));
+        group.bench_function(variant.name(), |b| {
+            b.iter(|| {
+                games
+                    .iter()
+                    .map(|pos| evaluate(black_box(pos)))
+                    .sum::<i32>()
+            })
+        });
+    }
+    group.finish();
+}
+
+/// The positions met in `games` random games (a fixed stream from `seed`,
+/// at most 300 plies each): every position before each move.
+fn random_game_positions(variant: Variant, games: usize, seed: u64) -> Vec<Position> {
+    // splitmix64: enough for picking moves, and no dependency.
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(&RuleSet::new(variant));
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            out.push(pos.clone());
+            pos.make(&moves[next() as usize % moves.len()]);
+        }
+    }
+    out
+}
+
 /// Short runs: these are nanosecond-scale and stable within two seconds,
 /// and the whole suite should stay near two minutes on two cores.
 fn config() -> Criterion {
@@ -226,6 +276,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = micro;
     config = config();
-    targets = move_generation, make_unmake, perft_small, evaluation, tables
+    targets = move_generation, make_unmake, perft_small, evaluation, evaluation_over_games, tables
 }
 criterion_main!(micro);

@@ -4,7 +4,10 @@
 //!
 //! One search thread per game and a fresh table per game make every game a
 //! function of its index and the seed, so a run is reproducible and can be
-//! resumed: games already in the output file are skipped.
+//! resumed: games already in the output file are skipped. The lines of
+//! the data file are [`record`]'s.
+
+pub mod record;
 
 use anyhow::{Context, bail};
 use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
@@ -14,6 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
+use record::{SelfplayRecord, origin_line};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -25,6 +29,7 @@ use std::time::Instant;
 /// `bashni selfplay`.
 #[derive(clap::Args, Debug)]
 pub struct SelfplayArgs {
+    /// The game to play.
     #[arg(long, default_value = "bashni")]
     pub variant: Variant,
     /// Games to play (game indices 0..games).
@@ -43,6 +48,7 @@ pub struct SelfplayArgs {
     /// Positions this many plies or fewer into the game are not written.
     #[arg(long, default_value_t = 8)]
     pub skip_plies: u32,
+    /// Seeds the random openings and plies (with each game's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Output file; appended to, and games already in it are skipped.
@@ -69,13 +75,15 @@ fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// One finished game: its result from White's view and the lines to write.
+/// One finished game: its result from White's view and the positions to
+/// write.
 pub struct PlayedGame {
     /// 1, 0.5 or 0.
-    pub white_result: f32,
+    pub white_result: f64,
+    /// Plies played from the opening position on.
     pub plies: usize,
-    /// Quiet positions (position strings) met in the game.
-    pub positions: Vec<String>,
+    /// Quiet positions met in the game.
+    pub positions: Vec<Position>,
 }
 
 /// Play game `index`: an opening from `openings` (or the start), a few
@@ -134,7 +142,7 @@ pub fn play_game(
             };
         }
         if game.moves().len() > args.skip_plies as usize && is_quiet(pos) {
-            positions.push(pos.to_fen());
+            positions.push(pos.clone());
         }
         game.play(&best);
     };
@@ -165,7 +173,7 @@ fn is_quiet(pos: &Position) -> bool {
     !pos.has_capture()
 }
 
-fn result_for_white(end: GameEnd) -> f32 {
+fn result_for_white(end: GameEnd) -> f64 {
     match end.winner() {
         Some(bashni_rules::Colour::White) => 1.0,
         Some(bashni_rules::Colour::Black) => 0.0,
@@ -173,23 +181,27 @@ fn result_for_white(end: GameEnd) -> f32 {
     }
 }
 
-/// The text of one game for the data file: a line per position
-/// (`<fen>\t<result>\t<variant>\t<game>`) and the closing marker
-/// (`# game <index> ...`) that says the game is complete.
+/// The text of one game for the data file: a [`SelfplayRecord`] line per
+/// position and the closing [`record::GameEnd`] marker that says the game
+/// is complete.
 pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
     let mut block = String::new();
-    for fen in &game.positions {
-        block.push_str(&format!(
-            "{fen}\t{}\t{variant}\t{index}\n",
-            game.white_result
-        ));
+    for position in &game.positions {
+        let record = SelfplayRecord {
+            position: position.clone(),
+            result: game.white_result,
+            game: index,
+        };
+        block.push_str(&format!("{record}\n"));
     }
-    block.push_str(&format!(
-        "# game {index} {variant} result {} plies {} positions {}\n",
-        game.white_result,
-        game.plies,
-        game.positions.len()
-    ));
+    let end = record::GameEnd {
+        game: index,
+        variant,
+        result: game.white_result,
+        plies: game.plies,
+        positions: game.positions.len(),
+    };
+    block.push_str(&format!("{end}\n"));
     block
 }
 
@@ -204,14 +216,12 @@ fn completed_games(path: &Path) -> anyhow::Result<HashSet<u64>> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         offset += line.len();
-        if let Some(rest) = line.strip_prefix("# game ")
-            && line.ends_with('\n')
-        {
-            let index = rest.split_whitespace().next().unwrap_or("");
-            let index: u64 = index
+        if record::is_marker(line) && line.ends_with('\n') {
+            let end: record::GameEnd = line
+                .trim_end()
                 .parse()
                 .with_context(|| format!("{}: bad marker '{}'", path.display(), line.trim()))?;
-            done.insert(index);
+            done.insert(end.game);
             complete_len = offset;
         }
     }
@@ -256,6 +266,10 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         .append(true)
         .open(&args.out)
         .with_context(|| format!("cannot open {}", args.out.display()))?;
+    if !todo.is_empty() {
+        // Which command wrote the games that follow: `tune` records it.
+        writeln!(&file, "{}", origin_line(&command_line(&args)))?;
+    }
     let out = Mutex::new(file);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
@@ -291,6 +305,28 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The command that plays these games again (the flags that shape them;
+/// `--threads` and `--quiet` do not).
+pub fn command_line(args: &SelfplayArgs) -> String {
+    let openings = match &args.openings {
+        Some(path) => format!(" --openings {}", path.display()),
+        None => String::new(),
+    };
+    format!(
+        "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
+         --skip-plies {} --seed {} --hash {} --max-plies {} --out {}",
+        args.variant,
+        args.games,
+        args.nodes,
+        args.random_plies,
+        args.skip_plies,
+        args.seed,
+        args.hash,
+        args.max_plies,
+        args.out.display()
+    )
+}
+
 /// Append one whole game and flush, so an interrupt loses at most the
 /// game being written (cut off on resume).
 fn write_block(out: &Mutex<File>, block: &str) -> anyhow::Result<()> {
@@ -303,6 +339,7 @@ fn write_block(out: &Mutex<File>, block: &str) -> anyhow::Result<()> {
 /// `bashni openings`: a book of distinct, roughly balanced positions.
 #[derive(clap::Args, Debug)]
 pub struct OpeningsArgs {
+    /// The game the book is for.
     #[arg(long, default_value = "bashni")]
     pub variant: Variant,
     /// Positions in the book.
@@ -320,8 +357,10 @@ pub struct OpeningsArgs {
     /// Largest |score| (centi-men, side to move) a kept position may have.
     #[arg(long, default_value_t = 40)]
     pub max_score: i32,
+    /// Seeds the random plies (with each candidate's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Candidates judged at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     /// Output file (overwritten); standard output when not given.
@@ -461,10 +500,10 @@ mod tests {
         let other = play_game(Variant::Lasca, &book, 4, &args, &tt).unwrap();
         assert_ne!(first.positions, other.positions, "games differ by index");
         assert!(!first.positions.is_empty());
-        for fen in &first.positions {
-            let pos = Position::from_fen(&RuleSet::new(Variant::Lasca), fen).unwrap();
-            assert!(!pos.has_capture(), "{fen}");
-            assert!(pos.game_ply() > 4, "{fen}");
+        for pos in &first.positions {
+            assert_eq!(pos.variant(), Variant::Lasca);
+            assert!(!pos.has_capture(), "{pos:?}");
+            assert!(pos.game_ply() > 4, "{pos:?}");
         }
     }
 
@@ -474,7 +513,9 @@ mod tests {
         let game = PlayedGame {
             white_result: 0.5,
             plies: 10,
-            positions: vec!["W:c3w,f6b 0 1".into()],
+            positions: vec![
+                Position::from_fen(&RuleSet::new(Variant::Bashni), "W:c3w,f6b 0 1").unwrap(),
+            ],
         };
         let whole = game_block(Variant::Bashni, 0, &game) + &game_block(Variant::Bashni, 2, &game);
         let torn = &game_block(Variant::Bashni, 5, &game)[..10];

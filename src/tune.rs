@@ -7,13 +7,20 @@
 //! those. The error is the mean squared difference between the result and
 //! `sigmoid(K * score)`; K is fitted first with the weights as they are,
 //! then Adam moves every weight (midgame and endgame part) with K held.
+//! The data is read by [`data`] (lines of [`crate::selfplay::record`]),
+//! and each fitted variant's weights file is written by [`output`].
 
-use anyhow::{Context, bail};
-use bashni_engine::eval::{self, Pair, Param, Weights};
-use bashni_rules::{Position, RuleSet, Variant};
+mod data;
+mod output;
+
+use anyhow::bail;
+use bashni_engine::eval::weights_file::WeightsFile;
+use bashni_engine::eval::{self, PARAMS, Param, Tuning, WEIGHT_LIMIT, Weights};
+use bashni_rules::{Position, Variant};
+use data::{DataSet, read_data};
+use output::FitReport;
 use rayon::prelude::*;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `bashni tune`.
 #[derive(clap::Args, Debug)]
@@ -31,10 +38,16 @@ pub struct TuneArgs {
     /// positions the fit never saw; 0 holds none out.
     #[arg(long, default_value_t = 10)]
     pub holdout_every: u64,
-    /// Where the weight table goes.
-    #[arg(long, default_value = "src/eval/weights.rs")]
+    /// Fit only this variant (by default every variant the data holds).
+    /// A variant not fitted keeps its weights file untouched.
+    #[arg(long)]
+    pub variant: Option<Variant>,
+    /// The directory of the weights files: each fitted variant's table
+    /// goes to `<out>/<variant>.txt`.
+    #[arg(long, default_value = "crates/engine/src/eval/weights")]
     pub out: PathBuf,
-    /// Overwrite `--out` if it exists (otherwise the table is printed).
+    /// Overwrite a variant's file if it exists (otherwise the table is
+    /// printed).
     #[arg(long)]
     pub write: bool,
     /// After the fit, refit with each parameter held at 0 in turn and
@@ -49,23 +62,20 @@ pub struct TuneArgs {
     /// Adam steps of each ablation refit (started from the full fit).
     #[arg(long, default_value_t = 100)]
     pub ablation_epochs: u32,
-    /// Hold this parameter at 0 (by its name in `src/eval/weights.rs`),
+    /// Hold this parameter at 0 (by its name in the weights files),
     /// to fit without it; repeat for several.
     #[arg(long = "drop", value_name = "PARAMETER")]
     pub dropped: Vec<String>,
 }
 
-/// Parameters held at their current weight, because the counts are tied
-/// and the data could not tell their weights apart:
-/// - the commander fixes the scale (a man is 100);
-/// - a man on its first rank is counted by `back-rank` as well;
-/// - no piece ever leaves the board, so a side's commanders, armour and
-///   pieces held prisoner always add up to its starting count, and every
-///   column is a king or a man on some rank. Adding the same amount to
-///   armour, prisoners, kings, advancement and back rank leaves every score
-///   unchanged; holding prisoners under three or more guards (where they
-///   are nearly lost for good) at their hand-set weight pins that down.
-const FROZEN: [usize; 3] = [Param::COMMANDER, Param::ADVANCEMENT, Param::PRISONER + 2];
+/// Parameters held at their current weight: those the declaration marks
+/// [`Tuning::Pinned`], because their counts are tied to others' and the
+/// data could not tell their weights apart (the reasons are there).
+fn pinned() -> Vec<usize> {
+    (0..Param::COUNT)
+        .filter(|&p| PARAMS[p].tuning == Tuning::Pinned)
+        .collect()
+}
 
 /// One position as the tuner sees it.
 #[derive(Clone, Debug)]
@@ -81,6 +91,7 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// The counts and phase of `pos`, labelled with `result` (game 0).
     pub fn new(pos: &Position, result: f64) -> Sample {
         let f = eval::features(pos);
         let counts = (0..Param::COUNT)
@@ -121,7 +132,8 @@ pub fn theta_of(w: &Weights) -> Vec<f64> {
         .collect()
 }
 
-/// The vector back as a table (rounded to whole centi-men).
+/// The vector back as a table (rounded to whole centi-men; every weight
+/// is already within [`WEIGHT_LIMIT`], see [`adam`]).
 pub fn weights_of(theta: &[f64], template: &Weights) -> Weights {
     let mut w = template.clone();
     for (p, weight) in w.params.iter_mut().enumerate() {
@@ -198,7 +210,9 @@ fn gradient(samples: &[Sample], theta: &[f64], k: f64) -> Vec<f64> {
 }
 
 /// Adam over the weights, `epochs` full-batch steps; `report` gets each
-/// epoch's number and training error. The `frozen` parameters do not move.
+/// epoch's number and training error. The `frozen` parameters do not move;
+/// the others stay within [`WEIGHT_LIMIT`] (the range a weights file may
+/// hold), clamped after each step.
 pub fn adam(
     samples: &[Sample],
     theta: &mut [f64],
@@ -224,102 +238,12 @@ pub fn adam(
             m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
             v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
             theta[i] -= learning_rate * (m[i] / c1) / ((v[i] / c2).sqrt() + epsilon);
+            theta[i] = theta[i].clamp(-f64::from(WEIGHT_LIMIT), f64::from(WEIGHT_LIMIT));
         }
         report(epoch, error(samples, theta, k));
     }
 }
 
-/// The samples of a data file by variant, split into (fit, held out).
-#[derive(Default)]
-struct DataSet {
-    fit: Vec<Sample>,
-    held_out: Vec<Sample>,
-}
-
-/// Read `<fen>\t<result>\t<variant>\t<game>` lines; `#` lines are skipped.
-fn read_data(paths: &[PathBuf], holdout_every: u64) -> anyhow::Result<[(Variant, DataSet); 2]> {
-    let mut sets = Variant::ALL.map(|v| (v, DataSet::default()));
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let lines: Vec<&str> = text.lines().collect();
-        let parsed: Vec<(usize, Sample, bool)> = lines
-            .par_iter()
-            .enumerate()
-            .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|(n, line)| parse_line(line, holdout_every).map_err(|e| (n, e)))
-            .collect::<Result<_, _>>()
-            .map_err(|(n, e)| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
-        for (variant, sample, held) in parsed {
-            let set = &mut sets[variant].1;
-            if held {
-                set.held_out.push(sample);
-            } else {
-                set.fit.push(sample);
-            }
-        }
-    }
-    Ok(sets)
-}
-
-/// One data line: (variant index, sample, held out?).
-fn parse_line(line: &str, holdout_every: u64) -> Result<(usize, Sample, bool), String> {
-    let fields: Vec<&str> = line.split('\t').collect();
-    let [fen, result, variant, game] = fields[..] else {
-        return Err(format!(
-            "expected 4 tab-separated fields, got {}",
-            fields.len()
-        ));
-    };
-    let variant: Variant = variant.parse()?;
-    let result: f64 = result
-        .parse()
-        .ok()
-        .filter(|r| (0.0..=1.0).contains(r))
-        .ok_or_else(|| format!("bad result '{result}'"))?;
-    let game: u64 = game
-        .parse()
-        .map_err(|_| format!("bad game index '{game}'"))?;
-    let pos = Position::from_fen(&RuleSet::new(variant), fen)
-        .map_err(|e| format!("bad position '{fen}': {e}"))?;
-    let index = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
-    let held = holdout_every > 0 && game.is_multiple_of(holdout_every);
-    let sample = Sample {
-        game,
-        ..Sample::new(&pos, result)
-    };
-    Ok((index, sample, held))
-}
-
-/// The weight tables as the source of `src/eval/weights.rs`.
-pub fn weights_source(tables: &[(Variant, Weights, String)]) -> String {
-    let mut out = String::from(
-        "//! The evaluation's weights, one table per variant: a (midgame, endgame)\n\
-         //! pair in centi-men for every parameter of [`super::Param`], in its order.\n\
-         //!\n\
-         //! Written by `bashni tune --write` from self-play data (docs/tuning.md).\n\n\
-         use super::{Weights, pair};\n",
-    );
-    for (variant, w, note) in tables {
-        let name = variant.name().to_uppercase();
-        let _ = write!(
-            out,
-            "\n/// {}: {note}\npub const {name}_WEIGHTS: Weights = Weights {{\n    \
-             midgame_columns: {},\n    endgame_columns: {},\n    params: [\n",
-            variant.name(),
-            w.midgame_columns,
-            w.endgame_columns
-        );
-        for (p, Pair { mg, eg }) in w.params.iter().enumerate() {
-            let entry = format!("pair({mg}, {eg}),");
-            let _ = writeln!(out, "        {entry:<16}// {}", Param::NAMES[p]);
-        }
-        out.push_str("    ],\n};\n");
-    }
-    out
-}
-
-/// Fit one variant's weights; returns the table and a note on the fit.
 /// The parameters that do not move in this run: the tied ones and those
 /// named by `--drop` (held at 0).
 fn held_parameters(args: &TuneArgs) -> anyhow::Result<(Vec<usize>, Vec<usize>)> {
@@ -327,30 +251,33 @@ fn held_parameters(args: &TuneArgs) -> anyhow::Result<(Vec<usize>, Vec<usize>)> 
         .dropped
         .iter()
         .map(|name| {
-            Param::NAMES.iter().position(|n| n == name).ok_or_else(|| {
+            Param::by_name(name).ok_or_else(|| {
                 anyhow::anyhow!(
                     "--drop {name}: no such parameter (one of: {})",
-                    Param::NAMES.join(", ")
+                    Param::names().collect::<Vec<_>>().join(", ")
                 )
             })
         })
         .collect::<anyhow::Result<Vec<usize>>>()?;
-    if let Some(&p) = dropped.iter().find(|p| FROZEN.contains(p)) {
+    let pinned = pinned();
+    if let Some(&p) = dropped.iter().find(|p| pinned.contains(p)) {
         bail!(
             "--drop {}: it pins the scale and cannot be dropped",
-            Param::NAMES[p]
+            Param::name(p)
         );
     }
-    let frozen = FROZEN.iter().chain(&dropped).copied().collect();
+    let frozen = pinned.iter().chain(&dropped).copied().collect();
     Ok((frozen, dropped))
 }
 
+/// Fit one variant's weights, starting from the compiled-in table;
+/// returns the table and the errors before and after.
 fn tune_variant(
     variant: Variant,
     set: &DataSet,
     args: &TuneArgs,
     (frozen, dropped): (&[usize], &[usize]),
-) -> (Weights, String) {
+) -> (Weights, FitReport) {
     let start = eval::weights(variant);
     let mut theta = theta_of(start);
     for &p in dropped {
@@ -387,23 +314,15 @@ fn tune_variant(
     if args.ablation {
         ablation(variant, set, &theta_of(&weights), k, (args, frozen));
     }
-    let note = format!(
-        "tuned on {} positions (K = {k:.4}, {} epochs); error {:.6} -> {:.6}, on {} held-out positions {:.6} -> {:.6}.",
-        set.fit.len(),
-        args.epochs,
-        before.0,
-        after.0,
-        set.held_out.len(),
-        before.1,
-        after.1
-    );
-    let names: Vec<&str> = dropped.iter().map(|&p| Param::NAMES[p]).collect();
-    let note = if names.is_empty() {
-        note
-    } else {
-        format!("{note} Held at 0: {}.", names.join(", "))
+    let report = FitReport {
+        k,
+        epochs: args.epochs,
+        positions: (set.fit.len(), set.held_out.len()),
+        holdout_every: args.holdout_every,
+        before,
+        after,
     };
-    (weights, note)
+    (weights, report)
 }
 
 /// Refit with each free parameter held at 0 in turn, starting from the
@@ -424,7 +343,7 @@ fn ablation(
     let steps = (args.ablation_epochs, args.learning_rate);
     let mut singles = Vec::new();
     for p in (0..Param::COUNT).filter(|p| !held.contains(p)) {
-        let name = Param::NAMES[p];
+        let name = Param::name(p);
         let counted = |s: &Sample| s.counts.iter().any(|&(q, _)| q as usize == p);
         if !set.fit.iter().any(counted) {
             println!("{variant} without {name:<24} never counted in this variant's data");
@@ -450,7 +369,7 @@ fn ablation(
             base + rise
         );
     });
-    let names: Vec<&str> = removed.iter().map(|&p| Param::NAMES[p]).collect();
+    let names: Vec<&str> = removed.iter().map(|&p| Param::name(p)).collect();
     println!(
         "{variant} noise together ({} parameters): {}",
         names.len(),
@@ -480,7 +399,7 @@ fn eliminate(
         if !noise {
             removed.pop();
         }
-        report(Param::NAMES[p], (rise, margin), noise);
+        report(Param::name(p), (rise, margin), noise);
     }
     removed
 }
@@ -522,51 +441,51 @@ fn paired_rise(samples: &[Sample], with: &[f64], without: &[f64], k: f64) -> (f6
     (total / n, 1.96 * (games * variance).sqrt() / n)
 }
 
-/// `bashni tune`: fit every variant the data holds; variants without data
-/// keep their weights.
+/// `bashni tune`: fit the chosen variant, or every variant the data
+/// holds, and write (or print) each one's weights file; variants not
+/// fitted keep their file untouched.
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
-    let (frozen, dropped) = held_parameters(&args)?;
-    let sets = read_data(&args.data, args.holdout_every)?;
-    if sets.iter().all(|(_, s)| s.fit.is_empty()) {
-        bail!("the data files hold no position");
-    }
-    let tables: Vec<(Variant, Weights, String)> = sets
-        .iter()
-        .map(|(variant, set)| {
-            if set.fit.is_empty() {
-                let note = "weights kept (no data in this tuning run).".to_string();
-                (*variant, eval::weights(*variant).clone(), note)
-            } else {
-                let (w, note) = tune_variant(*variant, set, &args, (&frozen, &dropped));
-                (*variant, w, note)
-            }
-        })
-        .collect();
-    let source = weights_source(&tables);
-    write_or_print(&args.out, &source, args.write)
+    tune_and_write(&args, &output::this_command()).map(|_| ())
 }
 
-/// Write the table, never over an existing file without `--write`.
-fn write_or_print(path: &Path, source: &str, overwrite: bool) -> anyhow::Result<()> {
-    if path.exists() && !overwrite {
-        println!("{source}");
-        eprintln!(
-            "{} exists: the table is printed above; pass --write to overwrite it",
-            path.display()
-        );
-        return Ok(());
+/// [`run`] with the command to record; returns the files it made (written
+/// or printed).
+fn tune_and_write(args: &TuneArgs, command: &str) -> anyhow::Result<Vec<WeightsFile>> {
+    let (frozen, dropped) = held_parameters(args)?;
+    let sets = read_data(&args.data, args.holdout_every)?;
+    let chosen: Vec<&(Variant, DataSet)> = sets
+        .iter()
+        .filter(|(v, set)| args.variant.is_none_or(|c| c == *v) && !set.fit.is_empty())
+        .collect();
+    if chosen.is_empty() {
+        match args.variant {
+            Some(v) => bail!("the data files hold no {v} position to fit"),
+            None => bail!("the data files hold no position"),
+        }
     }
-    std::fs::write(path, source).with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!("wrote {}", path.display());
-    Ok(())
+    let dropped_names: Vec<&str> = dropped.iter().map(|&p| Param::name(p)).collect();
+    let mut files = Vec::new();
+    for (variant, set) in chosen {
+        let (weights, report) = tune_variant(*variant, set, args, (&frozen, &dropped));
+        let file = WeightsFile {
+            variant: variant.name().to_string(),
+            weights,
+            provenance: output::provenance(&set.sources, command, &report, &dropped_names),
+        };
+        output::write_or_print(&args.out, &file, args.write)?;
+        files.push(file);
+    }
+    Ok(files)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bashni_engine::eval::{BASHNI_WEIGHTS, features, white_score_with};
+    use bashni_engine::eval::{BASHNI_WEIGHTS, LASCA_WEIGHTS, features, white_score_with};
+    use bashni_rules::RuleSet;
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
+    use std::path::Path;
 
     /// Positions of random games, a few plies apart.
     fn random_positions(count: usize, seed: u64) -> Vec<Position> {
@@ -626,11 +545,12 @@ mod tests {
         assert!((k - true_k).abs() < 0.002, "K {k}");
 
         // Start every free weight at 0 or at twice its value.
+        let pinned = pinned();
         let mut theta: Vec<f64> = truth
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                let frozen = FROZEN.contains(&(i / 2));
+                let frozen = pinned.contains(&(i / 2));
                 if frozen {
                     t
                 } else if i % 3 == 0 {
@@ -646,7 +566,7 @@ mod tests {
             &mut theta,
             k,
             (3000, 2.0),
-            &FROZEN,
+            &pinned,
             &mut |_, _| {},
         );
         let end_error = error(&samples, &theta, k);
@@ -669,7 +589,7 @@ mod tests {
                 assert!(
                     (got - want).abs() < 3.0,
                     "{} part {part}: {got:.1} vs {want}",
-                    Param::NAMES[p]
+                    Param::name(p)
                 );
             }
         }
@@ -719,7 +639,7 @@ mod tests {
         });
         // Cheapest first (ties keep their order): b, a, c, d.
         assert_eq!(removed, [b, c]);
-        let names = |p: usize| Param::NAMES[p].to_string();
+        let names = |p: usize| Param::name(p).to_string();
         let expected = [
             (names(b), true),
             (names(a), false),
@@ -744,7 +664,7 @@ mod tests {
         let (frozen, dropped) =
             held_parameters(&args(&["--drop", "centre", "--drop", "tempo"])).expect("known names");
         assert_eq!(dropped, [Param::CENTRE, Param::TEMPO]);
-        assert!(FROZEN.iter().chain(&dropped).all(|p| frozen.contains(p)));
+        assert!(pinned().iter().chain(&dropped).all(|p| frozen.contains(p)));
         let unknown = held_parameters(&args(&["--drop", "centr"])).unwrap_err();
         assert!(
             unknown
@@ -755,40 +675,140 @@ mod tests {
         assert!(tied.to_string().contains("pins the scale"), "{tied}");
     }
 
-    #[test]
-    fn data_lines_parse_and_bad_ones_say_why() {
-        let line = "W:c3w,f6b 0 1\t1\tbashni\t7";
-        let (variant, sample, held) = parse_line(line, 7).unwrap();
-        assert_eq!((variant, sample.result, held), (0, 1.0, true));
-        assert!(
-            parse_line("W:c3w,f6b 0 1\t2\tbashni\t7", 0)
-                .unwrap_err()
-                .contains("result")
-        );
-        assert!(
-            parse_line("W:c3w\t1\tbashni", 0)
-                .unwrap_err()
-                .contains("4 tab")
-        );
-        assert!(
-            parse_line("W:z9w\t1\tlasca\t1", 0)
-                .unwrap_err()
-                .contains("position")
-        );
+    /// A temporary directory of this test process, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let dir = std::env::temp_dir().join(format!("bashni-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("make a temporary directory");
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A data file in `dir` with `games` games of each variant, the
+    /// positions of random games labelled by the game's parity, as
+    /// `selfplay` writes them; and how many positions each variant has.
+    fn data_file(dir: &Path, games: u64) -> (PathBuf, [usize; 2]) {
+        use crate::selfplay::record::{SelfplayRecord, origin_line};
+        let mut text = origin_line("bashni selfplay --seed 9") + "\n";
+        let mut counts = [0; 2];
+        for (variant, count) in Variant::ALL.into_iter().zip(&mut counts) {
+            let rules = RuleSet::new(variant);
+            for game in 0..games {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(game);
+                let mut pos = Position::start(&rules);
+                for _ in 0..30 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(&moves[rng.random_range(0..moves.len())]);
+                    let result = (game % 2) as f64;
+                    let record = SelfplayRecord {
+                        position: pos.clone(),
+                        result,
+                        game,
+                    };
+                    text += &format!("{record}\n");
+                    *count += 1;
+                }
+            }
+        }
+        let path = dir.join("data.txt");
+        std::fs::write(&path, text).expect("write the data");
+        (path, counts)
     }
 
     #[test]
-    fn written_table_round_trips_through_the_source() {
-        let source = weights_source(&[(Variant::Bashni, BASHNI_WEIGHTS, "note".into())]);
-        for (p, w) in BASHNI_WEIGHTS.params.iter().enumerate() {
-            let line = format!("pair({}, {}),", w.mg, w.eg);
-            assert!(
-                source
-                    .lines()
-                    .any(|l| l.contains(&line) && l.ends_with(Param::NAMES[p])),
-                "{} missing",
-                Param::NAMES[p]
+    fn data_is_split_by_variant_and_game_and_bad_lines_name_file_and_line() {
+        let dir = TempDir::new("tune-data");
+        let (path, counts) = data_file(&dir.0, 10);
+        let sets = read_data(std::slice::from_ref(&path), 5).expect("the data reads");
+        for ((variant, set), count) in sets.iter().zip(counts) {
+            assert_eq!(set.fit.len() + set.held_out.len(), count, "{variant}");
+            assert!(set.held_out.iter().all(|s| s.game % 5 == 0));
+            assert!(set.held_out.len() > count / 10, "games 0 and 5 of 10");
+            let source = format!(
+                "{}: {count} positions of 10 games, made by `bashni selfplay --seed 9`",
+                path.display()
             );
+            assert_eq!(set.sources, [source]);
         }
+        std::fs::write(&path, "# made by: x\nW:c3w,f6b 0 1\t2\tbashni\t7\n").unwrap();
+        let error = read_data(std::slice::from_ref(&path), 5)
+            .err()
+            .expect("a bad result");
+        let expected = format!("{}:2: bad result '2'", path.display());
+        assert!(error.to_string().starts_with(&expected), "{error}");
+    }
+
+    /// `--write` for one variant: its file is rewritten with the fit and
+    /// where it came from, and reads back as what was written; the other
+    /// variant's file is left as it was.
+    #[test]
+    fn writing_one_variant_leaves_the_other_file_alone() {
+        use bashni_engine::eval::weights_file::parse;
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            tune: TuneArgs,
+        }
+        let dir = TempDir::new("tune-write");
+        let shipped = [
+            (
+                "bashni",
+                include_str!("../crates/engine/src/eval/weights/bashni.txt"),
+            ),
+            (
+                "lasca",
+                include_str!("../crates/engine/src/eval/weights/lasca.txt"),
+            ),
+        ];
+        for (variant, text) in shipped {
+            std::fs::write(output::weights_path(&dir.0, variant), text).unwrap();
+        }
+        let (data, counts) = data_file(&dir.0, 10);
+        let out = dir.0.display().to_string();
+        let data_arg = data.display().to_string();
+        let argv = ["tune", &data_arg, "--variant", "lasca", "--epochs", "3"];
+        let argv = argv
+            .into_iter()
+            .chain(["--write", "--out", &out, "--drop", "centre"]);
+        let args = Cli::try_parse_from(argv).expect("arguments parse").tune;
+        let files = tune_and_write(&args, "bashni tune (test)").expect("the tune runs");
+
+        let read =
+            |variant| std::fs::read_to_string(output::weights_path(&dir.0, variant)).unwrap();
+        assert_eq!(
+            read("bashni"),
+            shipped[0].1,
+            "the other variant's file is untouched"
+        );
+        let [written] = &files[..] else {
+            panic!("one variant fitted: {files:?}")
+        };
+        assert_eq!(parse(&read("lasca")).as_ref(), Ok(written));
+        let p = &written.provenance;
+        assert_eq!(p.command, "bashni tune (test)");
+        let lasca = format!("{data_arg}: {} positions of 10 games, made by", counts[1]);
+        assert!(p.data[0].starts_with(&lasca), "{:?}", p.data);
+        assert!(!p.commit.is_empty());
+        assert!(p.losses[0].starts_with("fit "), "{:?}", p.losses);
+        assert!(p.losses[1].starts_with("held out "), "{:?}", p.losses);
+        let held = p.notes.iter().any(|n| n == "Held at 0: centre.");
+        assert!(held, "{:?}", p.notes);
+        assert_eq!(written.weights.params[Param::CENTRE], eval::pair(0, 0));
+        assert_ne!(
+            written.weights, LASCA_WEIGHTS,
+            "three epochs move the weights"
+        );
     }
 }

@@ -4,8 +4,10 @@
 //! part minus Black's. The phase measures how far the game has moved from
 //! many small columns (midgame) toward few tall columns and kings (endgame),
 //! and the score blends the two parts by it. Every weight is one entry of
-//! its variant's table in [`weights`], indexed by [`Param`], so tuning
-//! (`bashni tune`, src/tune.rs) rewrites a table and never the code.
+//! its variant's table in [`weights`], indexed by [`Param`] (declared once,
+//! with names, terms and tuning, in `params.rs`), and the tables are data
+//! files compiled in by the build script, so tuning (`bashni tune`,
+//! src/tune.rs) rewrites a file and never the code.
 //!
 //! The score is linear in the weights: every parameter's weight is
 //! multiplied by a count (White's count minus Black's) and summed. The
@@ -21,230 +23,20 @@
 //! commander stands alone on them.
 //!
 //! The whole evaluation is bitboard counts and one pass over the columns,
-//! with no allocation (see docs/tt-and-eval.md for its cost).
+//! with no allocation (see docs/tt-and-eval.md for its cost; `cargo bench
+//! --bench micro` measures it).
 
+mod params;
+mod table;
 pub mod weights;
+pub mod weights_file;
 
+pub use params::{PARAMS, Param, ParamInfo, Term, Tuning, WEIGHT_LIMIT};
+pub use table::{Pair, Weights, pair};
 pub use weights::{BASHNI_WEIGHTS, LASCA_WEIGHTS};
 
 use bashni_rules::{Bitboard, Colour, Position, Variant};
 use std::fmt::Write as _;
-use std::ops::{Add, AddAssign, Mul, Neg, Sub};
-
-/// A (midgame, endgame) pair in centi-men.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pair {
-    /// Midgame weight.
-    pub mg: i32,
-    /// Endgame weight.
-    pub eg: i32,
-}
-
-/// Shorthand for weight tables.
-pub const fn pair(mg: i32, eg: i32) -> Pair {
-    Pair { mg, eg }
-}
-
-impl Add for Pair {
-    type Output = Pair;
-    #[inline]
-    fn add(self, o: Pair) -> Pair {
-        pair(self.mg + o.mg, self.eg + o.eg)
-    }
-}
-
-impl Sub for Pair {
-    type Output = Pair;
-    #[inline]
-    fn sub(self, o: Pair) -> Pair {
-        pair(self.mg - o.mg, self.eg - o.eg)
-    }
-}
-
-impl Neg for Pair {
-    type Output = Pair;
-    #[inline]
-    fn neg(self) -> Pair {
-        pair(-self.mg, -self.eg)
-    }
-}
-
-impl AddAssign for Pair {
-    #[inline]
-    fn add_assign(&mut self, o: Pair) {
-        *self = *self + o;
-    }
-}
-
-impl Mul<i32> for Pair {
-    type Output = Pair;
-    #[inline]
-    fn mul(self, k: i32) -> Pair {
-        pair(self.mg * k, self.eg * k)
-    }
-}
-
-/// The evaluation terms, in the order `explain` lists them. Each groups
-/// one or more parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Term {
-    /// Columns commanded (material).
-    Commanders,
-    /// King commanders.
-    Kings,
-    /// Own pieces under a commander.
-    Armour,
-    /// Enemy pieces held under a commander.
-    Prisoners,
-    /// How far the men have come.
-    Advancement,
-    /// Men still guarding the back rank.
-    BackRank,
-    /// Columns on the central squares.
-    Centre,
-    /// Plain moves available.
-    Mobility,
-    /// Columns the enemy could jump.
-    Vulnerability,
-    /// The side to move.
-    Tempo,
-}
-
-impl Term {
-    /// Every term, in report order.
-    pub const ALL: [Term; 10] = [
-        Term::Commanders,
-        Term::Kings,
-        Term::Armour,
-        Term::Prisoners,
-        Term::Advancement,
-        Term::BackRank,
-        Term::Centre,
-        Term::Mobility,
-        Term::Vulnerability,
-        Term::Tempo,
-    ];
-
-    /// The term's name in `eval` reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Term::Commanders => "commanders",
-            Term::Kings => "kings",
-            Term::Armour => "armour",
-            Term::Prisoners => "prisoners",
-            Term::Advancement => "advancement",
-            Term::BackRank => "back-rank",
-            Term::Centre => "centre",
-            Term::Mobility => "mobility",
-            Term::Vulnerability => "vulnerability",
-            Term::Tempo => "tempo",
-        }
-    }
-}
-
-/// The weighted parameters: the index of each in a weight table, its name,
-/// and the term it belongs to. What each one counts (per side, White's
-/// count minus Black's) is said at its constant.
-pub struct Param;
-
-impl Param {
-    /// Each column a side commands, whatever its top.
-    pub const COMMANDER: usize = 0;
-    /// Extra for a king on top: flying in Bashni, a stepping officer in Lasca.
-    pub const KING: usize = 1;
-    /// The first, second, and third and deeper own piece under a commander:
-    /// armour keeps the square when the top is taken, with diminishing worth.
-    pub const ARMOUR: usize = 2;
-    /// Extra for an own king inside the armour: it leads as a king once
-    /// uncovered.
-    pub const BURIED_KING: usize = 5;
-    /// Each piece held prisoner, counted against the side holding it, by
-    /// the guard of its column (own pieces there: 1, 2, 3 or more). Under a
-    /// lone commander one jump frees them all.
-    pub const PRISONER: usize = 6;
-    /// Extra for a king held prisoner, by the same guard.
-    pub const PRISONER_KING: usize = 9;
-    /// Man-commanded columns by rank counted from the own side (8 entries).
-    pub const ADVANCEMENT: usize = 12;
-    /// Man-commanded columns on the own back rank: they stop enemy crowning.
-    pub const BACK_RANK: usize = 20;
-    /// Columns on the centre squares.
-    pub const CENTRE: usize = 21;
-    /// Each empty square a man could step to.
-    pub const MAN_MOBILITY: usize = 22;
-    /// Each empty square a king could move to.
-    pub const KING_MOBILITY: usize = 23;
-    /// Each enemy column this side could jump at once.
-    pub const ATTACKED: usize = 24;
-    /// Each prisoner such a jump would free (a lone commander on prisoners).
-    pub const ATTACKED_PRISONER: usize = 25;
-    /// Each king-topped column among the jumpable ones.
-    pub const ATTACKED_KING: usize = 26;
-    /// For the side to move.
-    pub const TEMPO: usize = 27;
-    /// How many parameters a weight table holds.
-    pub const COUNT: usize = 28;
-
-    /// Each parameter's name, as `weights.rs` and `bashni tune` show it.
-    pub const NAMES: [&'static str; Param::COUNT] = [
-        "commander",
-        "king",
-        "armour-1",
-        "armour-2",
-        "armour-3+",
-        "buried-king",
-        "prisoner-guard-1",
-        "prisoner-guard-2",
-        "prisoner-guard-3+",
-        "prisoner-king-guard-1",
-        "prisoner-king-guard-2",
-        "prisoner-king-guard-3+",
-        "advancement-1",
-        "advancement-2",
-        "advancement-3",
-        "advancement-4",
-        "advancement-5",
-        "advancement-6",
-        "advancement-7",
-        "advancement-8",
-        "back-rank",
-        "centre",
-        "man-mobility",
-        "king-mobility",
-        "attacked",
-        "attacked-prisoner",
-        "attacked-king",
-        "tempo",
-    ];
-
-    /// The term a parameter is shown under.
-    pub fn term(param: usize) -> Term {
-        match param {
-            Param::COMMANDER => Term::Commanders,
-            Param::KING | Param::BURIED_KING => Term::Kings,
-            p if (Param::ARMOUR..Param::BURIED_KING).contains(&p) => Term::Armour,
-            p if (Param::PRISONER..Param::ADVANCEMENT).contains(&p) => Term::Prisoners,
-            p if (Param::ADVANCEMENT..Param::BACK_RANK).contains(&p) => Term::Advancement,
-            Param::BACK_RANK => Term::BackRank,
-            Param::CENTRE => Term::Centre,
-            Param::MAN_MOBILITY | Param::KING_MOBILITY => Term::Mobility,
-            Param::TEMPO => Term::Tempo,
-            _ => Term::Vulnerability,
-        }
-    }
-}
-
-/// The weights of one variant, in centi-men (a man on top is 100).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    /// Indexed by the [`Param`] constants.
-    pub params: [Pair; Param::COUNT],
-    /// Columns on the board (less one per king) at and above which the game
-    /// is all midgame. Not tuned: the phase is not linear in it.
-    pub midgame_columns: i32,
-    /// Columns (less one per king) at and below which it is all endgame.
-    pub endgame_columns: i32,
-}
 
 /// The weights a variant is evaluated with.
 pub fn weights(variant: Variant) -> &'static Weights {
@@ -841,53 +633,5 @@ mod tests {
         let kings = "W:a1W,c1W,e1W,g1W,b2W,d2W,f2W,h2W,a3W,c3W,e3W,g3Wbbbbbbbbbbbb";
         let score = evaluate(&position(Variant::Bashni, kings));
         assert!(score > 2000 && score <= MAX_EVAL, "{score}");
-    }
-
-    /// Speed figures for docs/tt-and-eval.md:
-    /// `cargo test --release --lib eval_speed -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn eval_speed() {
-        use std::hint::black_box;
-        use std::time::Instant;
-        /// Kept out of line so `valgrind --tool=callgrind
-        /// --toggle-collect='*measured_evaluate*'` can count its instructions.
-        #[inline(never)]
-        fn measured_evaluate(pos: &Position) -> i32 {
-            evaluate(pos)
-        }
-        /// The fastest of several rounds (other jobs share the cores),
-        /// in ns per call.
-        fn time(positions: &[Position], repeat: usize) -> f64 {
-            let mut best = f64::MAX;
-            for _ in 0..30 {
-                let start = Instant::now();
-                for _ in 0..repeat {
-                    for pos in positions {
-                        black_box(measured_evaluate(black_box(pos)));
-                    }
-                }
-                let calls = (repeat * positions.len()) as f64;
-                best = best.min(start.elapsed().as_nanos() as f64 / calls);
-            }
-            best
-        }
-        for variant in Variant::ALL {
-            let all = random_positions(variant, 200, 1);
-            // A search evaluates a position it has just made, so it is in
-            // L1; 64 positions (36 KB) stay there, the whole set does not.
-            let hot: Vec<Position> = all
-                .iter()
-                .step_by(all.len() / 64)
-                .take(64)
-                .cloned()
-                .collect();
-            println!(
-                "evaluate {variant}: {:.1} ns/call cached (64 positions), {:.1} ns/call over all {} positions of 200 random games",
-                time(&hot, 200),
-                time(&all, 1),
-                all.len()
-            );
-        }
     }
 }
