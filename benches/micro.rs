@@ -10,7 +10,7 @@
 
 use bashni_engine::eval::evaluate;
 use bashni_engine::tt::{Bound, DashMapTable, LockFreeTable, Table, TtEntry};
-use bashni_rules::{Position, RuleSet, Variant, perft};
+use bashni_rules::{Position, RuleSet, SplitMix64, Variant, perft};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -132,19 +132,10 @@ fn evaluation(c: &mut Criterion) {
     group.finish();
 }
 
-/// A small deterministic key stream (splitmix64's increment and mixer):
-/// the tables see keys as spread as position keys.
+/// A deterministic key stream as spread as position keys.
 fn keys(seed: u64, count: usize) -> Vec<u64> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
-        .collect()
+    let mut stream = SplitMix64::new(seed);
+    (0..count).map(|_| stream.next_u64()).collect()
 }
 
 /// Keys each table operation runs over per thread and iteration.
@@ -241,15 +232,8 @@ fn evaluation_over_games(c: &mut Criterion) {
 /// The positions met in `games` random games (a fixed stream from `seed`,
 /// at most 300 plies each): every position before each move.
 fn random_game_positions(variant: Variant, games: usize, seed: u64) -> Vec<Position> {
-    // splitmix64: enough for picking moves, and no dependency.
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut stream = SplitMix64::new(seed);
+    let mut next = move || stream.next_u64();
     let mut out = Vec::new();
     for _ in 0..games {
         let mut pos = Position::start(&RuleSet::new(variant));

@@ -4,6 +4,7 @@
 use super::bitboard::Bitboard;
 use super::column::{Column, Piece};
 use super::geometry::{Colour, Geometry, Square, Variant};
+use super::mix::mix64;
 use super::moves::Move;
 use super::ruleset::RuleSet;
 
@@ -66,14 +67,6 @@ pub struct Position {
     pub(super) key: u64,
 }
 
-/// splitmix64's finaliser: a strong 64-bit mixer.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The largest value of either counter (no-progress plies, move number).
 /// Far beyond any game (MaxPlies is at most 100,000), small enough that no
 /// counter arithmetic (`game_ply` doubles the move number) overflows. The
@@ -96,7 +89,7 @@ fn square_key(sq: usize, col: Column) -> u64 {
     if col.is_empty() {
         0
     } else {
-        mix(col.bits() ^ (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        mix64(col.bits() ^ (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 }
 

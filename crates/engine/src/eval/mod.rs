@@ -428,14 +428,8 @@ mod tests {
 
     /// Positions met in random games: every position before each move.
     pub(super) fn random_positions(variant: Variant, games: usize, seed: u64) -> Vec<Position> {
-        let mut state = seed;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut stream = bashni_rules::SplitMix64::new(seed);
+        let mut next = move || stream.next_u64();
         let mut out = Vec::new();
         for _ in 0..games {
             let mut pos = Position::start(&RuleSet::new(variant));

@@ -17,6 +17,7 @@ mod map;
 #[cfg(feature = "dashmap-table")]
 pub use map::DashMapTable;
 
+use bashni_rules::mix64 as mix;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -109,15 +110,6 @@ fn worth(depth: i32, age: i32) -> i32 {
 // data word changes the check bits through the mixer.
 
 const CHECK_MASK: u64 = !0xFFFF;
-
-/// splitmix64's finaliser: a bijective mixer, so different data words give
-/// unrelated check bits.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 #[inline]
 fn saturate_i16(v: i32) -> u64 {
@@ -384,14 +376,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// A small deterministic generator for keys and test data.
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            mix(self.0)
-        }
-    }
+    use bashni_rules::SplitMix64;
 
     fn entry(mv: u32, score: i32, depth: i32, bound: Bound) -> TtEntry {
         TtEntry {
@@ -411,8 +396,8 @@ mod tests {
             entry(0x8123_4567, -1, -3, Bound::Exact),
             entry(0x8765_4321, 9_999, 1, Bound::Upper),
         ];
-        let mut rng = SplitMix(1);
-        let keys: Vec<u64> = cases.iter().map(|_| rng.next()).collect();
+        let mut rng = SplitMix64::new(1);
+        let keys: Vec<u64> = cases.iter().map(|_| rng.next_u64()).collect();
         for (key, e) in keys.iter().zip(&cases) {
             assert_eq!(table.probe(*key), None);
             table.store(*key, *e);
@@ -440,12 +425,12 @@ mod tests {
 
     /// Keys that all land in the bucket of `key`, none equal to it.
     fn bucket_mates(table: &LockFreeTable, key: u64, count: usize) -> Vec<u64> {
-        let mut rng = SplitMix(99);
+        let mut rng = SplitMix64::new(99);
         let target = table.bucket_index(key);
         let mut mates = Vec::new();
         while mates.len() < count {
             // Same high 32 bits = same bucket; random low bits = another position.
-            let k = (key & !0xFFFF_FFFF) | (rng.next() & 0xFFFF_FFFF);
+            let k = (key & !0xFFFF_FFFF) | (rng.next_u64() & 0xFFFF_FFFF);
             if k != key && table.bucket_index(k) == target {
                 mates.push(k);
             }
@@ -538,11 +523,11 @@ mod tests {
     fn hashfull_counts_this_search<T: Table>() {
         let table = T::with_megabytes(1);
         assert_eq!(table.hashfull(), 0);
-        let mut rng = SplitMix(5);
+        let mut rng = SplitMix64::new(5);
         let mut last = 0;
         for _ in 0..4 {
             for _ in 0..8_000 {
-                table.store(rng.next(), entry(1, 0, 1, Bound::Exact));
+                table.store(rng.next_u64(), entry(1, 0, 1, Bound::Exact));
             }
             let now = table.hashfull();
             assert!(now > last, "hashfull {now} after {last}");
@@ -610,12 +595,13 @@ mod tests {
     /// `ops` random stores and probes over `keys`, with a new search now and
     /// then so ageing and refreshing race with the writers too. The hits.
     fn hammer<T: Table>(table: &T, keys: &[u64], seed: u64, ops: usize) -> usize {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut hits = 0;
         for i in 0..ops {
-            let key = keys[rng.next() as usize % keys.len()];
+            let key = keys[rng.next_u64() as usize % keys.len()];
             if i % 2 == 0 {
-                let depth = STORED_DEPTHS.start + (rng.next() % STORED_DEPTHS.len() as u64) as i32;
+                let depth =
+                    STORED_DEPTHS.start + (rng.next_u64() % STORED_DEPTHS.len() as u64) as i32;
                 table.store(key, signed_entry(key, depth));
             } else if let Some(found) = table.probe(key) {
                 assert_stored(key, found);
@@ -650,9 +636,9 @@ mod tests {
         // Sixteen positions crowded into two buckets, so writers collide on
         // slots all the time.
         let mut keys: HashSet<u64> = HashSet::new();
-        let mut rng = SplitMix(11);
+        let mut rng = SplitMix64::new(11);
         while keys.len() < 16 {
-            keys.insert((rng.next() % 2) << 63 | (rng.next() & 0xFFFF_FFFF));
+            keys.insert((rng.next_u64() % 2) << 63 | (rng.next_u64() & 0xFFFF_FFFF));
         }
         let keys: Vec<u64> = keys.into_iter().collect();
         let hits = hammer_together(&table, &keys, 4, 1_000_000);
@@ -673,9 +659,10 @@ mod tests {
     #[test]
     fn many_threads_on_random_keys_get_back_exactly_what_was_stored() {
         let table = LockFreeTable::with_megabytes(1);
-        let mut rng = SplitMix(23);
-        let buckets: Vec<u64> = (0..8).map(|_| rng.next() & !0xFFFF_FFFF).collect();
-        let mut random_key = || buckets[rng.next() as usize % 8] | (rng.next() & 0xFFFF_FFFF);
+        let mut rng = SplitMix64::new(23);
+        let buckets: Vec<u64> = (0..8).map(|_| rng.next_u64() & !0xFFFF_FFFF).collect();
+        let mut random_key =
+            || buckets[rng.next_u64() as usize % 8] | (rng.next_u64() & 0xFFFF_FFFF);
         let keys: HashSet<u64> = (0..64).map(|_| random_key()).collect();
         let strangers: Vec<u64> = (0..100_000)
             .map(|_| random_key())
