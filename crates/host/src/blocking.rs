@@ -97,9 +97,31 @@ impl Engine {
 
     /// Send one command.
     pub fn send(&mut self, command: &Command) -> Result<(), Error> {
-        writeln!(self.stdin, "{command}")
+        self.send_line(&command.to_string())
+    }
+
+    /// Send a line as it is: a command [`Command`] has no form for (an
+    /// engine's own `d`, or a malformed one on purpose). The client does
+    /// not see it, so what it starts is the caller's to follow with
+    /// [`Engine::next_line`].
+    pub fn send_line(&mut self, line: &str) -> Result<(), Error> {
+        writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| Error::Crashed(format!("cannot write to the engine: {e}")))
+    }
+
+    /// The next line of the engine as it is, past the client: for tests of
+    /// an engine's own output. `Stalled` when none comes by `deadline`,
+    /// `Crashed` once its output has closed.
+    pub fn next_line(&mut self, deadline: Instant) -> Result<String, Error> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Error::Stalled("no line in time".into())),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(Error::Crashed("the engine closed its output".into()))
+            }
+        }
     }
 
     /// `isready`, and the errors the engine reported before `readyok`.
@@ -164,17 +186,10 @@ impl Engine {
         mut wanted: impl FnMut(&Event) -> bool,
     ) -> Result<Event, Error> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Error::Stalled(format!("no {what} in time")));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let why = format!("the engine exited while we waited for {what}");
-                    return Err(Error::Crashed(why));
-                }
-            };
+            let line = self.next_line(deadline).map_err(|e| match e {
+                Error::Stalled(_) => Error::Stalled(format!("no {what} in time")),
+                _ => Error::Crashed(format!("the engine exited while we waited for {what}")),
+            })?;
             if let Some(event) = self.client.feed(&line)
                 && wanted(&event)
             {

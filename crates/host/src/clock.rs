@@ -172,10 +172,18 @@ impl Clocks {
     /// `MIN_SENT_MS`), the increments when not zero, and the moves to the
     /// end of the period under `moves/`.
     pub fn go(&self, side: Colour) -> Go {
-        let [wtime, btime] = self.left_ms.map(|t| t.max(MIN_SENT_MS).unsigned_abs());
+        self.go_while(side, Duration::ZERO)
+    }
+
+    /// The `go` for `side` to move once it has been thinking for
+    /// `thinking` already (a host whose clock runs before the search
+    /// starts).
+    pub fn go_while(&self, side: Colour, thinking: Duration) -> Go {
+        let left = self.left_while(side, thinking);
+        let [wtime, btime] = left.map(|t| t.max(MIN_SENT_MS).unsigned_abs());
         let tc = self.control;
-        let moves_to_go =
-            (tc.moves > 0).then(|| tc.moves - self.moves_made[side.index()] % tc.moves);
+        let made = self.moves_made[side.index()];
+        let moves_to_go = (tc.moves > 0).then(|| tc.moves - made % tc.moves);
         Go::Clock {
             wtime,
             btime,
