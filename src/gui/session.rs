@@ -414,9 +414,22 @@ impl Session {
     }
 
     /// The ranges of the page's options, as the running engine declared
-    /// them (none without an engine).
+    /// them (none without an engine), with a value `--engine` set as the
+    /// default the page shows, since the engine starts with it.
     fn option_ranges(&self) -> OptionRanges {
-        (self.engine.as_ref()).map_or_else(OptionRanges::new, |e| option_ranges(e.client()))
+        let Some(engine) = self.engine.as_ref() else {
+            return OptionRanges::new();
+        };
+        let mut ranges = option_ranges(engine.client());
+        for (name, value) in &self.spec.options {
+            let range = ranges
+                .iter_mut()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name));
+            if let (Some((_, range)), Ok(value)) = (range, value.parse()) {
+                range.default = value;
+            }
+        }
+        ranges
     }
 
     /// Send an option the engine declared, when its value changes.
