@@ -397,7 +397,7 @@ mod tests {
             },
             Termination::SetupRefused {
                 engine: "d".into(),
-                why: "info string error: option Hash: bad".into(),
+                why: "option Hash: bad".into(),
             },
         ];
         for t in all {
