@@ -244,3 +244,48 @@ pub enum ServerMessage {
     Error { message: String },
     Pdn { text: String },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_show_scores_from_whites_view() {
+        let info = |line: &str| Info::parse(line).expect("an info line");
+        let report = "info depth 7 multipv 2 score cp 35 nodes 10 pv c3-d4 f6-g5";
+        let white = PvLine::from_info(info(report), true).expect("a line");
+        assert_eq!((white.multipv, white.depth, white.cp), (2, 7, 35));
+        assert_eq!((white.score.as_str(), white.pv.len()), ("+0.35", 2));
+        let black = PvLine::from_info(info(report), false).expect("a line");
+        assert_eq!((black.score.as_str(), black.cp), ("-0.35", -35));
+        let mate = PvLine::from_info(info("info depth 3 score mate 2 pv a1-b2"), false);
+        assert_eq!(mate.map(|l| l.score), Some("-M2".to_string()));
+        for bare in ["info depth 3 nodes 5 pv a1-b2", "info depth 3 score cp 1"] {
+            assert_eq!(PvLine::from_info(info(bare), true), None, "{bare}");
+        }
+    }
+
+    #[test]
+    fn settings_are_checked_against_the_declared_ranges() {
+        let range = OptionRange {
+            min: 1,
+            max: 4,
+            default: 1,
+        };
+        let ranges = OptionRanges::from([("Threads".to_string(), range)]);
+        let mut settings = Settings {
+            threads: Some(4),
+            ..Settings::default()
+        };
+        assert_eq!(settings.check(&ranges), Ok(()));
+        settings.threads = Some(5);
+        assert_eq!(
+            settings.check(&ranges),
+            Err("Threads must be 1 to 4".into())
+        );
+        // An option the engine does not declare is not sent, so not checked.
+        settings.threads = Some(1);
+        settings.hash_mb = Some(-3);
+        assert_eq!(settings.check(&ranges), Ok(()));
+    }
+}
