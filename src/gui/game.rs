@@ -1,9 +1,9 @@
 //! The game the page shows: a start position and the moves played, checked
 //! by the rules core, with a cursor for navigating the move list.
 
-use bashni_host::pdn::{PdnGame, parse_pdn, today};
+use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
 use bashni_host::protocol::Command;
-use bashni_rules::{self as rules, Colour, Move, Position, RuleSet, Variant};
+use bashni_rules::{self as rules, Move, Position, RuleSet, Variant};
 use serde::Serialize;
 
 /// One legal move as the page needs it: the text to send back, and the
@@ -194,12 +194,7 @@ impl Game {
 /// A game's result in PDN form and in words, if it is over.
 fn result_of(game: &rules::Game) -> Option<(&'static str, String)> {
     let end = game.result()?;
-    let pdn = match end.winner() {
-        Some(Colour::White) => "2-0",
-        Some(Colour::Black) => "0-2",
-        None => "1-1",
-    };
-    Some((pdn, end.to_string()))
+    Some((result_token(end.winner()), end.to_string()))
 }
 
 #[cfg(test)]

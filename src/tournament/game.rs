@@ -6,6 +6,7 @@ use bashni_host::Error;
 use bashni_host::blocking::Engine;
 use bashni_host::clock::{Charge, Clocks, TimeControl};
 use bashni_host::info::Score;
+use bashni_host::pdn;
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
 use std::time::Duration;
@@ -53,19 +54,22 @@ impl GameResult {
 
     /// The draughts PDN result: 2 points a win, 1 a draw.
     pub fn pdn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "2-0",
-            GameResult::BlackWins => "0-2",
-            GameResult::Draw => "1-1",
-        }
+        pdn::result_token(self.winner())
     }
 
+    /// The result a PDN result token stands for.
     pub fn from_pdn(text: &str) -> Option<GameResult> {
-        match text {
-            "2-0" => Some(GameResult::WhiteWins),
-            "0-2" => Some(GameResult::BlackWins),
-            "1-1" => Some(GameResult::Draw),
-            _ => None,
+        pdn::winner_of(text).map(|winner| match winner {
+            Some(colour) => GameResult::win_for(colour),
+            None => GameResult::Draw,
+        })
+    }
+
+    fn winner(self) -> Option<Colour> {
+        match self {
+            GameResult::WhiteWins => Some(Colour::White),
+            GameResult::BlackWins => Some(Colour::Black),
+            GameResult::Draw => None,
         }
     }
 }

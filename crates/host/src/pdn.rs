@@ -9,6 +9,7 @@
 //! may carry a `?`, `??`, `!` or `!!` mark.
 
 use crate::Error;
+use bashni_rules::Colour;
 
 /// One game: its tags in order, its moves and its result token.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,6 +30,24 @@ pub struct PdnGame {
 }
 
 const RESULTS: [&str; 7] = ["2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2"];
+
+/// The result token of a finished game: `2-0` when White won, `0-2` when
+/// Black did, `1-1` for a draw (2 points a win, 1 a draw).
+pub fn result_token(winner: Option<Colour>) -> &'static str {
+    match winner {
+        Some(Colour::White) => "2-0",
+        Some(Colour::Black) => "0-2",
+        None => "1-1",
+    }
+}
+
+/// The winner of a result token (`None` inside for a draw); `None` for a
+/// token that is not a finished draughts result.
+pub fn winner_of(token: &str) -> Option<Option<Colour>> {
+    [Some(Colour::White), Some(Colour::Black), None]
+        .into_iter()
+        .find(|&w| result_token(w) == token)
+}
 
 impl PdnGame {
     /// A game with no comments.
@@ -371,6 +390,15 @@ mod tests {
         assert!(text.contains("1. c3-d4 {+0.12/12 0.51s} f6-e5??"), "{text}");
         assert!(text.lines().all(|l| l.len() <= 79), "{text}");
         assert_eq!(parse_pdn(&text).unwrap(), vec![g]);
+    }
+
+    #[test]
+    fn result_tokens_read_back() {
+        for winner in [Some(Colour::White), Some(Colour::Black), None] {
+            assert_eq!(winner_of(result_token(winner)), Some(winner));
+        }
+        assert_eq!(winner_of("1-0"), None);
+        assert_eq!(winner_of("*"), None);
     }
 
     #[test]
