@@ -7,12 +7,12 @@
 #![allow(dead_code)] // each target uses one of the checks
 
 use bashni::analyse;
-use bashni::tournament::{openings, pdn};
 use bashni_engine::protocol::{
     Change, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
 };
 use bashni_engine::search::{self, Config, Limits};
 use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_host::{openings, pdn};
 use bashni_rules::{Colour, Game, KingLanding, Move, Position, RuleSet, Variant, divide, perft};
 use std::sync::OnceLock;
 

@@ -11,10 +11,10 @@
 //! the game up: mistakes, blunders and average loss per side.
 
 use crate::search_args::SearchArgs;
-use crate::tournament::pdn::{PdnGame, parse_pdn};
 use anyhow::Context;
 use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_host::pdn::{PdnGame, parse_pdn};
 use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
 use std::path::PathBuf;
 

@@ -236,7 +236,7 @@ fn completed_games(path: &Path) -> anyhow::Result<HashSet<u64>> {
 pub fn read_book(variant: Variant, path: &Path) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read openings {}", path.display()))?;
-    crate::tournament::openings::parse_openings(variant, &text)
+    bashni_host::openings::parse_openings(variant, &text)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 

@@ -2,7 +2,7 @@
 //! material is marked as a blunder with the engine's better move, and the
 //! annotated PDN reads back with the same moves.
 
-use bashni::tournament::pdn::parse_pdn;
+use bashni_host::pdn::parse_pdn;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bashni");

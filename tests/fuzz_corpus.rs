@@ -41,12 +41,12 @@ fn every_corpus_file_passes_its_target() {
 
 /// Every game the PDN reader accepts is written and read back unchanged.
 fn assert_pdn_round_trip(text: &str) {
-    let Ok(games) = bashni::tournament::pdn::parse_pdn(text) else {
+    let Ok(games) = bashni_host::pdn::parse_pdn(text) else {
         return; // refusing the text is an answer too
     };
     for game in games {
         let written = game.to_pdn();
-        let again = bashni::tournament::pdn::parse_pdn(&written);
+        let again = bashni_host::pdn::parse_pdn(&written);
         assert_eq!(again, Ok(vec![game]), "written as {written:?}");
     }
 }
@@ -59,7 +59,7 @@ fn assert_pdn_round_trip(text: &str) {
 fn pdn_numbered_result_or_comment_is_not_read_as_a_move() {
     assert_pdn_round_trip("1. c3-d4 2.* *\n");
     assert_pdn_round_trip("1. c3-d4 f6-g5 2.{note} g3-h4 *\n");
-    let games = bashni::tournament::pdn::parse_pdn("1. c3-d4 2.*\n1. e3-f4 27.1-1\n");
+    let games = bashni_host::pdn::parse_pdn("1. c3-d4 2.*\n1. e3-f4 27.1-1\n");
     let games = games.expect("numbered results end their games");
     assert_eq!(games.len(), 2);
     assert_eq!(
@@ -79,7 +79,7 @@ fn pdn_numbered_result_or_comment_is_not_read_as_a_move() {
 fn pdn_comment_whitespace_survives_wrapping() {
     let comment = format!("{{{}  b\t\tc}}", "a".repeat(76));
     assert_pdn_round_trip(&format!("1. c3-d4 {comment} *\n"));
-    let games = bashni::tournament::pdn::parse_pdn("1. c3-d4 { x \n  y\tz } *\n").expect("a game");
+    let games = bashni_host::pdn::parse_pdn("1. c3-d4 { x \n  y\tz } *\n").expect("a game");
     assert_eq!(games[0].comments, vec![Some("x y z".to_string())]);
 }
 

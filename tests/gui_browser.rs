@@ -198,6 +198,13 @@ async fn drive(client: &Client) {
     let count = "return document.querySelectorAll('#board .column').length";
     assert_eq!(wait_for(client, count, "the board").await, json!(24));
 
+    // The option controls take their ranges from the engine's handshake.
+    let ranges = "const s = document.getElementById('skill');
+                  return s.options.length > 0 && [s.options.length, s.options[0].textContent,
+                    document.getElementById('threads').max, document.getElementById('multipv').min]";
+    let ranges = wait_for(client, ranges, "the option ranges").await;
+    assert_eq!(ranges, json!([21, "full", "1024", "1"]));
+
     // A move by clicks; the engine (Black by default) answers on the board.
     type_into(client, "movetime", "0.2").await;
     click(client, "#flip").await; // leaves the field: its change is sent

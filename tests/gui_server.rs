@@ -248,3 +248,33 @@ async fn a_clock_is_kept_for_both_sides_and_sent_to_the_engine() {
     let (error, _) = page.until(|m| m["type"] == "error").await;
     assert!(error["message"].as_str().unwrap().contains("clock"));
 }
+
+#[tokio::test]
+async fn option_ranges_come_from_the_engines_declarations() {
+    let server = Server::start(&[
+        "--engine",
+        &format!("cmd={},option.Hash=32", env!("CARGO_BIN_EXE_bashni")),
+    ]);
+    let mut page = server.page().await;
+    let state = page.state(|_| true).await;
+    let options = &state["engine_options"];
+    assert_eq!(
+        options["Skill Level"],
+        json!({"min": 0, "max": 20, "default": 20})
+    );
+    assert_eq!(options["MultiPV"]["min"], 1);
+    assert_eq!(options["Threads"]["min"], 1);
+    assert_eq!(options["Move Overhead"]["max"], 5000);
+    // The engine starts with --engine's value, so the page shows that.
+    assert_eq!(options["Hash"]["default"], 32);
+    let mut bad = settings("analysis", "black");
+    bad["skill"] = json!(21);
+    page.send(bad).await;
+    let (error, _) = page.until(|m| m["type"] == "error").await;
+    assert_eq!(error["message"], "Skill Level must be 0 to 20");
+    // An engine that declares no option gets no control and no check.
+    let fake = Server::with_fake_engine("scripted");
+    let mut page = fake.page().await;
+    let state = page.state(|_| true).await;
+    assert_eq!(state["engine_options"], json!({}));
+}

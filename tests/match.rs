@@ -2,7 +2,7 @@
 //! itself and against misbehaving fakes), and every PDN it writes must
 //! replay legally and agree with its own tags.
 
-use bashni::tournament::pdn::{PdnGame, parse_pdn};
+use bashni_host::pdn::{PdnGame, parse_pdn};
 use bashni_rules::{KingLanding, Position, RuleSet, Variant};
 use std::collections::HashMap;
 use std::path::PathBuf;

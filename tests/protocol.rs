@@ -2,6 +2,7 @@
 
 mod support;
 
+use bashni_host::info::Info;
 use std::time::{Duration, Instant};
 use support::engine::{Engine, exit_after, run_piped};
 use support::timing::{check, holds_within_attempts};
@@ -618,24 +619,17 @@ fn pondering_time_counts_after_ponderhit() {
     });
 }
 
-/// The scores of the `info` lines of one depth, by multipv, and the line
-/// 1 move.
+/// The scores of the `info` lines of one depth, by multipv (a mate as
+/// `bashni_host`'s one number for it), and the line 1 move. The lines are
+/// read by the hosts' own parser, so the test reads what a host reads.
 fn multipv_scores(lines: &[String], depth: u32) -> Vec<(usize, i64, String)> {
-    let prefix = format!("info depth {depth} ");
     let mut found: Vec<(usize, i64, String)> = Vec::new();
-    for line in lines.iter().filter(|l| l.starts_with(&prefix)) {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        let at = |key: &str| t.iter().position(|&w| w == key).map(|i| t[i + 1]);
-        let k: usize = at("multipv").unwrap().parse().unwrap();
-        let score = match at("score") {
-            Some("cp") => at("cp").unwrap().parse::<i64>().unwrap(),
-            _ => {
-                let n: i64 = at("mate").unwrap().parse().unwrap();
-                (100_000 - n.abs()) * n.signum()
-            }
-        };
+    let reports = lines.iter().filter_map(|l| Info::parse(l));
+    for info in reports.filter(|i| i.depth == Some(depth)) {
+        let k = info.multipv as usize;
+        let score = i64::from(info.score.expect("a score").centipawns());
         found.retain(|f| f.0 != k);
-        found.push((k, score, at("pv").unwrap().to_string()));
+        found.push((k, score, info.pv.first().expect("a pv").clone()));
     }
     found.sort();
     found
@@ -853,13 +847,7 @@ fn every_position_the_engine_prints_it_reads_back() {
 fn deepest_iteration(e: &mut Engine) -> u32 {
     e.until("bestmove")
         .iter()
-        .filter_map(|l| {
-            l.strip_prefix("info depth ")?
-                .split(' ')
-                .next()?
-                .parse()
-                .ok()
-        })
+        .filter_map(|l| Info::parse(l)?.depth)
         .max()
         .unwrap_or(0)
 }

@@ -2,7 +2,7 @@
 //! run as separate processes, merged by `stats`, gives the same games and
 //! the same report as the match played in one piece.
 
-use bashni::tournament::pdn::{PdnGame, parse_pdn};
+use bashni_host::pdn::{PdnGame, parse_pdn};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

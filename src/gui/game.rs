@@ -1,8 +1,9 @@
 //! The game the page shows: a start position and the moves played, checked
 //! by the rules core, with a cursor for navigating the move list.
 
-use crate::tournament::pdn::{PdnGame, parse_pdn, today};
-use bashni_rules::{self as rules, Colour, Move, Position, RuleSet, Variant};
+use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
+use bashni_host::protocol::Command;
+use bashni_rules::{self as rules, Move, Position, RuleSet, Variant};
 use serde::Serialize;
 
 /// One legal move as the page needs it: the text to send back, and the
@@ -138,15 +139,12 @@ impl Game {
     }
 
     /// The `position` command for the engine at the cursor.
-    pub fn position_command(&self) -> String {
-        let mut line = format!("position fen {}", self.start_fen());
-        if self.cursor > 0 {
-            line += " moves";
-            for mv in &self.line.moves()[..self.cursor] {
-                line += &format!(" {mv}");
-            }
+    pub fn position_command(&self) -> Command {
+        let moves = &self.line.moves()[..self.cursor];
+        Command::Position {
+            fen: self.start_fen(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
         }
-        line
     }
 
     /// The result at the cursor in PDN form and in words, if the game is
@@ -196,12 +194,7 @@ impl Game {
 /// A game's result in PDN form and in words, if it is over.
 fn result_of(game: &rules::Game) -> Option<(&'static str, String)> {
     let end = game.result()?;
-    let pdn = match end.winner() {
-        Some(Colour::White) => "2-0",
-        Some(Colour::Black) => "0-2",
-        None => "1-1",
-    };
-    Some((pdn, end.to_string()))
+    Some((result_token(end.winner()), end.to_string()))
 }
 
 #[cfg(test)]
@@ -220,7 +213,7 @@ mod tests {
         assert!(game.at_end());
         assert!(game.play("a1-b2").is_err());
         assert_eq!(
-            game.position_command(),
+            game.position_command().to_string(),
             format!(
                 "position fen {} moves c3-d4 f6-e5",
                 Variant::Bashni.start_fen()

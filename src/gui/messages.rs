@@ -1,12 +1,17 @@
 //! What the page and the server say to each other over the WebSocket: one
 //! JSON object per message, tagged by `type`.
 
-use super::clock::TimeControl;
 use super::game::LegalMove;
+use bashni_host::clock::TimeControl;
+use bashni_host::info::Info;
+use bashni_host::protocol::Client;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-/// The protocol's top `Skill Level` (as in Stockfish): full strength.
-pub const FULL_STRENGTH: u32 = 20;
+/// The engine options the page sets, by their protocol names. Their
+/// ranges come from the engine's own declarations in the handshake and go
+/// to the page with every state: nothing else declares them.
+pub const PAGE_OPTIONS: [&str; 5] = ["Threads", "Hash", "Move Overhead", "Skill Level", "MultiPV"];
 
 /// What the page asks for.
 #[derive(Debug, Deserialize)]
@@ -69,10 +74,21 @@ pub struct Settings {
     /// A game clock for both sides in `Play` mode, instead of a time per move.
     #[serde(default)]
     pub clock: Option<TimeControl>,
-    /// The engine's `Skill Level` in `Play` mode (0 weakest, 20 full strength).
-    pub skill: u32,
-    /// Lines shown in `Analysis` mode.
-    pub multipv: u32,
+    /// The engine's `Skill Level` in `Play` mode; `None` for full strength
+    /// (the top of the engine's range).
+    #[serde(default)]
+    pub skill: Option<i64>,
+    /// Lines shown in `Analysis` mode (`MultiPV`).
+    pub multipv: i64,
+    /// `Threads`; `None` leaves the engine's own.
+    #[serde(default)]
+    pub threads: Option<i64>,
+    /// `Hash`, in MiB; `None` leaves the engine's own.
+    #[serde(default)]
+    pub hash_mb: Option<i64>,
+    /// `Move Overhead`, in milliseconds; `None` leaves the engine's own.
+    #[serde(default)]
+    pub move_overhead_ms: Option<i64>,
 }
 
 impl Default for Settings {
@@ -82,15 +98,31 @@ impl Default for Settings {
             engine_side: Side::Black,
             movetime_ms: 1000,
             clock: None,
-            skill: FULL_STRENGTH,
+            skill: None,
             multipv: 3,
+            threads: None,
+            hash_mb: None,
+            move_overhead_ms: None,
         }
     }
 }
 
 impl Settings {
-    /// Refuse values no engine should be sent.
-    pub fn check(&self) -> Result<(), String> {
+    /// The engine options these settings set, as (name, value); `None`
+    /// leaves the option as it is.
+    pub fn engine_options(&self) -> [(&'static str, Option<i64>); 5] {
+        [
+            ("Threads", self.threads),
+            ("Hash", self.hash_mb),
+            ("Move Overhead", self.move_overhead_ms),
+            ("Skill Level", self.skill),
+            ("MultiPV", Some(self.multipv)),
+        ]
+    }
+
+    /// Refuse values no engine should be sent: out of the host's limits,
+    /// or out of the ranges the engine declared.
+    pub fn check(&self, ranges: &OptionRanges) -> Result<(), String> {
         if !(10..=600_000).contains(&self.movetime_ms) {
             return Err("time per move must be 10 ms to 600 s".into());
         }
@@ -99,14 +131,44 @@ impl Settings {
         {
             return Err("the clock must be 1 s to 10 h, plus at most 600 s a move".into());
         }
-        if self.skill > FULL_STRENGTH {
-            return Err(format!("Skill Level must be 0 to {FULL_STRENGTH}"));
-        }
-        if !(1..=8).contains(&self.multipv) {
-            return Err("analysis lines must be 1 to 8".into());
+        for (name, value) in self.engine_options() {
+            if let (Some(value), Some(range)) = (value, ranges.get(name))
+                && !(range.min..=range.max).contains(&value)
+            {
+                return Err(format!("{name} must be {} to {}", range.min, range.max));
+            }
         }
         Ok(())
     }
+}
+
+/// The range an engine declared for a spin option.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct OptionRange {
+    /// The least value.
+    pub min: i64,
+    /// The greatest value.
+    pub max: i64,
+    /// The engine's default, which the page shows until the user sets one.
+    pub default: i64,
+}
+
+/// The declared ranges of the page's options, by protocol name; an option
+/// the engine does not declare is missing (and its control hidden).
+pub type OptionRanges = BTreeMap<String, OptionRange>;
+
+/// The ranges of `PAGE_OPTIONS` the engine declared in its handshake.
+pub fn option_ranges(client: &Client) -> OptionRanges {
+    let spin = |name: &str| {
+        let option = client.option(name)?;
+        let (min, max) = option.range()?;
+        let default = match option.kind {
+            bashni_host::options::OptionKind::Spin { default, .. } => default,
+            _ => min,
+        };
+        Some((name.to_string(), OptionRange { min, max, default }))
+    };
+    PAGE_OPTIONS.iter().filter_map(|name| spin(name)).collect()
 }
 
 /// What the engine process is doing.
@@ -125,11 +187,26 @@ pub enum EngineStatus {
 pub struct PvLine {
     pub multipv: u32,
     pub depth: u32,
-    /// `+0.35`, `-1.20`, `#3` (White mates in 3), `#-2`.
+    /// `+0.35`, `-1.20`, `+M3` (White mates in 3), `-M2`.
     pub score: String,
-    /// Centipawns for the bar and the graph (a mate is ±100 pawns).
+    /// Centipawns for the bar and the graph (a mate beyond any of them).
     pub cp: i32,
     pub pv: Vec<String>,
+}
+
+impl PvLine {
+    /// The line an `info` report shows, if it has a score and moves;
+    /// `white_to_move` turns the engine's side-to-move score into White's.
+    pub fn from_info(info: Info, white_to_move: bool) -> Option<PvLine> {
+        let score = info.score?.for_white(white_to_move);
+        (!info.pv.is_empty()).then(|| PvLine {
+            multipv: info.multipv,
+            depth: info.depth.unwrap_or(0),
+            score: score.to_string(),
+            cp: score.centipawns(),
+            pv: info.pv,
+        })
+    }
 }
 
 /// Everything the page draws.
@@ -151,6 +228,8 @@ pub struct GameView {
     pub evals: Vec<Option<i32>>,
     pub settings: Settings,
     pub engine_name: String,
+    /// The ranges of the page's engine options, from the engine.
+    pub engine_options: OptionRanges,
     pub engine_status: EngineStatus,
     /// Why the engine stopped, until it is restarted.
     pub engine_error: Option<String>,
@@ -164,4 +243,49 @@ pub enum ServerMessage {
     Analysis { ply: usize, lines: Vec<PvLine> },
     Error { message: String },
     Pdn { text: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_show_scores_from_whites_view() {
+        let info = |line: &str| Info::parse(line).expect("an info line");
+        let report = "info depth 7 multipv 2 score cp 35 nodes 10 pv c3-d4 f6-g5";
+        let white = PvLine::from_info(info(report), true).expect("a line");
+        assert_eq!((white.multipv, white.depth, white.cp), (2, 7, 35));
+        assert_eq!((white.score.as_str(), white.pv.len()), ("+0.35", 2));
+        let black = PvLine::from_info(info(report), false).expect("a line");
+        assert_eq!((black.score.as_str(), black.cp), ("-0.35", -35));
+        let mate = PvLine::from_info(info("info depth 3 score mate 2 pv a1-b2"), false);
+        assert_eq!(mate.map(|l| l.score), Some("-M2".to_string()));
+        for bare in ["info depth 3 nodes 5 pv a1-b2", "info depth 3 score cp 1"] {
+            assert_eq!(PvLine::from_info(info(bare), true), None, "{bare}");
+        }
+    }
+
+    #[test]
+    fn settings_are_checked_against_the_declared_ranges() {
+        let range = OptionRange {
+            min: 1,
+            max: 4,
+            default: 1,
+        };
+        let ranges = OptionRanges::from([("Threads".to_string(), range)]);
+        let mut settings = Settings {
+            threads: Some(4),
+            ..Settings::default()
+        };
+        assert_eq!(settings.check(&ranges), Ok(()));
+        settings.threads = Some(5);
+        assert_eq!(
+            settings.check(&ranges),
+            Err("Threads must be 1 to 4".into())
+        );
+        // An option the engine does not declare is not sent, so not checked.
+        settings.threads = Some(1);
+        settings.hash_mb = Some(-3);
+        assert_eq!(settings.check(&ranges), Ok(()));
+    }
 }

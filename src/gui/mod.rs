@@ -2,17 +2,14 @@
 //! an engine process over the text protocol exactly as any GUI host would.
 //! Each page (tab) gets its own game and its own engine process.
 
-mod clock;
-mod engine;
 mod game;
-mod info;
 mod messages;
 mod security;
 mod server;
 mod session;
 
-use crate::tournament::{EngineSpec, parse_engine_spec};
 use anyhow::Context;
+use bashni_host::spec::EngineSpec;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -27,7 +24,7 @@ pub struct GuiArgs {
     pub open: bool,
     /// The engine, as for `match`: `cmd=PATH[,arg=ARG...][,option.NAME=VALUE...]`
     /// or a bare PATH; this program by default.
-    #[arg(long, value_parser = parse_engine_spec)]
+    #[arg(long, value_parser = EngineSpec::parse)]
     pub engine: Option<EngineSpec>,
 }
 
@@ -46,9 +43,7 @@ fn own_engine() -> anyhow::Result<EngineSpec> {
     let cmd = std::env::current_exe().context("cannot find this program to run as the engine")?;
     Ok(EngineSpec {
         name: "bashni".into(),
-        cmd,
-        args: Vec::new(),
-        options: Vec::new(),
+        ..EngineSpec::new(cmd)
     })
 }
 

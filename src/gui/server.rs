@@ -2,10 +2,8 @@
 //! WebSocket that carries one session per page. Every request passes the
 //! checks of `security` first.
 
-use super::engine::EngineEvent;
 use super::security::{host_allowed, origin_allowed, token_matches};
 use super::session::Session;
-use crate::tournament::EngineSpec;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, Request, State};
@@ -13,6 +11,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use bashni_host::asynchronous::EngineEvent;
+use bashni_host::spec::EngineSpec;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;

@@ -6,16 +6,18 @@
 //! `bestmove` is awaited and dropped before the next `go`, so no answer is
 //! ever taken for the wrong position.
 
-use super::clock::Clocks;
-use super::engine::{Engine, EngineEvent};
 use super::game::Game;
-use super::info::parse_info;
 use super::messages::{
-    ClientMessage, EngineStatus, FULL_STRENGTH, GameView, Mode, PvLine, ServerMessage, Settings,
-    Side,
+    ClientMessage, EngineStatus, GameView, Mode, OptionRanges, PvLine, ServerMessage, Settings,
+    Side, option_ranges,
 };
-use crate::tournament::EngineSpec;
+use bashni_host::asynchronous::{Engine, EngineEvent};
+use bashni_host::clock::{Charge, Clocks};
+use bashni_host::info::Info;
+use bashni_host::protocol::{Command, Event, Go};
+use bashni_host::spec::EngineSpec;
 use bashni_rules::{Colour, Variant};
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// What a search is for.
@@ -31,7 +33,7 @@ enum Purpose {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Search {
     purpose: Purpose,
-    position: String,
+    position: Command,
     ply: usize,
     white_to_move: bool,
 }
@@ -46,8 +48,6 @@ pub struct Session {
     generation: u64,
     events: mpsc::UnboundedSender<EngineEvent>,
     search: Option<Search>,
-    /// `bestmove` lines still owed by searches we stopped.
-    stale: u32,
     lines: Vec<PvLine>,
     /// The ply the lines belong to.
     lines_ply: usize,
@@ -55,6 +55,8 @@ pub struct Session {
     evals: Vec<Option<i32>>,
     /// The game clock, in `Play` mode with a time control.
     clocks: Option<Clocks>,
+    /// When the side to move's clock started running.
+    turn_started: Instant,
     /// The side whose time ran out; the game is over.
     lost_on_time: Option<Colour>,
     /// Option values the engine has been sent, to send only changes.
@@ -79,12 +81,12 @@ impl Session {
             generation: 0,
             events,
             search: None,
-            stale: 0,
             lines: Vec::new(),
             lines_ply: 0,
             lines_dirty: false,
             evals: vec![None],
             clocks: None,
+            turn_started: Instant::now(),
             lost_on_time: None,
             sent: Vec::new(),
             outbox: Vec::new(),
@@ -141,7 +143,7 @@ impl Session {
             }
             ClientMessage::GoTo { ply } => self.game.go_to(ply),
             ClientMessage::Settings(settings) => {
-                settings.check()?;
+                settings.check(&self.option_ranges())?;
                 let reset =
                     (settings.mode, settings.clock) != (self.settings.mode, self.settings.clock);
                 self.settings = settings;
@@ -172,10 +174,14 @@ impl Session {
         let mover = self.game.current().side_to_move();
         let clock_runs = self.game.at_end();
         self.game.play(text)?;
-        if let Some(clocks) = self.clocks.as_mut().filter(|_| clock_runs)
-            && !clocks.moved(mover)
-        {
-            self.lost_on_time = Some(mover);
+        if let Some(clocks) = self.clocks.as_mut().filter(|_| clock_runs) {
+            // The page's clock has no grace: the board is its own host, with
+            // no pipe between the mover and the clock.
+            let thought = self.turn_started.elapsed();
+            if clocks.charge(mover, thought, Duration::ZERO) == Charge::Flagged {
+                self.lost_on_time = Some(mover);
+            }
+            self.turn_started = Instant::now();
         }
         self.evals.truncate(self.game.cursor());
         self.evals.resize(self.game.cursor() + 1, None);
@@ -185,6 +191,7 @@ impl Session {
     /// Start the clocks afresh (or stop them) for a new game or settings.
     fn reset_clocks(&mut self) {
         self.lost_on_time = None;
+        self.turn_started = Instant::now();
         self.clocks = match (self.settings.mode, self.settings.clock) {
             (Mode::Play, Some(control)) => Some(Clocks::new(control)),
             _ => None,
@@ -209,27 +216,33 @@ impl Session {
     pub async fn on_engine(&mut self, event: EngineEvent) {
         match event {
             EngineEvent::Line(g, line) if g == self.generation => self.on_line(&line).await,
-            EngineEvent::Exited(g, _) if g == self.generation => self.on_exit().await,
+            EngineEvent::Exited(g) if g == self.generation => self.on_exit().await,
             _ => {}
         }
     }
 
+    /// A line of the engine, as its client reads it.
     async fn on_line(&mut self, line: &str) {
-        if let Some(error) = line.strip_prefix("info string error: ") {
-            self.error(format!("engine: {error}"));
-        } else if line.starts_with("info ") {
-            self.on_info(line);
-        } else if let Some(rest) = line.strip_prefix("bestmove") {
-            let best = rest.split_whitespace().next().unwrap_or("").to_string();
-            self.on_bestmove(&best).await;
+        let Some(event) = self.engine.as_mut().and_then(|e| e.feed(line)) else {
+            return;
+        };
+        match event {
+            Event::EngineError(error) => self.error(format!("engine: {error}")),
+            Event::Info(info) => self.on_info(info),
+            Event::BestMove(best) => self.on_bestmove(&best.text).await,
+            Event::StaleBestMove => {
+                self.steer_engine().await;
+                self.push_state();
+            }
+            Event::UciOk | Event::ReadyOk { .. } => {}
         }
     }
 
-    fn on_info(&mut self, line: &str) {
-        let Some(search) = self.search.as_ref().filter(|_| self.stale == 0) else {
+    fn on_info(&mut self, info: Info) {
+        let Some(search) = self.search.as_ref() else {
             return;
         };
-        let Some(pv) = parse_info(line, search.white_to_move) else {
+        let Some(pv) = PvLine::from_info(info, search.white_to_move) else {
             return;
         };
         if let Some(eval) = self.evals.get_mut(search.ply).filter(|_| pv.multipv == 1) {
@@ -247,9 +260,7 @@ impl Session {
     }
 
     async fn on_bestmove(&mut self, best: &str) {
-        if self.stale > 0 {
-            self.stale -= 1;
-        } else if let Some(search) = self.search.take()
+        if let Some(search) = self.search.take()
             && search.purpose == Purpose::Move
         {
             self.take_engine_move(best);
@@ -281,7 +292,6 @@ impl Session {
         let why = format!("engine {how}{during}; the game is kept, restart the engine to go on");
         self.engine = None;
         self.search = None;
-        self.stale = 0;
         self.engine_error = Some(why.clone());
         self.error(why);
         self.push_state();
@@ -294,27 +304,19 @@ impl Session {
         }
         self.generation += 1;
         self.search = None;
-        self.stale = 0;
         self.sent.clear();
-        let setup: Vec<String> = (self.spec.options.iter())
-            .map(|(name, value)| format!("setoption name {name} value {value}"))
-            .collect();
-        let started = Engine::start(
-            &self.spec,
-            self.generation,
-            &setup,
-            self.events.clone(),
-            inbox,
-        )
-        .await;
+        let setup = &self.spec.options;
+        let events = self.events.clone();
+        let started = Engine::start(&self.spec, self.generation, setup, events, inbox).await;
         match started {
             Ok(engine) => {
                 self.engine = Some(engine);
                 self.engine_error = None;
             }
             Err(e) => {
-                self.engine_error = Some(e.clone());
-                self.error(e);
+                let why = format!("engine {e}");
+                self.engine_error = Some(why.clone());
+                self.error(why);
             }
         }
     }
@@ -346,16 +348,20 @@ impl Session {
         })
     }
 
-    /// Bring the engine to the search that is wanted now.
+    /// Bring the engine to the search that is wanted now: a running search
+    /// that no longer fits is stopped (its client drops its late answer),
+    /// and a new one starts once the engine is free.
     async fn steer_engine(&mut self) {
         let wanted = self.wanted_search();
         if self.search.is_some() && self.search != wanted {
             self.search = None;
-            self.stale += 1;
-            self.send("stop").await;
+            if let Some(engine) = self.engine.as_mut() {
+                let _ = engine.stop().await;
+            }
         }
+        let free = self.engine.as_ref().is_some_and(|e| e.client().can_go());
         if self.search.is_none()
-            && self.stale == 0
+            && free
             && let Some(search) = wanted
         {
             self.start_search(search).await;
@@ -363,47 +369,82 @@ impl Session {
     }
 
     async fn start_search(&mut self, search: Search) {
-        let (multipv, skill) = match search.purpose {
-            Purpose::Analyse => (self.settings.multipv, FULL_STRENGTH),
-            Purpose::Move => (1, self.settings.skill),
-        };
         self.set_option("UCI_Variant", &self.game.variant().to_string())
             .await;
-        self.set_option("MultiPV", &multipv.to_string()).await;
-        self.set_option("Skill Level", &skill.to_string()).await;
+        for (name, value) in self.search_options(search.purpose) {
+            self.set_option(name, &value.to_string()).await;
+        }
         let go = match search.purpose {
-            Purpose::Analyse => "go infinite".to_string(),
+            Purpose::Analyse => Go::Infinite,
             Purpose::Move => match &self.clocks {
-                Some(clocks) => clocks.go_command(self.game.current().side_to_move()),
-                None => format!("go movetime {}", self.settings.movetime_ms),
+                Some(clocks) => {
+                    let mover = self.game.current().side_to_move();
+                    clocks.go_while(mover, self.turn_started.elapsed())
+                }
+                None => Go::MoveTime(self.settings.movetime_ms),
             },
         };
-        self.send(&search.position).await;
-        self.send(&go).await;
+        if let Some(engine) = self.engine.as_mut() {
+            // A failed write means the engine is gone, which its closed
+            // output reports.
+            let _ = engine.go(search.position.clone(), go).await;
+        }
         self.lines.clear();
         self.lines_ply = search.ply;
         self.lines_dirty = true;
         self.search = Some(search);
     }
 
+    /// The engine options to set for a search: the page's, with one line
+    /// at full strength for analysis and at the chosen skill for a move.
+    fn search_options(&self, purpose: Purpose) -> Vec<(&'static str, i64)> {
+        let ranges = self.option_ranges();
+        let full = ranges.get("Skill Level").map(|r| r.max);
+        let mut settings = self.settings;
+        match purpose {
+            Purpose::Analyse => settings.skill = full,
+            Purpose::Move => {
+                settings.multipv = 1;
+                settings.skill = settings.skill.or(full);
+            }
+        }
+        (settings.engine_options().into_iter())
+            .filter_map(|(name, value)| Some((name, value?)))
+            .collect()
+    }
+
+    /// The ranges of the page's options, as the running engine declared
+    /// them (none without an engine), with a value `--engine` set as the
+    /// default the page shows, since the engine starts with it.
+    fn option_ranges(&self) -> OptionRanges {
+        let Some(engine) = self.engine.as_ref() else {
+            return OptionRanges::new();
+        };
+        let mut ranges = option_ranges(engine.client());
+        for (name, value) in &self.spec.options {
+            let range = ranges
+                .iter_mut()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name));
+            if let (Some((_, range)), Ok(value)) = (range, value.parse()) {
+                range.default = value;
+            }
+        }
+        ranges
+    }
+
     /// Send an option the engine declared, when its value changes.
     async fn set_option(&mut self, name: &str, value: &str) {
-        let declared = self.engine.as_ref().is_some_and(|e| e.declares(name));
+        let declared = (self.engine.as_ref()).is_some_and(|e| e.client().option(name).is_some());
         let current = self.sent.iter().find(|(n, _)| n == name);
         if !declared || current.is_some_and(|(_, v)| v == value) {
             return;
         }
         self.sent.retain(|(n, _)| n != name);
         self.sent.push((name.to_string(), value.to_string()));
-        self.send(&format!("setoption name {name} value {value}"))
-            .await;
-    }
-
-    /// Send a line; a failed write means the engine is gone, which its
-    /// closed output reports.
-    async fn send(&mut self, line: &str) {
         if let Some(engine) = self.engine.as_mut() {
-            let _ = engine.send(line).await;
+            // A failed write means the engine is gone, which its closed
+            // output reports.
+            let _ = engine.send(&Command::set_option(name, value)).await;
         }
     }
 
@@ -432,10 +473,14 @@ impl Session {
                 Some(side) => Some(format!("{side} lost on time")),
                 None => self.game.result().map(|r| r.1),
             },
-            clocks_ms: (self.clocks.as_ref()).map(|c| c.now(self.game.current().side_to_move())),
+            clocks_ms: (self.clocks.as_ref()).map(|c| {
+                let mover = self.game.current().side_to_move();
+                c.left_while(mover, self.turn_started.elapsed())
+            }),
             evals: self.evals.clone(),
             settings: self.settings,
             engine_name: self.spec.name.clone(),
+            engine_options: self.option_ranges(),
             engine_status: status,
             engine_error: self.engine_error.clone(),
         };

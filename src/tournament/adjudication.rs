@@ -16,7 +16,7 @@
 //! A move that came without a score resets the counts, as a book move does
 //! in cutechess.
 
-use super::engine::EngineScore;
+use bashni_host::info::Score;
 use bashni_rules::Colour;
 
 /// The thresholds; `None` leaves a rule off (the default).
@@ -75,10 +75,10 @@ impl Adjudicator {
     }
 
     /// Count the move `side` just made with the score it reported.
-    pub fn after_move(&mut self, side: Colour, score: Option<EngineScore>) -> Option<Verdict> {
+    pub fn after_move(&mut self, side: Colour, score: Option<Score>) -> Option<Verdict> {
         self.plies += 1;
         let i = side.index();
-        let Some(score) = score.map(EngineScore::centipawns) else {
+        let Some(score) = score.map(Score::centipawns) else {
             self.level = 0;
             self.losing[i] = 0;
             self.winning[i] = 0;
@@ -179,8 +179,8 @@ mod tests {
     use super::*;
     use Colour::{Black, White};
 
-    fn cp(n: i32) -> Option<EngineScore> {
-        Some(EngineScore::Cp(n))
+    fn cp(n: i32) -> Option<Score> {
+        Some(Score::Cp(n))
     }
 
     #[test]
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(a.after_move(White, cp(-300)), None);
         assert_eq!(a.after_move(Black, cp(0)), None);
         assert_eq!(
-            a.after_move(White, Some(EngineScore::Mate(-3))),
+            a.after_move(White, Some(Score::Mated(3))),
             Some(Verdict::Lost(White))
         );
     }

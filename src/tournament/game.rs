@@ -1,9 +1,13 @@
 //! One game between two engines, refereed by the rules core: the runner
 //! keeps the board, the clocks and the draw rules, and checks every move.
 
-use super::TimeControl;
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
-use super::engine::{Engine, EngineFailure, EngineScore};
+use bashni_host::Error;
+use bashni_host::blocking::Engine;
+use bashni_host::clock::{Charge, Clocks, TimeControl};
+use bashni_host::info::Score;
+use bashni_host::pdn;
+use bashni_host::protocol::{Command, Go};
 use bashni_rules::{Colour, DrawReason, Game, GameEnd, RuleSet};
 use std::time::Duration;
 
@@ -50,19 +54,22 @@ impl GameResult {
 
     /// The draughts PDN result: 2 points a win, 1 a draw.
     pub fn pdn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "2-0",
-            GameResult::BlackWins => "0-2",
-            GameResult::Draw => "1-1",
-        }
+        pdn::result_token(self.winner())
     }
 
+    /// The result a PDN result token stands for.
     pub fn from_pdn(text: &str) -> Option<GameResult> {
-        match text {
-            "2-0" => Some(GameResult::WhiteWins),
-            "0-2" => Some(GameResult::BlackWins),
-            "1-1" => Some(GameResult::Draw),
-            _ => None,
+        pdn::winner_of(text).map(|winner| match winner {
+            Some(colour) => GameResult::win_for(colour),
+            None => GameResult::Draw,
+        })
+    }
+
+    fn winner(self) -> Option<Colour> {
+        match self {
+            GameResult::WhiteWins => Some(Colour::White),
+            GameResult::BlackWins => Some(Colour::Black),
+            GameResult::Draw => None,
         }
     }
 }
@@ -200,7 +207,7 @@ pub struct PlayedMove {
     /// In the protocol's full notation.
     pub text: String,
     /// The engine's last reported score, from the mover's view.
-    pub score: Option<EngineScore>,
+    pub score: Option<Score>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
 }
@@ -234,7 +241,10 @@ pub fn play_game(
     let mut game = Game::from_fen(settings.rules, opening_fen)
         .map_err(|e| anyhow::anyhow!("bad opening '{opening_fen}': {e}"))?;
     let mut moves: Vec<PlayedMove> = Vec::new();
-    let mut clocks = Clocks::new(settings.limit);
+    let mut clocks = match settings.limit {
+        SearchLimit::Clock(control) => Some(Clocks::new(control)),
+        _ => None,
+    };
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let end = |result, termination, moves, failed| {
         Ok(GameOutcome {
@@ -264,19 +274,19 @@ pub fn play_game(
         let engine = &mut *engines[side.index()];
         let name = engine.name().to_string();
         let position = position_command(opening_fen, &moves);
-        let (go, timeout) = go_command(settings, &clocks, side);
+        let (go, timeout) = go_command(settings, clocks.as_ref(), side);
         let loses = GameResult::win_for(!side);
-        let reply = match engine.search(&position, &go, timeout) {
+        let reply = match engine.search(position, go, timeout) {
             Ok(reply) => reply,
             Err(failure) => {
                 let termination = search_failure(failure, settings.limit, name);
                 return end(loses, termination, moves, Some(side));
             }
         };
-        if clocks
-            .charge(side, reply.elapsed, settings.time_margin)
-            .is_err()
-        {
+        let charge = clocks
+            .as_mut()
+            .map(|c| c.charge(side, reply.elapsed, settings.time_margin));
+        if charge == Some(Charge::Flagged) {
             // It answered, late: it loses but needs no restart.
             return end(loses, Termination::TimeForfeit(name), moves, None);
         }
@@ -306,40 +316,38 @@ pub fn play_game(
 }
 
 /// `position fen <opening> [moves ...]`.
-fn position_command(opening_fen: &str, moves: &[PlayedMove]) -> String {
-    let mut command = format!("position fen {opening_fen}");
-    if !moves.is_empty() {
-        command.push_str(" moves");
-        for mv in moves {
-            command.push(' ');
-            command.push_str(&mv.text);
-        }
+fn position_command(opening_fen: &str, moves: &[PlayedMove]) -> Command {
+    Command::Position {
+        fen: opening_fen.to_string(),
+        moves: moves.iter().map(|m| m.text.clone()).collect(),
     }
-    command
 }
 
-/// The `go` command for the side to move and how long it may take.
-fn go_command(settings: &GameSettings, clocks: &Clocks, side: Colour) -> (String, Duration) {
-    match settings.limit {
-        SearchLimit::Clock(_) => (
-            clocks.go_command(side),
-            clocks.deadline(side, settings.time_margin),
-        ),
-        SearchLimit::MoveTime(ms) => (format!("go movetime {ms}"), settings.hang_timeout),
-        SearchLimit::Depth(d) => (format!("go depth {d}"), settings.hang_timeout),
-        SearchLimit::Nodes(n) => (format!("go nodes {n}"), settings.hang_timeout),
+/// The `go` for the side to move and how long it may take.
+fn go_command(settings: &GameSettings, clocks: Option<&Clocks>, side: Colour) -> (Go, Duration) {
+    let hang = settings.hang_timeout;
+    match (settings.limit, clocks) {
+        (SearchLimit::Clock(_), Some(clocks)) => {
+            (clocks.go(side), clocks.deadline(side, settings.time_margin))
+        }
+        (SearchLimit::MoveTime(ms), _) => (Go::MoveTime(ms), hang),
+        (SearchLimit::Depth(d), _) => (Go::Depth(d), hang),
+        (SearchLimit::Nodes(n), _) => (Go::Nodes(n), hang),
+        // Clocks exist exactly under a clock limit.
+        (SearchLimit::Clock(_), None) => (Go::Infinite, hang),
     }
 }
 
 /// The termination when an engine failed to answer `go`.
-fn search_failure(failure: EngineFailure, limit: SearchLimit, name: String) -> Termination {
+fn search_failure(failure: Error, limit: SearchLimit, name: String) -> Termination {
     match failure {
-        // Refused comes only from setup; a search never answers with it.
-        EngineFailure::Crashed(_) | EngineFailure::Refused(_) => Termination::Crashed(name),
-        EngineFailure::Stalled(_) => match limit {
+        Error::Stalled(_) => match limit {
             SearchLimit::Clock(_) => Termination::TimeForfeit(name),
             _ => Termination::Stalled(name),
         },
+        // A search fails only by a crash or a stall; anything else is a
+        // crash too.
+        _ => Termination::Crashed(name),
     }
 }
 
@@ -360,154 +368,9 @@ fn printable(text: &str) -> String {
     shown
 }
 
-/// Both sides' clocks under a time control (idle for other limits).
-struct Clocks {
-    control: Option<TimeControl>,
-    /// Milliseconds left; negative once overdrawn within the margin.
-    left_ms: [i64; 2],
-    moves_made: [u32; 2],
-}
-
-/// The side's clock fell more than the margin below zero.
-struct Flagged;
-
-impl Clocks {
-    fn new(limit: SearchLimit) -> Clocks {
-        let control = match limit {
-            SearchLimit::Clock(tc) => Some(tc),
-            _ => None,
-        };
-        let base = control.map_or(0, |tc| tc.base_ms as i64);
-        Clocks {
-            control,
-            left_ms: [base; 2],
-            moves_made: [0; 2],
-        }
-    }
-
-    /// `go wtime .. btime .. [winc binc] [movestogo]` for the side to move.
-    fn go_command(&self, side: Colour) -> String {
-        let Some(tc) = self.control else {
-            return "go".into();
-        };
-        // The protocol rejects negative numbers; a clock overdrawn within
-        // the margin is sent as 1 ms.
-        let [w, b] = self.left_ms.map(|ms| ms.max(1));
-        let mut go = format!("go wtime {w} btime {b}");
-        if tc.increment_ms > 0 {
-            go += &format!(" winc {0} binc {0}", tc.increment_ms);
-        }
-        if tc.moves > 0 {
-            let made = self.moves_made[side.index()];
-            go += &format!(" movestogo {}", tc.moves - made % tc.moves);
-        }
-        go
-    }
-
-    /// How long `side` may think before it has lost on time.
-    fn deadline(&self, side: Colour, margin: Duration) -> Duration {
-        let left = self.left_ms[side.index()].max(0) as u64;
-        Duration::from_millis(left) + margin
-    }
-
-    /// Charge a move's time, add the increment and start a new period when
-    /// one is used up.
-    fn charge(&mut self, side: Colour, elapsed: Duration, margin: Duration) -> Result<(), Flagged> {
-        let Some(tc) = self.control else {
-            return Ok(());
-        };
-        let i = side.index();
-        self.left_ms[i] -= elapsed.as_millis() as i64;
-        if self.left_ms[i] < -(margin.as_millis() as i64) {
-            return Err(Flagged);
-        }
-        self.left_ms[i] += tc.increment_ms as i64;
-        self.moves_made[i] += 1;
-        if tc.moves > 0 && self.moves_made[i].is_multiple_of(tc.moves) {
-            self.left_ms[i] += tc.base_ms as i64;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn clock(moves: u32, base_ms: u64, increment_ms: u64) -> Clocks {
-        Clocks::new(SearchLimit::Clock(TimeControl {
-            moves,
-            base_ms,
-            increment_ms,
-        }))
-    }
-
-    #[test]
-    fn clocks_charge_and_add_the_increment() {
-        let margin = Duration::from_millis(50);
-        let mut c = clock(0, 10_000, 100);
-        assert_eq!(
-            c.go_command(Colour::White),
-            "go wtime 10000 btime 10000 winc 100 binc 100"
-        );
-        assert!(
-            c.charge(Colour::White, Duration::from_millis(400), margin)
-                .is_ok()
-        );
-        assert_eq!(c.left_ms, [9_700, 10_000]);
-        assert_eq!(
-            c.deadline(Colour::White, margin),
-            Duration::from_millis(9_750)
-        );
-        // 40 ms over the clock is inside the margin; 60 ms is not.
-        let mut c = clock(0, 1_000, 0);
-        assert!(
-            c.charge(Colour::Black, Duration::from_millis(1_040), margin)
-                .is_ok()
-        );
-        assert_eq!(c.go_command(Colour::White), "go wtime 1000 btime 1");
-        let mut c = clock(0, 1_000, 0);
-        assert!(
-            c.charge(Colour::Black, Duration::from_millis(1_060), margin)
-                .is_err()
-        );
-    }
-
-    #[test]
-    fn clocks_refill_after_each_period() {
-        let margin = Duration::from_millis(50);
-        let mut c = clock(2, 1_000, 0);
-        assert_eq!(
-            c.go_command(Colour::White),
-            "go wtime 1000 btime 1000 movestogo 2"
-        );
-        c.charge(Colour::White, Duration::from_millis(300), margin)
-            .ok();
-        assert_eq!(
-            c.go_command(Colour::Black),
-            "go wtime 700 btime 1000 movestogo 2"
-        );
-        c.charge(Colour::Black, Duration::from_millis(100), margin)
-            .ok();
-        assert_eq!(
-            c.go_command(Colour::White),
-            "go wtime 700 btime 900 movestogo 1"
-        );
-        c.charge(Colour::White, Duration::from_millis(300), margin)
-            .ok();
-        // White's second move ends its period: 400 + 1000, a fresh period.
-        assert_eq!(c.left_ms, [1_400, 900]);
-        assert_eq!(
-            c.go_command(Colour::Black),
-            "go wtime 1400 btime 900 movestogo 1"
-        );
-        c.charge(Colour::Black, Duration::from_millis(100), margin)
-            .ok();
-        assert_eq!(
-            c.go_command(Colour::White),
-            "go wtime 1400 btime 1800 movestogo 2"
-        );
-    }
 
     #[test]
     fn junk_moves_are_shown_safely() {
@@ -538,7 +401,7 @@ mod tests {
             },
             Termination::SetupRefused {
                 engine: "d".into(),
-                why: "info string error: option Hash: bad".into(),
+                why: "option Hash: bad".into(),
             },
         ];
         for t in all {
@@ -561,7 +424,7 @@ mod tests {
     fn move_comments_in_cutechess_form() {
         let mut mv = PlayedMove {
             text: "c3-d4".into(),
-            score: Some(EngineScore::Cp(12)),
+            score: Some(Score::Cp(12)),
             depth: Some(12),
             elapsed: Duration::from_millis(514),
         };

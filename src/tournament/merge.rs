@@ -10,10 +10,10 @@
 //! happen to carry the same pair number stay apart.
 
 use super::game::{GameResult, Termination};
-use super::pdn::{PdnGame, parse_pdn};
 use super::report::{Scoreboard, SprtStatus};
 use super::stats::{Sprt, SprtDecision};
 use anyhow::{Context, bail};
+use bashni_host::pdn::{PdnGame, parse_pdn};
 use std::path::PathBuf;
 
 /// Options of `bashni stats`.

@@ -7,16 +7,15 @@
 //! move loses that game, the engine is restarted and the match goes on.
 
 pub mod adjudication;
-pub mod engine;
 pub mod game;
 pub mod merge;
-pub mod openings;
-pub mod pdn;
 pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
 
+use bashni_host::clock::TimeControl;
+use bashni_host::spec::EngineSpec;
 use bashni_rules::{KingLanding, Variant};
 use std::path::PathBuf;
 
@@ -33,11 +32,11 @@ pub struct MatchArgs {
 pub struct MatchOptions {
     /// An engine: `cmd=PATH[,name=NAME][,arg=ARG...][,option.NAME=VALUE...]`,
     /// or a bare PATH. Give two, or more for a tournament.
-    #[arg(long = "engine", required = true, value_parser = parse_engine_spec)]
+    #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     pub engines: Vec<EngineSpec>,
     /// Settings for every engine: `[arg=ARG...][,option.NAME=VALUE...]`,
     /// applied before each engine's own (cutechess's `-each`).
-    #[arg(long, value_parser = parse_each)]
+    #[arg(long, value_parser = EngineSpec::parse_each)]
     pub each: Vec<EngineSpec>,
     /// With more than two engines: `round-robin` (every pair plays) or
     /// `gauntlet` (the first engine plays each of the others).
@@ -52,7 +51,7 @@ pub struct MatchOptions {
     pub rounds: u32,
     /// Game clock `[moves/]base+inc`, seconds (`40/60+0.6`, `10+0.1`, `5`).
     /// The default when no other limit is given is `10+0.1`.
-    #[arg(long, value_parser = parse_time_control, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    #[arg(long, value_parser = str::parse::<TimeControl>, conflicts_with_all = ["movetime", "depth", "nodes"])]
     pub tc: Option<TimeControl>,
     /// Fixed time per move in milliseconds (`go movetime MS`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["depth", "nodes"])]
@@ -126,137 +125,6 @@ pub struct MatchOptions {
 pub enum TournamentKind {
     RoundRobin,
     Gauntlet,
-}
-
-/// One engine of the match, as given on the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    pub name: String,
-    pub cmd: PathBuf,
-    pub args: Vec<String>,
-    /// `setoption` pairs, sent in the order given after `UCI_Variant`.
-    pub options: Vec<(String, String)>,
-}
-
-/// Parse an engine given on the command line (also used by `gui`).
-pub fn parse_engine_spec(text: &str) -> Result<EngineSpec, String> {
-    let keyed = ["cmd=", "name=", "arg=", "option."]
-        .iter()
-        .any(|k| text.starts_with(k));
-    if !keyed {
-        // A bare path.
-        return Ok(EngineSpec {
-            name: default_engine_name(text),
-            cmd: PathBuf::from(text),
-            args: Vec::new(),
-            options: Vec::new(),
-        });
-    }
-    let mut cmd = None;
-    let mut name = None;
-    let mut args = Vec::new();
-    let mut options = Vec::new();
-    for field in text.split(',') {
-        let (key, value) = field
-            .split_once('=')
-            .ok_or_else(|| format!("engine field '{field}' is not KEY=VALUE"))?;
-        match key {
-            "cmd" => cmd = Some(value.to_string()),
-            "name" => name = Some(value.to_string()),
-            "arg" => args.push(value.to_string()),
-            _ => match key.strip_prefix("option.") {
-                Some(option) if !option.is_empty() => {
-                    options.push((option.to_string(), value.to_string()))
-                }
-                _ => return Err(format!("unknown engine field '{key}'")),
-            },
-        }
-    }
-    let cmd = cmd.ok_or("an engine needs cmd=PATH")?;
-    if cmd.is_empty() {
-        return Err("an engine needs cmd=PATH".into());
-    }
-    Ok(EngineSpec {
-        name: name.unwrap_or_else(|| default_engine_name(&cmd)),
-        cmd: PathBuf::from(cmd),
-        args,
-        options,
-    })
-}
-
-/// `--each`: the fields of `--engine` that make sense for all engines.
-fn parse_each(text: &str) -> Result<EngineSpec, String> {
-    if !text
-        .split(',')
-        .all(|f| f.starts_with("arg=") || f.starts_with("option."))
-    {
-        return Err("--each takes only arg= and option. fields".into());
-    }
-    parse_engine_spec(&format!("cmd=each,{text}"))
-}
-
-fn default_engine_name(cmd: &str) -> String {
-    std::path::Path::new(cmd)
-        .file_stem()
-        .map_or_else(|| cmd.to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-/// A game clock: `base` for the first `moves` moves (0 = the whole game),
-/// plus `increment` after every move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub moves: u32,
-    pub base_ms: u64,
-    pub increment_ms: u64,
-}
-
-impl std::fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.moves > 0 {
-            write!(f, "{}/", self.moves)?;
-        }
-        write!(f, "{}", self.base_ms as f64 / 1000.0)?;
-        if self.increment_ms > 0 {
-            write!(f, "+{}", self.increment_ms as f64 / 1000.0)?;
-        }
-        Ok(())
-    }
-}
-
-fn parse_seconds(text: &str, what: &str) -> Result<u64, String> {
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("{what} '{text}' is not a number of seconds"))?;
-    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
-        return Err(format!("{what} '{text}' is out of range"));
-    }
-    Ok((secs * 1000.0).round() as u64)
-}
-
-fn parse_time_control(text: &str) -> Result<TimeControl, String> {
-    let (moves, rest) = match text.split_once('/') {
-        Some((m, rest)) => (
-            m.parse::<u32>()
-                .ok()
-                .filter(|&m| m > 0)
-                .ok_or_else(|| format!("moves per period '{m}' must be a positive integer"))?,
-            rest,
-        ),
-        None => (0, text),
-    };
-    let (base, increment) = match rest.split_once('+') {
-        Some((b, i)) => (b, i),
-        None => (rest, "0"),
-    };
-    let base_ms = parse_seconds(base, "base time")?;
-    if base_ms == 0 {
-        return Err("base time must be above zero".into());
-    }
-    Ok(TimeControl {
-        moves,
-        base_ms,
-        increment_ms: parse_seconds(increment, "increment")?,
-    })
 }
 
 fn parse_sprt(text: &str) -> Result<stats::Sprt, String> {
@@ -336,69 +204,6 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn engine_spec_forms() {
-        let bare = parse_engine_spec("target/release/bashni").unwrap();
-        assert_eq!(bare.name, "bashni");
-        assert_eq!(bare.cmd, PathBuf::from("target/release/bashni"));
-
-        let full =
-            parse_engine_spec("cmd=./eng,name=Old,arg=-q,option.Hash=16,option.Move Overhead=30")
-                .unwrap();
-        assert_eq!(full.name, "Old");
-        assert_eq!(full.args, vec!["-q".to_string()]);
-        assert_eq!(
-            full.options,
-            vec![
-                ("Hash".to_string(), "16".to_string()),
-                ("Move Overhead".to_string(), "30".to_string())
-            ]
-        );
-        assert!(parse_engine_spec("name=x").is_err());
-        assert!(parse_engine_spec("cmd=x,colour=red").is_err());
-        assert!(parse_engine_spec("cmd=x,option.=3").is_err());
-        let each = parse_each("option.Hash=64,arg=-v").unwrap();
-        assert_eq!(each.options, vec![("Hash".to_string(), "64".to_string())]);
-        assert_eq!(each.args, vec!["-v".to_string()]);
-        assert!(parse_each("cmd=y").is_err());
-        assert!(parse_each("name=y").is_err());
-    }
-
-    #[test]
-    fn time_control_forms() {
-        assert_eq!(
-            parse_time_control("40/60+0.6").unwrap(),
-            TimeControl {
-                moves: 40,
-                base_ms: 60_000,
-                increment_ms: 600
-            }
-        );
-        assert_eq!(
-            parse_time_control("10+0.1").unwrap(),
-            TimeControl {
-                moves: 0,
-                base_ms: 10_000,
-                increment_ms: 100
-            }
-        );
-        assert_eq!(
-            parse_time_control("5").unwrap(),
-            TimeControl {
-                moves: 0,
-                base_ms: 5_000,
-                increment_ms: 0
-            }
-        );
-        assert_eq!(
-            parse_time_control("40/60+0.6").unwrap().to_string(),
-            "40/60+0.6"
-        );
-        for bad in ["", "0", "x+1", "10+y", "0/10", "-5", "10+-1", "a/10"] {
-            assert!(parse_time_control(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn shard_forms() {

@@ -7,13 +7,14 @@
 //! one started for the worker's next game with it.
 
 use super::MatchOptions;
-use super::engine::{Engine, EngineFailure};
 use super::game::{GameOutcome, GameResult, SearchLimit, Termination, play_game};
-use super::pdn::{PdnGame, parse_pdn, today};
 use super::report::{Scoreboard, SprtStatus};
 use super::schedule::{Plan, Scheduled};
 use super::stats::SprtDecision;
 use anyhow::{Context, bail};
+use bashni_host::Error;
+use bashni_host::blocking::Engine;
+use bashni_host::pdn::{PdnGame, parse_pdn, today};
 use bashni_rules::{Colour, KingLanding};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
@@ -394,12 +395,13 @@ fn pick_two<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 }
 
 /// The game lost by an engine that could not get ready for it.
-fn setup_forfeit(name: &str, colour: Colour, failure: EngineFailure) -> GameOutcome {
+fn setup_forfeit(name: &str, colour: Colour, failure: Error) -> GameOutcome {
     let name = name.to_string();
     let termination = match failure {
-        EngineFailure::Crashed(_) => Termination::Crashed(name),
-        EngineFailure::Stalled(_) => Termination::Stalled(name),
-        EngineFailure::Refused(why) => Termination::SetupRefused { engine: name, why },
+        Error::Stalled(_) => Termination::Stalled(name),
+        Error::Refused(why) => Termination::SetupRefused { engine: name, why },
+        // Starting an engine fails only so; anything else is a crash too.
+        _ => Termination::Crashed(name),
     };
     GameOutcome {
         result: match colour {
@@ -463,7 +465,7 @@ fn pdn_time_control(limit: SearchLimit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::TimeControl;
+    use bashni_host::clock::TimeControl;
 
     #[test]
     fn time_controls_in_pdn_form() {

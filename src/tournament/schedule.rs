@@ -5,13 +5,15 @@
 //! agrees on what game N is.
 
 use super::adjudication::Adjudication;
-use super::engine::HANDSHAKE_TIMEOUT;
 use super::game::{GameSettings, SearchLimit};
-use super::openings::{order, parse_openings};
-use super::pdn::PdnGame;
 use super::stats::Sprt;
-use super::{EngineSpec, MatchOptions, TimeControl, TournamentKind};
+use super::{MatchOptions, TournamentKind};
 use anyhow::{Context, bail};
+use bashni_host::clock::TimeControl;
+use bashni_host::openings::{order, parse_openings};
+use bashni_host::pdn::PdnGame;
+use bashni_host::protocol::HANDSHAKE_TIMEOUT;
+use bashni_host::spec::EngineSpec;
 use bashni_rules::{DrawRules, RuleSet, Variant};
 use std::time::Duration;
 
@@ -42,8 +44,8 @@ pub struct Scheduled {
 /// What every worker needs to know; read-only.
 pub struct Plan {
     pub engines: Vec<EngineSpec>,
-    /// `setoption` lines per engine, in the order sent.
-    pub setup: Vec<Vec<String>>,
+    /// `setoption` (name, value) pairs per engine, in the order sent.
+    pub setup: Vec<Vec<(String, String)>>,
     /// Engine indices of each pairing, the first engine's view first.
     pub pairings: Vec<[usize; 2]>,
     pub openings: Vec<String>,
@@ -228,28 +230,20 @@ fn settings(args: &MatchOptions, limit: SearchLimit) -> GameSettings {
     }
 }
 
-/// The `setoption` lines of each engine: the variant first (setting it
+/// The options to set in each engine: the variant first (setting it
 /// resets the draw options), the match's rules, then the engine's own.
-fn setup_lines(args: &MatchOptions, engines: &[EngineSpec]) -> Vec<Vec<String>> {
+fn setup_lines(args: &MatchOptions, engines: &[EngineSpec]) -> Vec<Vec<(String, String)>> {
     let variant: Variant = args.variant;
-    let mut common = vec![format!("setoption name UCI_Variant value {variant}")];
+    let mut common = vec![("UCI_Variant".to_string(), variant.to_string())];
     if let Some(rule) = args.king_landing {
-        common.push(format!("setoption name KingLanding value {rule}"));
+        common.push(("KingLanding".to_string(), rule.to_string()));
     }
     if let Some(plies) = args.max_plies {
-        common.push(format!("setoption name MaxPlies value {plies}"));
+        common.push(("MaxPlies".to_string(), plies.to_string()));
     }
     engines
         .iter()
-        .map(|spec| {
-            let mut lines = common.clone();
-            lines.extend(
-                spec.options
-                    .iter()
-                    .map(|(name, value)| format!("setoption name {name} value {value}")),
-            );
-            lines
-        })
+        .map(|spec| [common.clone(), spec.options.clone()].concat())
         .collect()
 }
 
@@ -404,13 +398,14 @@ mod tests {
         ]);
         let names: Vec<&str> = (0..3).map(|e| p.name(e)).collect();
         assert_eq!(names, ["eng-1", "eng-2", "other"]);
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
         assert_eq!(
             p.setup[0],
             [
-                "setoption name UCI_Variant value lasca",
-                "setoption name MaxPlies value 90",
-                "setoption name Threads value 1",
-                "setoption name Hash value 8"
+                pair("UCI_Variant", "lasca"),
+                pair("MaxPlies", "90"),
+                pair("Threads", "1"),
+                pair("Hash", "8")
             ]
         );
         assert_eq!(p.setup[1].len(), 3);

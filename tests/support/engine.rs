@@ -1,13 +1,16 @@
 //! The engine binary driven through stdin/stdout, as a host drives it.
 //!
-//! The conversation goes through the match runner's own client
-//! (`bashni::tournament::engine`), so the tests and `bashni match` read
-//! the engine the same way: every wait has a deadline, and a silent engine
-//! fails the test instead of hanging it. A failure of the engine panics
-//! with the client's reason.
+//! The conversation goes through the match runner's own wrapper
+//! (`bashni_host::blocking`), so the tests and `bashni match` start and
+//! read the engine the same way: every wait has a deadline, and a silent
+//! engine fails the test instead of hanging it. A failure of the engine
+//! panics with the wrapper's reason. After the handshake the tests read
+//! the raw lines, since the engine's own output is what they check.
 
-use bashni::tournament::EngineSpec;
-use bashni::tournament::engine::{Engine as Client, EngineFailure, HANDSHAKE_TIMEOUT};
+use bashni_host::Error;
+use bashni_host::blocking::Engine as Client;
+use bashni_host::protocol::HANDSHAKE_TIMEOUT;
+use bashni_host::spec::EngineSpec;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -21,7 +24,7 @@ pub struct Engine {
 }
 
 #[track_caller]
-fn ok<T>(result: Result<T, EngineFailure>) -> T {
+fn ok<T>(result: Result<T, Error>) -> T {
     result.unwrap_or_else(|e| panic!("engine {e}"))
 }
 
@@ -46,27 +49,22 @@ impl Engine {
 
     #[track_caller]
     pub fn send(&mut self, command: &str) {
-        ok(self.client.send(command));
+        ok(self.client.send_line(command));
     }
 
     /// The next line, trimmed.
     #[track_caller]
     pub fn line(&mut self) -> String {
         let deadline = Instant::now() + PATIENCE;
-        ok(self.client.wait_for(deadline, "a line", |_| true))
-            .trim()
-            .to_string()
+        ok(self.client.next_line(deadline)).trim().to_string()
     }
 
     /// The next line, or `None` when none comes within `wait`.
     #[track_caller]
     pub fn line_within(&mut self, wait: Duration) -> Option<String> {
-        match self
-            .client
-            .wait_for(Instant::now() + wait, "a line", |_| true)
-        {
+        match self.client.next_line(Instant::now() + wait) {
             Ok(line) => Some(line.trim().to_string()),
-            Err(EngineFailure::Stalled(_)) => None,
+            Err(Error::Stalled(_)) => None,
             Err(e) => panic!("engine {e}"),
         }
     }
@@ -77,11 +75,14 @@ impl Engine {
     pub fn until(&mut self, prefix: &str) -> Vec<String> {
         let mut seen = Vec::new();
         let deadline = Instant::now() + PATIENCE;
-        ok(self.client.wait_for(deadline, prefix, |line| {
-            seen.push(line.to_string());
-            line.starts_with(prefix)
-        }));
-        seen
+        loop {
+            let line = ok(self.client.next_line(deadline)).trim().to_string();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
     }
 
     /// Synchronise with `isready` and return what came before `readyok`.
@@ -108,10 +109,12 @@ impl Engine {
     /// seconds; its remaining lines are skipped.
     pub fn exits(&mut self) -> bool {
         let deadline = Instant::now() + Duration::from_secs(5);
-        let closed = self
-            .client
-            .wait_for(deadline, "the engine's exit", |_| false);
-        matches!(closed, Err(EngineFailure::Crashed(_)))
+        loop {
+            match self.client.next_line(deadline) {
+                Ok(_) => {}
+                Err(e) => return matches!(e, Error::Crashed(_)),
+            }
+        }
     }
 
     #[track_caller]

@@ -331,8 +331,65 @@ function syncControls(s) {
   if (document.activeElement !== $("clock")) {
     $("clock").value = clock ? `${clock.base_ms / 60000}+${clock.increment_ms / 1000}` : "";
   }
-  $("skill").value = String(s.settings.skill);
-  $("multipv").value = String(s.settings.multipv);
+  syncEngineOptions(s);
+}
+
+// The engine options the page sets: the control, the option's protocol
+// name and the settings field. Their ranges are not written here: the
+// server sends the ones the engine declared (`engine_options`), and a
+// control of an option the engine lacks stays hidden.
+const ENGINE_OPTIONS = [
+  { id: "multipv", name: "MultiPV", field: "multipv" },
+  { id: "threads", name: "Threads", field: "threads" },
+  { id: "hash", name: "Hash", field: "hash_mb" },
+  { id: "move-overhead", name: "Move Overhead", field: "move_overhead_ms" },
+];
+
+function syncEngineOptions(s) {
+  const ranges = s.engine_options || {};
+  for (const label of document.querySelectorAll("[data-option]")) {
+    label.hidden = !ranges[label.dataset.option];
+  }
+  for (const { id, name, field } of ENGINE_OPTIONS) {
+    const range = ranges[name];
+    const input = $(id);
+    if (!range) continue;
+    input.min = range.min;
+    input.max = range.max;
+    const value = s.settings[field];
+    if (document.activeElement !== input) input.value = value === null ? range.default : value;
+  }
+  syncSkill(ranges["Skill Level"], s.settings.skill);
+}
+
+// The skill levels of the engine's range, the top one as "full".
+function syncSkill(range, skill) {
+  const select = $("skill");
+  if (!range) return;
+  const key = `${range.min}..${range.max}`;
+  if (select.dataset.range !== key) {
+    select.innerHTML = "";
+    for (const level of [range.max, ...Array.from({ length: range.max - range.min }, (_, i) => range.min + i)]) {
+      const option = document.createElement("option");
+      option.value = level;
+      option.textContent = level === range.max ? "full" : String(level);
+      select.appendChild(option);
+    }
+    select.dataset.range = key;
+  }
+  select.value = String(skill === null ? range.max : skill);
+}
+
+// A whole number from a control, or null when it holds none.
+function numberIn(id) {
+  const value = parseInt($(id).value, 10);
+  return Number.isFinite(value) ? value : null;
+}
+
+// An engine option's value: what the user set, else what the settings
+// hold (null leaves the engine's own, from its defaults or --engine).
+function optionValue(id, field) {
+  return $(id).dataset.touched ? numberIn(id) : ui.state ? ui.state.settings[field] : null;
 }
 
 // "5+3" (minutes + seconds a move), "5" or empty (no clock).
@@ -355,8 +412,11 @@ function sendSettings() {
     mode: $("mode").value,
     engine_side: $("engine-side").value,
     movetime_ms: Math.round((isFinite(seconds) ? seconds : 1) * 1000),
-    skill: parseInt($("skill").value, 10),
-    multipv: parseInt($("multipv").value, 10),
+    skill: numberIn("skill"),
+    multipv: numberIn("multipv") ?? (ui.state ? ui.state.settings.multipv : 1),
+    threads: optionValue("threads", "threads"),
+    hash_mb: optionValue("hash", "hash_mb"),
+    move_overhead_ms: optionValue("move-overhead", "move_overhead_ms"),
   });
 }
 
@@ -536,6 +596,12 @@ function wire() {
     send({ type: "new_game", variant: $("variant").value });
   };
   for (const id of ["mode", "engine-side", "movetime", "clock", "skill", "multipv"]) $(id).onchange = sendSettings;
+  for (const id of ["threads", "hash", "move-overhead"]) {
+    $(id).onchange = () => {
+      $(id).dataset.touched = "1";
+      sendSettings();
+    };
+  }
   setInterval(renderClocks, 200);
   $("flip").onclick = () => { ui.flipped = !ui.flipped; render(); };
   $("restart").onclick = () => send({ type: "restart" });

@@ -8,10 +8,15 @@
 //! writes `{+0.12/12 0.51s}` there) or stand before the first move; a move
 //! may carry a `?`, `??`, `!` or `!!` mark.
 
+use crate::Error;
+use bashni_rules::Colour;
+
 /// One game: its tags in order, its moves and its result token.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdnGame {
+    /// The tags, name and value, in file order.
     pub tags: Vec<(String, String)>,
+    /// The moves in the protocol's notation, without numbers or marks.
     pub moves: Vec<String>,
     /// The comment after each move (as many as `moves`; `None` for none).
     pub comments: Vec<Option<String>>,
@@ -19,10 +24,30 @@ pub struct PdnGame {
     pub marks: Vec<Option<String>>,
     /// A comment before the first move.
     pub preface: Option<String>,
+    /// The result token: `2-0`, `0-2`, `1-1` or `*` (or a chess form read
+    /// from another program's file).
     pub result: String,
 }
 
 const RESULTS: [&str; 7] = ["2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2"];
+
+/// The result token of a finished game: `2-0` when White won, `0-2` when
+/// Black did, `1-1` for a draw (2 points a win, 1 a draw).
+pub fn result_token(winner: Option<Colour>) -> &'static str {
+    match winner {
+        Some(Colour::White) => "2-0",
+        Some(Colour::Black) => "0-2",
+        None => "1-1",
+    }
+}
+
+/// The winner of a result token (`None` inside for a draw); `None` for a
+/// token that is not a finished draughts result.
+pub fn winner_of(token: &str) -> Option<Option<Colour>> {
+    [Some(Colour::White), Some(Colour::Black), None]
+        .into_iter()
+        .find(|&w| result_token(w) == token)
+}
 
 impl PdnGame {
     /// A game with no comments.
@@ -128,8 +153,8 @@ enum Token {
 
 /// The move text of one game, split into words and comments (which may
 /// span lines; each run of whitespace in them becomes one space, since
-/// the writer wraps long comments).
-fn tokenize(text: &str) -> Result<Vec<Token>, String> {
+/// the writer wraps long comments); `None` while a comment is open.
+fn tokenize(text: &str) -> Option<Vec<Token>> {
     let mut tokens = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -147,7 +172,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                         }
                     }
                     Some(c) => body.push(c),
-                    None => return Err("a comment is not closed".into()),
+                    None => return None,
                 }
             }
             tokens.push(Token::Comment(body.trim().to_string()));
@@ -163,11 +188,11 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
         }
         tokens.push(Token::Word(word));
     }
-    Ok(tokens)
+    Some(tokens)
 }
 
 /// Read every game of a PDN text.
-pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
+pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, Error> {
     let mut games = Vec::new();
     let mut game = PdnGame::default();
     let mut move_text = String::new();
@@ -175,8 +200,8 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.starts_with('[') && !in_moves {
-            let tag =
-                parse_tag(line).ok_or_else(|| format!("line {}: bad tag '{line}'", index + 1))?;
+            let bad = || Error::Pdn(format!("line {}: bad tag '{line}'", index + 1));
+            let tag = parse_tag(line).ok_or_else(bad)?;
             game.tags.push(tag);
             continue;
         }
@@ -188,7 +213,7 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
         move_text.push('\n');
         // A game ends with its result token outside a comment.
         let tokens = tokenize(&move_text);
-        if let Ok(tokens) = tokens
+        if let Some(tokens) = tokens
             && let Some(Token::Word(last)) = tokens.last()
             && result_of(last).is_some()
         {
@@ -199,7 +224,7 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, String> {
         }
     }
     if in_moves || !game.tags.is_empty() {
-        return Err("the last game has no result".into());
+        return Err(Error::Pdn("the last game has no result".into()));
     }
     Ok(games)
 }
@@ -365,6 +390,15 @@ mod tests {
         assert!(text.contains("1. c3-d4 {+0.12/12 0.51s} f6-e5??"), "{text}");
         assert!(text.lines().all(|l| l.len() <= 79), "{text}");
         assert_eq!(parse_pdn(&text).unwrap(), vec![g]);
+    }
+
+    #[test]
+    fn result_tokens_read_back() {
+        for winner in [Some(Colour::White), Some(Colour::Black), None] {
+            assert_eq!(winner_of(result_token(winner)), Some(winner));
+        }
+        assert_eq!(winner_of("1-0"), None);
+        assert_eq!(winner_of("*"), None);
     }
 
     #[test]

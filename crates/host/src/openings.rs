@@ -7,47 +7,50 @@
 //! without the line nothing would catch the mix-up). The shipped books (`bench-positions/openings-*.txt`)
 //! come from `generate`, and a test checks they still match it.
 
+use crate::Error;
 use bashni_rules::{Colour, Position, RuleSet, Variant};
 use std::collections::BTreeSet;
 
 /// Read a book: the positions in file order, each checked by the rules core.
-pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, String> {
+pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Error> {
     let mut openings = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
+        let number = index + 1;
         if line.is_empty() {
             continue;
         }
         if let Some(name) = line.strip_prefix("variant ") {
-            let stated: Variant = name
-                .trim()
-                .parse()
-                .map_err(|e| format!("line {}: {e}", index + 1))?;
-            if !openings.is_empty() {
-                return Err(format!(
-                    "line {}: the variant line must come before the positions",
-                    index + 1
-                ));
-            }
-            if stated != variant {
-                return Err(format!(
-                    "line {}: this is a {stated} book, but the match plays {variant} (--variant)",
-                    index + 1
-                ));
+            if let Some(why) = check_variant(variant, name, openings.is_empty()) {
+                return Err(Error::book(number, why));
             }
             continue;
         }
         let pos = Position::from_fen(&RuleSet::new(variant), line)
-            .map_err(|e| format!("line {}: bad {variant} position '{line}': {e}", index + 1))?;
+            .map_err(|e| Error::book(number, format!("bad {variant} position '{line}': {e}")))?;
         if pos.legal_moves().is_empty() {
-            return Err(format!("line {}: '{line}' has no legal move", index + 1));
+            return Err(Error::book(number, format!("'{line}' has no legal move")));
         }
         openings.push(line.to_string());
     }
     if openings.is_empty() {
-        return Err("the openings file holds no position".into());
+        return Err(Error::book(0, "the openings file holds no position"));
     }
     Ok(openings)
+}
+
+/// A `variant NAME` line: it must come first and name the variant played;
+/// what is wrong with it otherwise.
+fn check_variant(variant: Variant, name: &str, first: bool) -> Option<String> {
+    let stated: Variant = match name.trim().parse() {
+        Ok(stated) => stated,
+        Err(why) => return Some(why),
+    };
+    if !first {
+        return Some("the variant line must come before the positions".into());
+    }
+    (stated != variant)
+        .then(|| format!("this is a {stated} book, but the match plays {variant} (--variant)"))
 }
 
 /// Pieces a side has free (in columns it commands) and prisoners it holds.
@@ -136,7 +139,9 @@ mod tests {
         );
         let book = parse_openings(Variant::Bashni, &text).unwrap();
         assert_eq!(book, vec![Variant::Bashni.start_fen().to_string()]);
-        let err = parse_openings(Variant::Lasca, &text).unwrap_err();
+        let err = parse_openings(Variant::Lasca, &text)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("line 3:"), "{err}");
         assert!(parse_openings(Variant::Bashni, "# nothing\n").is_err());
         let lasca_book = format!("variant lasca\n{}\n", Variant::Lasca.start_fen());
@@ -144,7 +149,9 @@ mod tests {
             parse_openings(Variant::Lasca, &lasca_book).unwrap().len(),
             1
         );
-        let err = parse_openings(Variant::Bashni, &lasca_book).unwrap_err();
+        let err = parse_openings(Variant::Bashni, &lasca_book)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("this is a lasca book"), "{err}");
         let late = format!("{}\nvariant bashni\n", Variant::Bashni.start_fen());
         assert!(parse_openings(Variant::Bashni, &late).is_err());
@@ -171,7 +178,7 @@ mod tests {
              # position {plies} plies after the start in which both sides have the same\n\
              # free pieces and the same prisoners and the side to move has no capture\n\
              # pending, sorted by position string, picked evenly through the list.\n\
-             # Regenerate: BASHNI_WRITE_OPENINGS=1 cargo test --lib shipped_books\n\
+             # Regenerate: BASHNI_WRITE_OPENINGS=1 cargo test -p bashni-host --lib shipped_books\n\
              variant {variant}\n",
             positions.len()
         );
@@ -187,7 +194,7 @@ mod tests {
         for (variant, plies, count) in BOOKS {
             let generated = generate(variant, plies, count);
             let path = format!(
-                "{}/bench-positions/openings-{variant}.txt",
+                "{}/../../bench-positions/openings-{variant}.txt",
                 env!("CARGO_MANIFEST_DIR")
             );
             if std::env::var_os("BASHNI_WRITE_OPENINGS").is_some() {
