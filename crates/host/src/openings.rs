@@ -107,20 +107,14 @@ pub fn generate(variant: Variant, plies: u32, count: usize) -> Vec<String> {
 }
 
 /// The order openings are played in: the file order, or shuffled with a
-/// seed. The shuffle is a Fisher-Yates with splitmix64, written out so the
-/// order for a seed never changes with a dependency's version.
+/// seed. The shuffle is a Fisher-Yates with the rules crate's splitmix64,
+/// so the order for a seed never changes with a dependency's version.
 pub fn order(count: usize, seed: Option<u64>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..count).collect();
-    if let Some(mut state) = seed {
-        let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+    if let Some(seed) = seed {
+        let mut stream = bashni_rules::SplitMix64::new(seed);
         for i in (1..count).rev() {
-            let j = (next() % (i as u64 + 1)) as usize;
+            let j = (stream.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
     }
