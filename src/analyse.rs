@@ -29,10 +29,13 @@ pub struct AnalyseArgs {
     #[arg(long, default_value = "bashni")]
     pub variant: Variant,
     #[arg(long, default_value = "continue")]
+    /// The landing rule of Bashni's flying kings.
     pub king_landing: KingLanding,
     #[command(flatten)]
+    /// How long to search each position.
     pub search: SearchArgs,
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Lines reported per position.
     pub multipv: u32,
     /// One JSON object per position, then a summary object.
     #[arg(long)]
@@ -42,11 +45,17 @@ pub struct AnalyseArgs {
 /// One line of the file.
 #[derive(Debug, Clone)]
 pub struct Entry {
+    /// The line of the file it came from (1-based).
     pub line: usize,
+    /// The rules it is played under.
     pub rules: RuleSet,
+    /// The position.
     pub position: Position,
+    /// `bm`: moves that solve it.
     pub best_moves: Vec<Move>,
+    /// `am`: moves that fail it.
     pub avoid_moves: Vec<Move>,
+    /// `id`: its name, if given.
     pub id: Option<String>,
 }
 
@@ -184,11 +193,14 @@ fn parse_line(line: usize, content: &str, default_rules: RuleSet) -> anyhow::Res
 #[derive(Serialize, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum JsonScore {
+    /// Centipawns, side to move's view.
     Cp(i32),
+    /// Mate in this many moves (negative: mated).
     Mate(i32),
 }
 
 impl JsonScore {
+    /// The JSON form of a search score.
     pub fn from_search(score: i32) -> JsonScore {
         if is_mate_score(score) {
             let moves = (MATE - score.abs() + 1) / 2;

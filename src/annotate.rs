@@ -30,6 +30,7 @@ pub struct AnnotateArgs {
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     #[command(flatten)]
+    /// How long to search each move.
     pub search: SearchArgs,
     /// A loss of this many centipawns or more marks a mistake (`?`).
     #[arg(long, default_value_t = 100)]

@@ -1,4 +1,4 @@
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 //! The `bashni` command line and its tools: matches and tournaments,
 //! statistics, `analyse`, `annotate`, `selfplay`, `tune` and the board in
 //! the browser. The game model is `bashni-rules`, the engine

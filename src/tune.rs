@@ -7,8 +7,8 @@
 //! those. The error is the mean squared difference between the result and
 //! `sigmoid(K * score)`; K is fitted first with the weights as they are,
 //! then Adam moves every weight (midgame and endgame part) with K held.
-//! The data is read by [`data`] (lines of [`crate::selfplay::record`]),
-//! and each fitted variant's weights file is written by [`output`].
+//! The data is read by `data` (lines of [`crate::selfplay::record`]),
+//! and each fitted variant's weights file is written by `output`.
 
 mod data;
 mod output;

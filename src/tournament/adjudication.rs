@@ -22,21 +22,29 @@ use bashni_rules::Colour;
 /// The thresholds; `None` leaves a rule off (the default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Adjudication {
+    /// Adjudicate a loss on scores (`--resign`).
     pub resign: Option<ResignRule>,
+    /// Adjudicate a draw on scores (`--draw`).
     pub draw: Option<DrawRule>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `--resign movecount=N,score=CP[,twosided=BOOL]`.
 pub struct ResignRule {
+    /// Moves in a row the scores must hold.
     pub move_count: u32,
     /// Centipawns, positive.
     pub score: i32,
+    /// Whether the winner's engine must agree.
     pub two_sided: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `--draw movenumber=P,movecount=N,score=CP`.
 pub struct DrawRule {
+    /// Full moves played before a draw may be adjudicated.
     pub move_number: u32,
+    /// Moves in a row (each side) the scores must hold.
     pub move_count: u32,
     /// Centipawns, positive.
     pub score: i32,
@@ -45,6 +53,7 @@ pub struct DrawRule {
 /// What the scores decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// Both engines agree the game is drawn.
     Draw,
     /// This side lost.
     Lost(Colour),
@@ -64,6 +73,7 @@ pub struct Adjudicator {
 }
 
 impl Adjudicator {
+    /// An adjudicator with no scores seen yet.
     pub fn new(rules: Adjudication) -> Adjudicator {
         Adjudicator {
             rules,

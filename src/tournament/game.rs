@@ -16,8 +16,11 @@ use std::time::Duration;
 pub enum SearchLimit {
     /// The runner keeps both clocks and sends `go wtime btime ...`.
     Clock(TimeControl),
+    /// `go movetime`, milliseconds.
     MoveTime(u64),
+    /// `go depth`.
     Depth(u32),
+    /// `go nodes`.
     Nodes(u64),
 }
 
@@ -27,6 +30,7 @@ pub struct GameSettings {
     /// The rules the referee plays by: the variant's own, with the
     /// runner's ply limit and repetition adjudication added.
     pub rules: RuleSet,
+    /// The limit of every search.
     pub limit: SearchLimit,
     /// How long a `bestmove` may take under a non-clock limit.
     pub hang_timeout: Duration,
@@ -39,8 +43,11 @@ pub struct GameSettings {
 /// The game's result from White's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// White won.
     WhiteWins,
+    /// Black won.
     BlackWins,
+    /// A draw.
     Draw,
 }
 
@@ -95,9 +102,19 @@ pub enum Termination {
     /// The engine exited, closed its output or could not be restarted.
     Crashed(String),
     /// The engine's `bestmove` (shown safely) was not a legal move.
-    IllegalMove { engine: String, text: String },
+    IllegalMove {
+        /// The engine's name.
+        engine: String,
+        /// What it sent.
+        text: String,
+    },
     /// The engine answered its setup with an error.
-    SetupRefused { engine: String, why: String },
+    SetupRefused {
+        /// The engine's name.
+        engine: String,
+        /// Its error.
+        why: String,
+    },
 }
 
 impl Termination {
@@ -208,7 +225,9 @@ pub struct PlayedMove {
     pub text: String,
     /// The engine's last reported score, from the mover's view.
     pub score: Option<Score>,
+    /// The depth the engine reported last, if any.
     pub depth: Option<u32>,
+    /// Time the engine took.
     pub elapsed: Duration,
 }
 
@@ -224,8 +243,11 @@ impl PlayedMove {
 /// How a game ended and what it left behind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
+    /// How the game ended, in points.
     pub result: GameResult,
+    /// Why it ended.
     pub termination: Termination,
+    /// Every move with what the engine said of it.
     pub moves: Vec<PlayedMove>,
     /// The side whose engine misbehaved and must be restarted.
     pub failed: Option<Colour>,

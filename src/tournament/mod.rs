@@ -24,6 +24,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
     #[command(flatten)]
+    /// The options of `bashni match`.
     pub options: Box<MatchOptions>,
 }
 
@@ -96,6 +97,7 @@ pub struct MatchOptions {
     #[arg(long, value_parser = parse_sprt)]
     pub sprt: Option<stats::Sprt>,
     #[arg(long, default_value = "bashni", value_parser = parse_variant)]
+    /// The variant every game is played in.
     pub variant: Variant,
     /// Sent to both engines as `KingLanding` (Bashni only).
     #[arg(long, value_parser = parse_king_landing)]
@@ -123,7 +125,9 @@ pub struct MatchOptions {
 /// Who plays whom.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TournamentKind {
+    /// Every engine plays every other.
     RoundRobin,
+    /// The first engine plays each of the others.
     Gauntlet,
 }
 

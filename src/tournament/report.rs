@@ -15,7 +15,9 @@ use std::collections::BTreeMap;
 /// One pairing's games from its first engine's view.
 #[derive(Clone, Debug, Default)]
 pub struct PairingScore {
+    /// Wins, draws and losses of the first engine.
     pub wdl: Wdl,
+    /// Game pairs by their score.
     pub penta: Penta,
     /// Half points of the first finished game of each pair still open.
     open: BTreeMap<String, u32>,
@@ -42,20 +44,27 @@ impl PairingScore {
 /// Every pairing's score and how the games ended.
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
+    /// Engine names, by index.
     pub names: Vec<String>,
+    /// Who plays whom, by index.
     pub pairings: Vec<[usize; 2]>,
+    /// The score of each pairing.
     pub scores: Vec<PairingScore>,
+    /// How many games ended each way.
     pub terminations: BTreeMap<String, u32>,
 }
 
 /// An SPRT and its verdict so far: the decision and the game count when
 /// it first came.
 pub struct SprtStatus {
+    /// The test.
     pub sprt: Sprt,
+    /// Its decision and after how many games.
     pub decided: Option<(SprtDecision, usize)>,
 }
 
 impl Scoreboard {
+    /// An empty scoreboard for these engines and pairings.
     pub fn new(names: Vec<String>, pairings: Vec<[usize; 2]>) -> Scoreboard {
         Scoreboard {
             scores: vec![PairingScore::default(); pairings.len()],
@@ -65,6 +74,7 @@ impl Scoreboard {
         }
     }
 
+    /// Games counted.
     pub fn games(&self) -> u32 {
         self.scores.iter().map(|s| s.wdl.games()).sum()
     }

@@ -43,21 +43,28 @@ pub struct Scheduled {
 
 /// What every worker needs to know; read-only.
 pub struct Plan {
+    /// The engines, with `--each` applied.
     pub engines: Vec<EngineSpec>,
     /// `setoption` (name, value) pairs per engine, in the order sent.
     pub setup: Vec<Vec<(String, String)>>,
     /// Engine indices of each pairing, the first engine's view first.
     pub pairings: Vec<[usize; 2]>,
+    /// The opening positions, in playing order.
     pub openings: Vec<String>,
+    /// Every game to play.
     pub schedule: Vec<Scheduled>,
+    /// What every game is played with.
     pub settings: GameSettings,
+    /// The limit as the report shows it.
     pub limit_text: String,
+    /// The sequential test, if any.
     pub sprt: Option<Sprt>,
     /// The limit on the engines' `uciok` and `readyok`.
     pub handshake: Duration,
 }
 
 impl Plan {
+    /// The plan the options describe, or why they describe none.
     pub fn from_args(args: &MatchOptions) -> anyhow::Result<Plan> {
         let engines = engines(args)?;
         if args.sprt.is_some() && engines.len() != 2 {
@@ -96,6 +103,7 @@ impl Plan {
         }
     }
 
+    /// An engine's name.
     pub fn name(&self, engine: usize) -> &str {
         &self.engines[engine].name
     }

@@ -37,8 +37,11 @@ use statrs::function::erf::erf;
 /// Wins, draws and losses from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost.
     pub losses: u32,
 }
 
@@ -48,6 +51,7 @@ fn z_95() -> f64 {
 }
 
 impl Wdl {
+    /// Games in all.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -87,8 +91,11 @@ impl Wdl {
 /// ground of the trinomial (per game) and pentanomial (per pair) figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
+    /// Mean score per unit.
     pub mean: f64,
+    /// Variance of the score per unit.
     pub variance: f64,
+    /// Units (games or pairs).
     pub count: f64,
 }
 
@@ -140,10 +147,12 @@ impl Sample {
 /// a draw, 4 = two wins (fastchess's `Ptnml(0-2)`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Penta {
+    /// Pairs scoring 0, 0.5, 1, 1.5 and 2.
     pub counts: [u32; 5],
 }
 
 impl Penta {
+    /// Pairs in all.
     pub fn pairs(&self) -> u32 {
         self.counts.iter().sum()
     }
@@ -191,8 +200,11 @@ pub fn score_from_elo(elo: f64) -> f64 {
 /// An Elo difference and its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
+    /// The Elo estimate.
     pub elo: f64,
+    /// The lower end of its 95 % interval.
     pub lower: f64,
+    /// The upper end of its 95 % interval.
     pub upper: f64,
 }
 
@@ -211,9 +223,13 @@ pub fn elo_estimate(wdl: &Wdl) -> Option<EloEstimate> {
 /// The hypotheses and error rates of a sequential test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// Elo under H0.
     pub elo0: f64,
+    /// Elo under H1.
     pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
     pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
     /// Which LLR stops the match.
     pub model: SprtModel,
@@ -222,7 +238,9 @@ pub struct Sprt {
 /// Whether the SPRT counts games or game pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtModel {
+    /// Single games: win, draw, loss.
     Trinomial,
+    /// Game pairs: five outcomes.
     Pentanomial,
 }
 
@@ -238,8 +256,11 @@ impl std::fmt::Display for SprtModel {
 /// What the SPRT says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
+    /// Play on.
     Continue,
+    /// H0 holds.
     AcceptH0,
+    /// H1 holds.
     AcceptH1,
 }
 

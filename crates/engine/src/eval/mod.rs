@@ -4,14 +4,14 @@
 //! part minus Black's. The phase measures how far the game has moved from
 //! many small columns (midgame) toward few tall columns and kings (endgame),
 //! and the score blends the two parts by it. Every weight is one entry of
-//! its variant's table in [`weights`], indexed by [`Param`] (declared once,
+//! its variant's table in [`weights`](mod@weights), indexed by [`Param`] (declared once,
 //! with names, terms and tuning, in `params.rs`), and the tables are data
 //! files compiled in by the build script, so tuning (`bashni tune`,
 //! src/tune.rs) rewrites a file and never the code.
 //!
 //! The score is linear in the weights: every parameter's weight is
 //! multiplied by a count (White's count minus Black's) and summed. The
-//! evaluation hands those counts to a [`CountSink`]: `evaluate` multiplies at
+//! evaluation hands those counts to a `CountSink`: `evaluate` multiplies at
 //! once, `explain` keeps each term and side apart, and [`features`] keeps
 //! the counts themselves for the tuner.
 //!

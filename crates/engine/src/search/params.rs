@@ -38,7 +38,7 @@ pub const MULTIPV_PROGRESS_AFTER_MS: u64 = 3_000;
 
 /// Moves we plan for when the clock gives no `movestogo` (and at most, when
 /// it does): the plan is this share of the clock and the increments to
-/// come. 15 beat 30 by +45 Elo (SPRT [0,30] accepted, 256 games at 1+0.01,
+/// come. 15 beat 30 by +45 Elo (SPRT \[0,30\] accepted, 256 games at 1+0.01,
 /// docs/benchmarks.md): a column-draughts game is mostly decided in its
 /// first twenty moves, so time saved for the end is time wasted.
 pub const HORIZON_MOVES: u64 = 15;
