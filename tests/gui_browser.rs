@@ -3,8 +3,10 @@
 //! target/gui-screenshots/; with BASHNI_UPDATE_SCREENSHOTS set, the two
 //! that docs/gui.md shows go to docs/.
 //!
-//! Without chromium and chromedriver the test fails under CI (CI=true; the
-//! CI script installs them) and is skipped with a note elsewhere.
+//! Each test opens its own browser on its own server, so one failure
+//! does not hide the others. Without chromium and chromedriver they fail
+//! under CI (CI=true; the CI script installs them) and are skipped with a
+//! note elsewhere.
 
 #[path = "support/gui.rs"]
 mod gui;
@@ -162,204 +164,248 @@ fn stack_script(square: &str) -> String {
     )
 }
 
-#[tokio::test]
-async fn the_board_in_chromium() {
+/// Where screenshots go: target/gui-screenshots/, or docs/ for the two that
+/// docs/gui.md shows when BASHNI_UPDATE_SCREENSHOTS is set, so that a test
+/// run leaves the work tree clean.
+fn screenshots(for_docs: bool) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os("BASHNI_UPDATE_SCREENSHOTS") {
+        Some(_) if for_docs => root.join("docs"),
+        _ => root.join("target/gui-screenshots"),
+    }
+}
+
+/// One browser at a time: each test starts its own chromedriver, Chromium
+/// and server, and several at once on two cores would only make each
+/// slower than its patience.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Open the board (the Bashni start) in a fresh Chromium and run `body`;
+/// the browser is closed even when a check in `body` fails. Without
+/// chromium and chromedriver this fails under CI (CI=true; the CI script
+/// installs them) and is skipped with a printed reason elsewhere.
+async fn on_the_board(body: impl AsyncFnOnce(&Client)) {
     let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
     let chromedriver = find_program(&["chromedriver"]);
     let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-        let note = "the browser test needs `chromium` and `chromedriver` on PATH \
+        let note = "the browser tests need `chromium` and `chromedriver` on PATH \
                     (Debian: apt-get install chromium chromium-driver)";
         assert!(std::env::var_os("CI").is_none(), "{note}");
         eprintln!("skipped: {note}");
         return;
     };
+    let _turn = ONE_BROWSER.lock().await;
     let driver = Driver::start(&chromedriver);
     let client = browser(&driver, &chromium).await;
-    // Close the browser even when a check fails.
-    let outcome = std::panic::AssertUnwindSafe(drive(&client))
-        .catch_unwind()
-        .await;
+    let server = Server::start(&[]);
+    let outcome = std::panic::AssertUnwindSafe(async {
+        client.goto(&server.url).await.expect("the page loads");
+        let count = "return document.querySelectorAll('#board .column').length";
+        assert_eq!(wait_for(&client, count, "the board").await, json!(24));
+        body(&client).await;
+    })
+    .catch_unwind()
+    .await;
     let _ = client.close().await;
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
 }
 
-async fn drive(client: &Client) {
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots");
-    // The two that docs/gui.md shows are rewritten in docs/ only on demand,
-    // so that a test run leaves the work tree clean.
-    let docs = match std::env::var_os("BASHNI_UPDATE_SCREENSHOTS") {
-        Some(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs"),
-        None => shots.clone(),
-    };
-    let server = Server::start(&[]);
-    client.goto(&server.url).await.expect("the page loads");
-    let count = "return document.querySelectorAll('#board .column').length";
-    assert_eq!(wait_for(client, count, "the board").await, json!(24));
-
-    // The option controls take their ranges from the engine's handshake.
-    let ranges = "const s = document.getElementById('skill');
-                  return s.options.length > 0 && [s.options.length, s.options[0].textContent,
-                    document.getElementById('threads').max, document.getElementById('multipv').min]";
-    let ranges = wait_for(client, ranges, "the option ranges").await;
-    assert_eq!(ranges, json!([21, "full", "1024", "1"]));
-
-    // A move by clicks; the engine (Black by default) answers on the board.
-    type_into(client, "movetime", "0.2").await;
-    click(client, "#flip").await; // leaves the field: its change is sent
-    click(client, "#flip").await;
-    let movetime = client.find(Locator::Id("movetime")).await.unwrap();
-    assert_eq!(
-        movetime.prop("value").await.unwrap().as_deref(),
-        Some("0.2")
-    );
-    click_square(client, "c3").await;
-    click_square(client, "d4").await;
-    let moves = wait_for(client, &moves_where("m.length == 2"), "the reply").await;
-    assert_eq!(moves[0], "c3-d4");
-    let reply = moves[1].as_str().expect("a move");
-    let (from, to) = (&reply[..2], &reply[reply.len() - 2..]);
-    let on = |sq: &str| format!("return !!document.querySelector(\".column[data-square='{sq}']\")");
-    assert_eq!(client.execute(&on(to), vec![]).await.unwrap(), json!(true));
-    assert_eq!(
-        client.execute(&on(from), vec![]).await.unwrap(),
-        json!(false)
-    );
-    assert_eq!(
-        client.execute(&on("c3"), vec![]).await.unwrap(),
-        json!(false)
-    );
-    screenshot(client, &shots.join("after-reply.png")).await;
-
-    // A set position with a tall column, drawn piece by piece.
-    type_into(client, "fen", TALL).await;
-    click(client, "#fen-set").await;
-    let tall =
-        "return document.querySelector(\".column[data-square='h6']\")?.dataset.height == '9'";
-    wait_for(client, tall, "the tall column").await;
-    let stack = wait_for(client, &stack_script("h6"), "the tall column").await;
-    assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
-    assert_eq!(stack["strictly"], true, "{stack}");
-    assert_eq!(stack["badge"], "9");
-    assert_eq!(stack["crown"], true, "the king commands");
-    let small = wait_for(client, &stack_script("b6"), "b6").await;
-    assert_eq!(
-        (small["order"].as_str(), small["crown"].as_bool()),
-        (Some("wbb"), Some(false))
-    );
-
-    // Analysis: several lines; clicking one plays it.
-    select(client, "mode", "analysis").await;
-    // White has two moves here, so two lines.
-    let lines = |n: usize| {
-        format!(
-            "const l = [...document.querySelectorAll('#lines .pv')];
-             return l.length == {n} && l.map(d => d.textContent)"
-        )
-    };
-    let shown = wait_for(client, &lines(2), "two analysis lines").await;
-    for line in shown.as_array().unwrap() {
-        let text = line.as_str().unwrap();
-        assert!(text.starts_with(['+', '-', '#']), "a score first: {text}");
-    }
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    screenshot(client, &docs.join("gui-bashni.png")).await;
-    let first_line: Vec<String> = client
-        .execute(
-            "return document.querySelector('#lines .pv .moves').textContent.split(' ')",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
-    click(client, "#lines .pv").await;
-    // The line may have grown a ply between reading and clicking; its
-    // first move is settled (the engine has found a win).
-    let played = wait_for(client, &moves_where("m.length > 0"), "the line").await;
-    let played: Vec<String> = serde_json::from_value(played).unwrap();
-    assert_eq!(played[0], first_line[0], "{played:?} {first_line:?}");
-    assert!(played.len() >= 2, "a whole line: {played:?}");
-
-    // PDN out, a Lasca game in between, and the PDN back in.
-    select(client, "mode", "humans").await;
-    click(client, "#pdn-box summary").await;
-    click(client, "#pdn-export").await;
-    let pdn = wait_for(
-        client,
-        "return document.getElementById('pdn').value",
-        "the PDN",
+/// The analysis lines' texts once there are `n` of them.
+fn lines(n: usize) -> String {
+    format!(
+        "const l = [...document.querySelectorAll('#lines .pv')];
+         return l.length == {n} && l.map(d => d.textContent)"
     )
-    .await;
-    let pdn = pdn.as_str().unwrap().to_string();
-    assert!(pdn.contains(&format!("[FEN \"{TALL}\"]")), "{pdn}");
-    select(client, "variant", "lasca").await;
-    let lasca_start = "return document.querySelectorAll('#board .column').length == 22";
-    wait_for(client, lasca_start, "the Lasca start").await;
-    type_into(client, "fen", LASCA).await;
-    click(client, "#fen-set").await;
-    let lasca = "return document.getElementById('board').dataset.variant == 'lasca' \
-                 && document.querySelectorAll('#board .column').length == 14";
-    wait_for(client, lasca, "the Lasca position").await;
-    select(client, "mode", "analysis").await;
-    wait_for(client, &lines(3), "Lasca analysis").await;
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    screenshot(client, &docs.join("gui-lasca.png")).await;
-    select(client, "mode", "humans").await;
-    type_into(client, "pdn", &pdn).await;
-    click(client, "#pdn-import").await;
-    let back = wait_for(
-        client,
-        &moves_where(&format!(
-            "m.length == {} && document.getElementById('board').dataset.variant == 'bashni'",
-            played.len()
-        )),
-        "the imported game",
-    )
-    .await;
-    assert_eq!(back, json!(played));
-    screenshot(client, &shots.join("imported.png")).await;
+}
 
-    // The editor stacks pieces in click order; then a two-step capture is
-    // entered by clicking its landings.
-    click(client, "#edit").await;
-    click(client, "#edit-clear").await;
-    select(client, "edit-side", "W").await;
-    let place = async |tool: &str, square: &str| {
-        click(client, &format!("input[name=tool][value='{tool}']")).await;
-        click_square(client, square).await;
-    };
-    place("b", "c3").await;
-    place("w", "c3").await;
-    place("w", "c3").await;
-    place("w", "a1").await;
-    place("b", "d4").await;
-    place("b", "f6").await;
-    let fen = client.find(Locator::Id("fen")).await.unwrap();
-    assert_eq!(
-        fen.prop("value").await.unwrap().as_deref(),
-        Some("W:a1w,c3wwb,d4b,f6b")
-    );
-    click(client, "#edit-done").await;
-    let edited = "return document.querySelectorAll('#board .column').length == 4";
-    wait_for(client, edited, "the edited position").await;
-    let stack = wait_for(client, &stack_script("c3"), "the edited column").await;
-    assert_eq!(
-        (stack["order"].as_str(), stack["badge"].as_str()),
-        (Some("wwb"), Some("3"))
-    );
-    // The only move is c3xe5xg7: picking c3 marks e5 as the next landing.
-    click_square(client, "c3").await;
-    let next = "return [...document.querySelectorAll('circle.target:not(.final)')].length";
-    assert_eq!(wait_for(client, next, "the next landing").await, json!(1));
-    click_square(client, "e5").await;
-    click_square(client, "g7").await;
-    let played = wait_for(client, &moves_where("m.length == 1"), "the capture").await;
-    assert_eq!(played, json!(["c3xe5xg7"]));
-    let stack = wait_for(client, &stack_script("g7"), "the capturing column").await;
-    assert_eq!(stack["order"], "wwbbb", "both prisoners go under");
+async fn set_position(client: &Client, fen: &str) {
+    type_into(client, "fen", fen).await;
+    click(client, "#fen-set").await;
+}
+
+#[tokio::test]
+async fn option_controls_take_their_ranges_from_the_engine() {
+    on_the_board(async |client| {
+        let ranges = "const s = document.getElementById('skill');
+                      return s.options.length > 0 && [s.options.length, s.options[0].textContent,
+                        document.getElementById('threads').max, document.getElementById('multipv').min]";
+        let ranges = wait_for(client, ranges, "the option ranges").await;
+        assert_eq!(ranges, json!([21, "full", "1024", "1"]));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_move_by_clicks_gets_the_engines_reply_on_the_board() {
+    on_the_board(async |client| {
+        type_into(client, "movetime", "0.2").await;
+        click(client, "#flip").await; // leaves the field: its change is sent
+        click(client, "#flip").await;
+        let movetime = client.find(Locator::Id("movetime")).await.unwrap();
+        assert_eq!(
+            movetime.prop("value").await.unwrap().as_deref(),
+            Some("0.2")
+        );
+        click_square(client, "c3").await;
+        click_square(client, "d4").await;
+        let moves = wait_for(client, &moves_where("m.length == 2"), "the reply").await;
+        assert_eq!(moves[0], "c3-d4");
+        let reply = moves[1].as_str().expect("a move");
+        let (from, to) = (&reply[..2], &reply[reply.len() - 2..]);
+        let on =
+            |sq: &str| format!("return !!document.querySelector(\".column[data-square='{sq}']\")");
+        for (square, occupied) in [(to, true), (from, false), ("c3", false)] {
+            let found = client.execute(&on(square), vec![]).await.unwrap();
+            assert_eq!(found, json!(occupied), "{square} after {moves}");
+        }
+        screenshot(client, &screenshots(false).join("after-reply.png")).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_tall_column_is_drawn_piece_by_piece() {
+    on_the_board(async |client| {
+        set_position(client, TALL).await;
+        let tall =
+            "return document.querySelector(\".column[data-square='h6']\")?.dataset.height == '9'";
+        wait_for(client, tall, "the tall column").await;
+        let stack = wait_for(client, &stack_script("h6"), "the tall column").await;
+        assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
+        assert_eq!(stack["strictly"], true, "{stack}");
+        assert_eq!(stack["badge"], "9");
+        assert_eq!(stack["crown"], true, "the king commands");
+        let small = wait_for(client, &stack_script("b6"), "b6").await;
+        assert_eq!(
+            (small["order"].as_str(), small["crown"].as_bool()),
+            (Some("wbb"), Some(false))
+        );
+    })
+    .await;
+}
+
+/// Analysis of the tall-column position: a line per legal move, scores
+/// first; clicking a line plays it.
+#[tokio::test]
+async fn analysis_shows_a_line_per_move_and_clicking_one_plays_it() {
+    on_the_board(async |client| {
+        set_position(client, TALL).await;
+        select(client, "mode", "analysis").await;
+        // White has two moves here, so two lines.
+        let shown = wait_for(client, &lines(2), "two analysis lines").await;
+        for line in shown.as_array().unwrap() {
+            let text = line.as_str().unwrap();
+            assert!(text.starts_with(['+', '-', '#']), "a score first: {text}");
+        }
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        screenshot(client, &screenshots(true).join("gui-bashni.png")).await;
+        let first = "return document.querySelector('#lines .pv .moves').textContent.split(' ')[0]";
+        let first_move = client.execute(first, vec![]).await.unwrap();
+        click(client, "#lines .pv").await;
+        // The line may have grown a ply between reading and clicking; its
+        // first move is settled (the engine has found a win).
+        let played = wait_for(client, &moves_where("m.length > 0"), "the line").await;
+        assert_eq!(played[0], first_move, "{played}");
+        assert!(
+            played.as_array().unwrap().len() >= 2,
+            "a whole line: {played}"
+        );
+    })
+    .await;
+}
+
+/// A game goes out as PDN, a Lasca position is analysed in between (the
+/// docs' second screenshot), and the PDN comes back as the same game.
+#[tokio::test]
+async fn a_game_goes_out_as_pdn_and_comes_back_after_a_lasca_game() {
+    on_the_board(async |client| {
+        select(client, "mode", "humans").await;
+        set_position(client, TALL).await;
+        let played = ["h6xf8", "c7xa5"];
+        for mv in played {
+            click_square(client, &mv[..2]).await;
+            click_square(client, &mv[3..]).await;
+        }
+        wait_for(client, &moves_where("m.length == 2"), "the moves").await;
+        click(client, "#pdn-box summary").await;
+        click(client, "#pdn-export").await;
+        let pdn = wait_for(
+            client,
+            "return document.getElementById('pdn').value",
+            "the PDN",
+        )
+        .await;
+        let pdn = pdn.as_str().unwrap().to_string();
+        assert!(pdn.contains(&format!("[FEN \"{TALL}\"]")), "{pdn}");
+
+        select(client, "variant", "lasca").await;
+        let lasca_start = "return document.querySelectorAll('#board .column').length == 22";
+        wait_for(client, lasca_start, "the Lasca start").await;
+        set_position(client, LASCA).await;
+        let lasca = "return document.getElementById('board').dataset.variant == 'lasca' \
+                     && document.querySelectorAll('#board .column').length == 14";
+        wait_for(client, lasca, "the Lasca position").await;
+        select(client, "mode", "analysis").await;
+        wait_for(client, &lines(3), "Lasca analysis").await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        screenshot(client, &screenshots(true).join("gui-lasca.png")).await;
+
+        select(client, "mode", "humans").await;
+        type_into(client, "pdn", &pdn).await;
+        click(client, "#pdn-import").await;
+        let back = "m.length == 2 && document.getElementById('board').dataset.variant == 'bashni'";
+        let back = wait_for(client, &moves_where(back), "the imported game").await;
+        assert_eq!(back, json!(played));
+        screenshot(client, &screenshots(false).join("imported.png")).await;
+    })
+    .await;
+}
+
+/// The editor stacks pieces in click order; then a two-step capture is
+/// entered by clicking its landings.
+#[tokio::test]
+async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
+    on_the_board(async |client| {
+        select(client, "mode", "humans").await;
+        click(client, "#edit").await;
+        click(client, "#edit-clear").await;
+        select(client, "edit-side", "W").await;
+        for (tool, square) in [
+            ("b", "c3"),
+            ("w", "c3"),
+            ("w", "c3"),
+            ("w", "a1"),
+            ("b", "d4"),
+            ("b", "f6"),
+        ] {
+            click(client, &format!("input[name=tool][value='{tool}']")).await;
+            click_square(client, square).await;
+        }
+        let fen = client.find(Locator::Id("fen")).await.unwrap();
+        assert_eq!(
+            fen.prop("value").await.unwrap().as_deref(),
+            Some("W:a1w,c3wwb,d4b,f6b")
+        );
+        click(client, "#edit-done").await;
+        let edited = "return document.querySelectorAll('#board .column').length == 4";
+        wait_for(client, edited, "the edited position").await;
+        let stack = wait_for(client, &stack_script("c3"), "the edited column").await;
+        assert_eq!(
+            (stack["order"].as_str(), stack["badge"].as_str()),
+            (Some("wwb"), Some("3"))
+        );
+        // The only move is c3xe5xg7: picking c3 marks e5 as the next landing.
+        click_square(client, "c3").await;
+        let next = "return [...document.querySelectorAll('circle.target:not(.final)')].length";
+        assert_eq!(wait_for(client, next, "the next landing").await, json!(1));
+        click_square(client, "e5").await;
+        click_square(client, "g7").await;
+        let played = wait_for(client, &moves_where("m.length == 1"), "the capture").await;
+        assert_eq!(played, json!(["c3xe5xg7"]));
+        let stack = wait_for(client, &stack_script("g7"), "the capturing column").await;
+        assert_eq!(stack["order"], "wwbbb", "both prisoners go under");
+    })
+    .await;
 }
