@@ -32,6 +32,11 @@ enum Command {
         variant: Variant,
         #[arg(long, default_value = "continue", value_parser = parse_king_landing)]
         king_landing: KingLanding,
+        /// Whether a side that can capture must (`false`: plain moves are
+        /// legal beside captures).
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set,
+            value_parser = clap::builder::BoolishValueParser::new())]
+        forced_capture: bool,
         /// A position string; the start position by default.
         #[arg(long)]
         fen: Option<String>,
@@ -106,13 +111,15 @@ pub fn run() -> i32 {
             depth,
             variant,
             king_landing,
+            forced_capture,
             fen,
             divide,
             threads,
         }) => run_perft(
             depth,
-            variant,
-            king_landing,
+            RuleSet::new(variant)
+                .with_king_landing(king_landing)
+                .with_forced_capture(forced_capture),
             fen.as_deref(),
             divide,
             threads as usize,
@@ -181,13 +188,11 @@ fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
 
 fn run_perft(
     depth: u32,
-    variant: Variant,
-    king_landing: KingLanding,
+    rules: RuleSet,
     fen: Option<&str>,
     show_divide: bool,
     threads: usize,
 ) -> anyhow::Result<()> {
-    let rules = RuleSet::new(variant).with_king_landing(king_landing);
     let pos = setup_position(&rules, fen)?;
     let start = Instant::now();
     let total = if show_divide {

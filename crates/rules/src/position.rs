@@ -53,6 +53,8 @@ pub struct Undo {
 pub struct Position {
     pub(super) geometry: &'static Geometry,
     pub(super) king_landing: KingLanding,
+    /// Whether a side that can capture must (the `ForcedCapture` rule).
+    pub(super) forced_capture: bool,
     pub(super) columns: [Column; 64],
     /// Squares by the commander's colour.
     pub(super) by_colour: [Bitboard; 2],
@@ -106,6 +108,7 @@ impl Position {
         Position {
             geometry: rules.variant.geometry(),
             king_landing: rules.king_landing,
+            forced_capture: rules.forced_capture,
             columns: [Column::EMPTY; 64],
             by_colour: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
@@ -142,6 +145,19 @@ impl Position {
     /// theirs from a `RuleSet`; a game changes it through `Game::set_rules`.
     pub(super) fn set_king_landing(&mut self, rule: KingLanding) {
         self.king_landing = rule;
+    }
+
+    /// Whether captures are compulsory here (the rule set's
+    /// `forced_capture`): if not, plain moves are legal beside captures.
+    #[inline]
+    pub fn forced_capture(&self) -> bool {
+        self.forced_capture
+    }
+
+    /// Chooses whether captures are compulsory; positions get it from a
+    /// `RuleSet`, and a game changes it through `Game::set_rules`.
+    pub(super) fn set_forced_capture(&mut self, forced: bool) {
+        self.forced_capture = forced;
     }
 
     /// The side whose turn it is.

@@ -1,5 +1,5 @@
-//! The rules a game is played under — variant, king landing and draw
-//! rules — and the ways a game can end (docs/rules.md).
+//! The rules a game is played under — variant, king landing, forced
+//! capture and draw rules — and the ways a game can end (docs/rules.md).
 
 use super::geometry::{Colour, Variant};
 use super::position::{KingLanding, Position};
@@ -120,6 +120,10 @@ pub struct RuleSet {
     pub variant: Variant,
     /// Where a flying king may land after a capture (Bashni only).
     pub king_landing: KingLanding,
+    /// Whether a side that can capture must (`ForcedCapture`, both
+    /// variants; on by default). Off, plain moves stay legal beside the
+    /// captures, but a capture once begun is still a whole chain.
+    pub forced_capture: bool,
     /// When a game is drawn.
     pub draw: DrawRules,
 }
@@ -130,6 +134,7 @@ impl RuleSet {
         RuleSet {
             variant,
             king_landing: KingLanding::default(),
+            forced_capture: true,
             draw: DrawRules::for_variant(variant),
         }
     }
@@ -138,6 +143,15 @@ impl RuleSet {
     pub fn with_king_landing(self, king_landing: KingLanding) -> RuleSet {
         RuleSet {
             king_landing,
+            ..self
+        }
+    }
+
+    /// The same rules with captures compulsory (`true`, the default) or
+    /// optional (`false`).
+    pub fn with_forced_capture(self, forced_capture: bool) -> RuleSet {
+        RuleSet {
+            forced_capture,
             ..self
         }
     }

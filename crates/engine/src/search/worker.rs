@@ -312,6 +312,8 @@ impl<'a, T: Table> Worker<'a, T> {
         if index == 0 {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1);
         }
+        // A quiet move that offers the opponent a capture is not reduced
+        // (whether that capture is forced on the opponent or not).
         let reduction =
             if quiet && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES && !self.pos.has_capture()
             {
@@ -329,8 +331,11 @@ impl<'a, T: Table> Worker<'a, T> {
         score
     }
 
-    /// Captures are compulsory, so a position with a capture has no "stand
-    /// pat": every capture is searched until the position is quiet.
+    /// Captures are compulsory by default, so a position with a capture has
+    /// no "stand pat": every capture is searched until the position is
+    /// quiet. With `ForcedCapture` off the side to move may ignore its
+    /// captures and make a plain move, so it may stand pat on the static
+    /// evaluation, and only the captures are searched beyond it.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.visit() {
@@ -352,11 +357,24 @@ impl<'a, T: Table> Worker<'a, T> {
                 evaluate(&self.pos)
             };
         }
+        let forced = self.pos.forced_capture();
+        let mut best = -MATE;
+        if !forced {
+            // A capture exists, so the side can move: a plain move (or none
+            // of the captures) is at least this good, as in chess.
+            best = evaluate(&self.pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         self.pos.generate_moves(&mut moves);
+        if !forced {
+            moves.retain(Move::is_capture);
+        }
         // Longer chains first: they usually decide the exchange.
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.capture_count()));
-        let mut best = -MATE;
         for mv in moves.iter() {
             let undo = self.make(mv);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
