@@ -330,10 +330,13 @@ impl Controller {
                 self.game = Game::new(self.options.rules);
                 self.tt.clear();
             }
-            // The position stays; only its rules change. The key does not
-            // know the landing rule, so the table goes too.
+            // The position stays; only its rules change. The key knows
+            // neither the landing nor the capture rule, so after a change
+            // of either the table goes too.
             Change::Rules => {
-                if self.game.rules().king_landing != self.options.rules.king_landing {
+                let (old, new) = (self.game.rules(), &self.options.rules);
+                if old.king_landing != new.king_landing || old.forced_capture != new.forced_capture
+                {
                     self.tt.clear();
                 }
                 self.game.set_rules(self.options.rules);

@@ -6,8 +6,8 @@ use bashni_rules::{RuleSet, Variant};
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Variant, king landing and draw rules (`UCI_Variant`, `KingLanding`,
-    /// `NoProgressPlies`, `MaxPlies`).
+    /// Variant, king landing, forced capture and draw rules (`UCI_Variant`,
+    /// `KingLanding`, `ForcedCapture`, `NoProgressPlies`, `MaxPlies`).
     pub rules: RuleSet,
     /// `Threads`.
     pub threads: usize,
@@ -74,7 +74,7 @@ pub enum Change {
     Hash,
     /// `Clear Hash` was pressed.
     ClearHash,
-    /// The landing or a draw rule of the current game.
+    /// The landing, capture or a draw rule of the current game.
     Rules,
 }
 
@@ -93,6 +93,10 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         spin_declaration("UCI_Elo", d.elo, ELO),
         "option name KingLanding type combo default continue var continue var free".to_string(),
+        format!(
+            "option name ForcedCapture type check default {}",
+            d.rules.forced_capture
+        ),
         spin_declaration(
             "NoProgressPlies",
             d.rules.draw.no_progress_plies,
@@ -139,8 +143,10 @@ impl Options {
             "uci_variant" => {
                 let text = value.ok_or("option UCI_Variant needs a value")?;
                 // A new variant brings its own draw rules; the landing
-                // rule stays as set.
-                self.rules = RuleSet::new(text.parse()?).with_king_landing(self.rules.king_landing);
+                // and capture rules stay as set.
+                self.rules = RuleSet::new(text.parse()?)
+                    .with_king_landing(self.rules.king_landing)
+                    .with_forced_capture(self.rules.forced_capture);
                 Change::Variant
             }
             "threads" => {
@@ -181,6 +187,10 @@ impl Options {
                 self.rules.king_landing = text.parse()?;
                 Change::Rules
             }
+            "forcedcapture" => {
+                self.rules.forced_capture = check(name, value)?;
+                Change::Rules
+            }
             "noprogressplies" => {
                 self.rules.draw.no_progress_plies = spin(name, value, NO_PROGRESS_PLIES)? as u32;
                 Change::Rules
@@ -209,6 +219,8 @@ mod tests {
             ("Ponder", Some("maybe")),
             ("UCI_Variant", Some("chess")),
             ("KingLanding", None),
+            ("ForcedCapture", Some("no")),
+            ("ForcedCapture", None),
             ("Nope", Some("1")),
         ] {
             assert!(o.set(name, value).is_err(), "{name}");
@@ -224,6 +236,24 @@ mod tests {
         assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
         o.set("uci_variant", Some("bashni")).unwrap();
         assert_eq!(o.rules, RuleSet::new(Variant::Bashni));
+    }
+
+    #[test]
+    fn forced_capture_is_a_check_option_kept_across_variants() {
+        let mut o = Options::default();
+        assert!(o.rules.forced_capture);
+        assert!(
+            declarations().contains(&"option name ForcedCapture type check default true".into())
+        );
+        assert_eq!(o.set("forcedcapture", Some("FALSE")), Ok(Change::Rules));
+        assert!(!o.rules.forced_capture);
+        o.set("UCI_Variant", Some("lasca")).unwrap();
+        assert!(
+            !o.rules.forced_capture,
+            "the variant keeps the capture rule"
+        );
+        o.set("ForcedCapture", Some("true")).unwrap();
+        assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
     }
 
     #[test]
