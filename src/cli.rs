@@ -5,7 +5,7 @@ use bashni_engine::bench;
 use bashni_engine::perft::{divide_parallel, perft_parallel};
 use bashni_engine::search::{DEFAULT_HASH_MB, MAX_DEPTH};
 use bashni_engine::tt::{DashMapTable, LockFreeTable};
-use bashni_rules::{KingLanding, Position, RuleSet, Variant};
+use bashni_rules::{KingLanding, ParseRuleError, Position, RuleSet, Variant};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 
@@ -82,11 +82,11 @@ enum TableKind {
     Dashmap,
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
+fn parse_variant(s: &str) -> Result<Variant, ParseRuleError> {
     s.parse()
 }
 
-fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
+fn parse_king_landing(s: &str) -> Result<KingLanding, ParseRuleError> {
     s.parse()
 }
 

@@ -205,6 +205,49 @@ fn bad_input_gives_one_error_line_and_keeps_the_position() {
 }
 
 #[test]
+fn error_lines_say_what_is_wrong_and_where() {
+    let mut e = Engine::start();
+    for (bad, message) in [
+        (
+            "setoption name UCI_Variant value chess",
+            "option UCI_Variant: unknown variant 'chess' (expected bashni or lasca)",
+        ),
+        (
+            "setoption name KingLanding value anywhere",
+            "option KingLanding: unknown king landing 'anywhere' (expected continue or free)",
+        ),
+        (
+            "setoption name ForcedCapture value maybe",
+            "option ForcedCapture takes true or false",
+        ),
+        (
+            "setoption name MultiPV value 99",
+            "option MultiPV: 99 is outside 1..64",
+        ),
+        ("setoption name Nope value 1", "unknown option 'Nope'"),
+        (
+            "position fen W:c3wbw 0 1",
+            "bad position 'W:c3wbw 0 1': column on c3 alternates colours, which no game can reach",
+        ),
+        (
+            "position startpos moves c3-d4 c3-d4",
+            "move 2 of position: illegal move 'c3-d4'",
+        ),
+        ("position", "position: expected startpos or fen"),
+        ("go depth 0", "go depth: must be at least 1"),
+        (
+            "go movetime x",
+            "go movetime: 'x' is not a non-negative whole number",
+        ),
+        ("go winc 100", "go: winc needs wtime and btime"),
+        ("frobnicate", "unknown command 'frobnicate'"),
+    ] {
+        e.send(bad);
+        assert_eq!(e.sync(), [format!("info string error: {message}")], "{bad}");
+    }
+}
+
+#[test]
 fn unknown_tokens_after_a_command_are_ignored() {
     let mut e = Engine::start();
     e.send("uci extra words");

@@ -17,7 +17,7 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 
-use bashni_rules::{KingLanding, Variant};
+use bashni_rules::{KingLanding, ParseRuleError, Variant};
 use std::path::PathBuf;
 
 /// Options of `bashni match`, boxed so that the command-line enum stays
@@ -320,11 +320,11 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     Ok((k, n))
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
+fn parse_variant(s: &str) -> Result<Variant, ParseRuleError> {
     s.parse()
 }
 
-fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
+fn parse_king_landing(s: &str) -> Result<KingLanding, ParseRuleError> {
     s.parse()
 }
 

@@ -5,7 +5,7 @@ use super::bitboard::Bitboard;
 use super::column::{Column, Piece};
 use super::geometry::{Colour, Geometry, Square, Variant};
 use super::moves::Move;
-use super::ruleset::RuleSet;
+use super::ruleset::{ParseRuleError, RuleSet};
 
 /// How a flying king may land after a capture (Bashni only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -19,14 +19,12 @@ pub enum KingLanding {
 }
 
 impl std::str::FromStr for KingLanding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseRuleError;
+    fn from_str(s: &str) -> Result<Self, ParseRuleError> {
         match s.to_ascii_lowercase().as_str() {
             "continue" => Ok(KingLanding::Continue),
             "free" => Ok(KingLanding::Free),
-            _ => Err(format!(
-                "unknown king landing '{s}' (expected continue or free)"
-            )),
+            _ => Err(ParseRuleError::UnknownKingLanding(s.to_string())),
         }
     }
 }

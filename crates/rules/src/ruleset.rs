@@ -4,6 +4,42 @@
 use super::geometry::{Colour, Variant};
 use super::position::{KingLanding, Position};
 
+/// A rule given by name that the engine does not know: what was asked
+/// for, and the names it accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseRuleError {
+    /// A variant other than `bashni` or `lasca`.
+    UnknownVariant(String),
+    /// A king landing rule other than `continue` or `free`.
+    UnknownKingLanding(String),
+}
+
+impl std::fmt::Display for ParseRuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseRuleError::UnknownVariant(text) => {
+                write!(f, "unknown variant '{text}' (expected bashni or lasca)")
+            }
+            ParseRuleError::UnknownKingLanding(text) => {
+                write!(
+                    f,
+                    "unknown king landing '{text}' (expected continue or free)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseRuleError {}
+
+/// For callers that report errors as text (`?` in a function returning
+/// `Result<_, String>`).
+impl From<ParseRuleError> for String {
+    fn from(e: ParseRuleError) -> String {
+        e.to_string()
+    }
+}
+
 /// The draw rules in force (the `NoProgressPlies` and `MaxPlies` options,
 /// and repetition); 0 turns a rule off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,6 +236,23 @@ mod tests {
     }
 
     #[test]
+    fn unknown_rule_names_are_typed_errors_that_name_the_choices() {
+        let variant = "chess".parse::<Variant>().unwrap_err();
+        assert_eq!(variant, ParseRuleError::UnknownVariant("chess".into()));
+        assert_eq!(
+            variant.to_string(),
+            "unknown variant 'chess' (expected bashni or lasca)"
+        );
+        let landing = "anywhere".parse::<KingLanding>().unwrap_err();
+        assert_eq!(
+            String::from(landing),
+            "unknown king landing 'anywhere' (expected continue or free)"
+        );
+        assert_eq!("LASCA".parse::<Variant>(), Ok(Variant::Lasca));
+        assert_eq!("Free".parse::<KingLanding>(), Ok(KingLanding::Free));
+    }
+
+    #[test]
     fn a_rule_set_carries_its_landing_rule_into_positions() {
         let free = RuleSet::new(Variant::Bashni).with_king_landing(KingLanding::Free);
         let pos = Position::start(&free);
@@ -208,5 +261,13 @@ mod tests {
             Position::start(&RuleSet::default()).king_landing(),
             KingLanding::Continue
         );
+    }
+
+    #[test]
+    fn a_rule_set_carries_its_capture_rule_into_positions() {
+        assert!(RuleSet::new(Variant::Lasca).forced_capture);
+        let optional = RuleSet::new(Variant::Lasca).with_forced_capture(false);
+        assert!(!Position::start(&optional).forced_capture());
+        assert!(Position::start(&RuleSet::default()).forced_capture());
     }
 }
