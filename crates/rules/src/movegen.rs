@@ -16,9 +16,9 @@
 use std::marker::PhantomData;
 
 use super::bitboard::Bitboard;
-use super::geometry::{BASHNI, Colour, Direction, Geometry, LASCA, Square};
+use super::geometry::{BASHNI, Colour, Direction, Geometry, LASCA, Square, Variant};
 use super::moves::{MAX_CAPTURES, Move};
-use super::position::Position;
+use super::position::{KingLanding, Position};
 
 /// The rules of one variant (and king-landing and forced-capture options),
 /// fixed at compile time.
@@ -87,35 +87,59 @@ impl Rules for Lasca {
     }
 }
 
+/// Which `Rules` type a position's moves are generated with: its variant,
+/// landing and capture rules in one value that the position keeps, so that
+/// choosing the specialised code is a single branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RulesKind {
+    BashniContinue,
+    BashniFree,
+    Lasca,
+    OptionalBashniContinue,
+    OptionalBashniFree,
+    OptionalLasca,
+}
+
+impl RulesKind {
+    pub(super) fn of(variant: Variant, landing: KingLanding, forced_capture: bool) -> RulesKind {
+        match (variant, landing, forced_capture) {
+            (Variant::Bashni, KingLanding::Continue, true) => RulesKind::BashniContinue,
+            (Variant::Bashni, KingLanding::Free, true) => RulesKind::BashniFree,
+            (Variant::Lasca, _, true) => RulesKind::Lasca,
+            (Variant::Bashni, KingLanding::Continue, false) => RulesKind::OptionalBashniContinue,
+            (Variant::Bashni, KingLanding::Free, false) => RulesKind::OptionalBashniFree,
+            (Variant::Lasca, _, false) => RulesKind::OptionalLasca,
+        }
+    }
+}
+
 /// Run `$body` with the type `$r` bound to the `Rules` of `$pos`.
 macro_rules! with_rules {
     ($pos:expr, $r:ident => $body:expr) => {{
-        use $crate::geometry::Variant;
-        use $crate::movegen::{BashniContinue, BashniFree, Lasca, Optional};
-        use $crate::position::KingLanding;
-        match ($pos.variant(), $pos.king_landing(), $pos.forced_capture()) {
-            (Variant::Lasca, _, true) => {
-                type $r = Lasca;
-                $body
-            }
-            (Variant::Bashni, KingLanding::Continue, true) => {
+        use $crate::movegen::{BashniContinue, BashniFree, Lasca, Optional, RulesKind};
+        match $pos.rules_kind {
+            RulesKind::BashniContinue => {
                 type $r = BashniContinue;
                 $body
             }
-            (Variant::Bashni, KingLanding::Free, true) => {
+            RulesKind::BashniFree => {
                 type $r = BashniFree;
                 $body
             }
-            (Variant::Lasca, _, false) => {
-                type $r = Optional<Lasca>;
+            RulesKind::Lasca => {
+                type $r = Lasca;
                 $body
             }
-            (Variant::Bashni, KingLanding::Continue, false) => {
+            RulesKind::OptionalBashniContinue => {
                 type $r = Optional<BashniContinue>;
                 $body
             }
-            (Variant::Bashni, KingLanding::Free, false) => {
+            RulesKind::OptionalBashniFree => {
                 type $r = Optional<BashniFree>;
+                $body
+            }
+            RulesKind::OptionalLasca => {
+                type $r = Optional<Lasca>;
                 $body
             }
         }

@@ -4,6 +4,7 @@
 use super::bitboard::Bitboard;
 use super::column::{Column, Piece};
 use super::geometry::{Colour, Geometry, Square, Variant};
+use super::movegen::RulesKind;
 use super::moves::Move;
 use super::ruleset::{ParseRuleError, RuleSet};
 
@@ -53,6 +54,9 @@ pub struct Position {
     pub(super) king_landing: KingLanding,
     /// Whether a side that can capture must (the `ForcedCapture` rule).
     pub(super) forced_capture: bool,
+    /// The variant, landing and capture rules as move generation needs
+    /// them (kept in step with the three).
+    pub(super) rules_kind: RulesKind,
     pub(super) columns: [Column; 64],
     /// Squares by the commander's colour.
     pub(super) by_colour: [Bitboard; 2],
@@ -107,6 +111,7 @@ impl Position {
             geometry: rules.variant.geometry(),
             king_landing: rules.king_landing,
             forced_capture: rules.forced_capture,
+            rules_kind: RulesKind::of(rules.variant, rules.king_landing, rules.forced_capture),
             columns: [Column::EMPTY; 64],
             by_colour: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
@@ -143,6 +148,7 @@ impl Position {
     /// theirs from a `RuleSet`; a game changes it through `Game::set_rules`.
     pub(super) fn set_king_landing(&mut self, rule: KingLanding) {
         self.king_landing = rule;
+        self.rules_kind = RulesKind::of(self.variant(), rule, self.forced_capture);
     }
 
     /// Whether captures are compulsory here (the rule set's
@@ -156,6 +162,7 @@ impl Position {
     /// `RuleSet`, and a game changes it through `Game::set_rules`.
     pub(super) fn set_forced_capture(&mut self, forced: bool) {
         self.forced_capture = forced;
+        self.rules_kind = RulesKind::of(self.variant(), self.king_landing, forced);
     }
 
     /// The side whose turn it is.

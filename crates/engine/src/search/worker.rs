@@ -357,21 +357,17 @@ impl<'a, T: Table> Worker<'a, T> {
                 evaluate(&self.pos)
             };
         }
-        let forced = self.pos.forced_capture();
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let mut best = -MATE;
-        if !forced {
-            // A capture exists, so the side can move: a plain move (or none
-            // of the captures) is at least this good, as in chess.
-            best = evaluate(&self.pos);
+        if self.pos.forced_capture() {
+            self.pos.generate_moves(&mut moves);
+        } else {
+            best = self.stand_pat(&mut moves, beta);
             if best >= beta {
+                self.move_lists[ply] = moves;
                 return best;
             }
             alpha = alpha.max(best);
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        self.pos.generate_moves(&mut moves);
-        if !forced {
-            moves.retain(Move::is_capture);
         }
         // Longer chains first: they usually decide the exchange.
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.capture_count()));
@@ -395,6 +391,23 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         self.move_lists[ply] = moves;
         best
+    }
+
+    /// Quiescence with captures optional, in a position with a capture:
+    /// the side can move, and a plain move (or none of the captures) is
+    /// taken to be at least as good as the static evaluation, as in chess.
+    /// Returns that score; below `beta`, `moves` gets the captures to try.
+    /// Out of line, so the default rules' quiescence stays as it was.
+    #[cold]
+    #[inline(never)]
+    fn stand_pat(&mut self, moves: &mut Vec<Move>, beta: i32) -> i32 {
+        let score = evaluate(&self.pos);
+        moves.clear();
+        if score < beta {
+            self.pos.generate_moves(moves);
+            moves.retain(Move::is_capture);
+        }
+        score
     }
 
     /// `mv` became the best move at `ply`: the line from here is `mv`
