@@ -166,7 +166,7 @@ impl Controller {
                 match parse_position(args, self.options.rules) {
                     Ok(game) => self.game = game,
                     Err(e) => {
-                        assert!(!e.is_empty());
+                        assert!(!e.to_string().is_empty());
                         assert!(*self.game.position() == before, "a bad position changed it");
                     }
                 }

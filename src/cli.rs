@@ -28,10 +28,15 @@ enum Command {
         /// Depth in plies.
         #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
-        #[arg(long, default_value = "bashni", value_parser = parse_variant)]
+        #[arg(long, default_value = "bashni")]
         variant: Variant,
-        #[arg(long, default_value = "continue", value_parser = parse_king_landing)]
+        #[arg(long, default_value = "continue")]
         king_landing: KingLanding,
+        /// Whether a side that can capture must (`false`: plain moves are
+        /// legal beside captures).
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set,
+            value_parser = clap::builder::BoolishValueParser::new())]
+        forced_capture: bool,
         /// A position string; the start position by default.
         #[arg(long)]
         fen: Option<String>,
@@ -77,14 +82,6 @@ enum TableKind {
     Dashmap,
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse()
-}
-
-fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
-    s.parse()
-}
-
 /// Parse the command line and run; returns the process exit code.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
@@ -106,13 +103,15 @@ pub fn run() -> i32 {
             depth,
             variant,
             king_landing,
+            forced_capture,
             fen,
             divide,
             threads,
         }) => run_perft(
             depth,
-            variant,
-            king_landing,
+            RuleSet::new(variant)
+                .with_king_landing(king_landing)
+                .with_forced_capture(forced_capture),
             fen.as_deref(),
             divide,
             threads as usize,
@@ -181,13 +180,11 @@ fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
 
 fn run_perft(
     depth: u32,
-    variant: Variant,
-    king_landing: KingLanding,
+    rules: RuleSet,
     fen: Option<&str>,
     show_divide: bool,
     threads: usize,
 ) -> anyhow::Result<()> {
-    let rules = RuleSet::new(variant).with_king_landing(king_landing);
     let pos = setup_position(&rules, fen)?;
     let start = Instant::now();
     let total = if show_divide {

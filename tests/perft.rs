@@ -15,6 +15,7 @@ struct Row {
     variant: Variant,
     options: String,
     landing: KingLanding,
+    forced_capture: bool,
     fen: String,
     depth: u32,
     nodes: u64,
@@ -22,7 +23,9 @@ struct Row {
 
 impl Row {
     fn position(&self) -> Position {
-        let rules = RuleSet::new(self.variant).with_king_landing(self.landing);
+        let rules = RuleSet::new(self.variant)
+            .with_king_landing(self.landing)
+            .with_forced_capture(self.forced_capture);
         Position::from_fen(&rules, &self.fen)
             .unwrap_or_else(|e| panic!("{}: bad fen {:?}: {e}", self.label(), self.fen))
     }
@@ -33,6 +36,26 @@ impl Row {
             self.line, self.variant, self.options, self.fen, self.depth
         )
     }
+}
+
+/// The options column: `-` (the defaults) or `;`-separated settings,
+/// `king_landing=continue|free` and `forced_capture=true|false`.
+fn parse_options(options: &str) -> Result<(KingLanding, bool), String> {
+    let (mut landing, mut forced) = (KingLanding::Continue, true);
+    if options == "-" {
+        return Ok((landing, forced));
+    }
+    for setting in options.split(';') {
+        match setting.split_once('=') {
+            Some(("king_landing", value)) => {
+                landing = value.parse().map_err(|e| format!("{e}"))?;
+            }
+            Some(("forced_capture", "true")) => forced = true,
+            Some(("forced_capture", "false")) => forced = false,
+            _ => return Err(format!("unknown setting {setting:?}")),
+        }
+    }
+    Ok((landing, forced))
 }
 
 fn read_table() -> Vec<Row> {
@@ -50,11 +73,8 @@ fn read_table() -> Vec<Row> {
                 i + 1
             );
         };
-        let landing = match options {
-            "-" | "king_landing=continue" => KingLanding::Continue,
-            "king_landing=free" => KingLanding::Free,
-            other => panic!("perft.tsv line {}: unknown options {other:?}", i + 1),
-        };
+        let (landing, forced_capture) = parse_options(options)
+            .unwrap_or_else(|e| panic!("perft.tsv line {}: {e} in {options:?}", i + 1));
         rows.push(Row {
             line: i + 1,
             variant: variant
@@ -62,6 +82,7 @@ fn read_table() -> Vec<Row> {
                 .unwrap_or_else(|e| panic!("line {}: {e}", i + 1)),
             options: options.to_string(),
             landing,
+            forced_capture,
             fen: fen.to_string(),
             depth: depth.parse().expect("depth is a number"),
             nodes: nodes.parse().expect("node count is a number"),
@@ -78,7 +99,7 @@ fn fast_rows() -> Vec<Row> {
 }
 
 #[test]
-fn table_covers_both_variants_and_both_landing_rules() {
+fn table_covers_both_variants_both_landing_rules_and_optional_captures() {
     let rows = fast_rows();
     let groups: BTreeSet<(String, String)> = rows
         .iter()
@@ -88,12 +109,63 @@ fn table_covers_both_variants_and_both_landing_rules() {
         ("bashni", "king_landing=continue"),
         ("bashni", "king_landing=free"),
         ("lasca", "-"),
+        ("bashni", "king_landing=continue;forced_capture=false"),
+        ("bashni", "king_landing=free;forced_capture=false"),
+        ("lasca", "forced_capture=false"),
     ] {
         assert!(
             groups.contains(&(variant.to_string(), options.to_string())),
             "no fast perft rows for {variant} {options}"
         );
     }
+}
+
+#[test]
+fn optional_capture_rows_start_from_positions_with_a_capture_to_ignore() {
+    // The forced_capture=false rows must test the option: in each variant
+    // several of their positions offer a capture beside plain moves.
+    for variant in Variant::ALL {
+        let choosing = one_row_per_position(u64::MAX)
+            .into_iter()
+            .filter(|r| r.variant == variant && !r.forced_capture)
+            .filter(|r| {
+                let pos = r.position();
+                pos.has_capture() && pos.legal_moves().iter().any(|m| !m.is_capture())
+            })
+            .count();
+        assert!(
+            choosing >= 4,
+            "{variant}: only {choosing} optional-capture positions with a choice"
+        );
+    }
+}
+
+/// The reference generator still reproduces the small rows of the table
+/// (the big ones take it minutes). Without python3 this is skipped, except
+/// under CI, where it fails.
+#[test]
+fn reference_generator_reproduces_the_small_rows() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/perft.py");
+    let output = match std::process::Command::new("python3")
+        .args([script, "--check", TABLE, "--max-nodes", "3000"])
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) if std::env::var_os("CI").is_some_and(|v| v == "true") => {
+            panic!("python3 is needed under CI: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: cannot run python3: {e}");
+            return;
+        }
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.ends_with(", 0 differ\n"), "{text}");
 }
 
 #[test]

@@ -204,6 +204,33 @@ fn check_position(pos: &Position, ctx: &Ctx) -> Vec<Move> {
         );
     }
 
+    // With captures optional (`ForcedCapture` off) the captures are the
+    // same, and the plain moves are there whether or not a capture is.
+    let rules = RuleSet::new(pos.variant())
+        .with_king_landing(pos.king_landing())
+        .with_forced_capture(false);
+    let optional = Position::from_fen(&rules, &pos.to_fen()).expect("own FEN");
+    let free_moves = optional.legal_moves();
+    assert_eq!(optional.count_moves(), free_moves.len(), "optional: {ctx}");
+    assert_eq!(optional.has_capture(), pos.has_capture(), "optional: {ctx}");
+    let free_captures: Vec<Move> = free_moves
+        .iter()
+        .filter(|m| m.is_capture())
+        .copied()
+        .collect();
+    if captures > 0 {
+        assert_eq!(free_captures, moves, "optional captures: {ctx}");
+    } else {
+        assert_eq!(free_moves, moves, "optional, no capture: {ctx}");
+    }
+    for mv in &free_moves {
+        assert_eq!(
+            optional.parse_move(&mv.to_string()).as_ref(),
+            Ok(mv),
+            "optional {mv}: {ctx}"
+        );
+    }
+
     if pos.variant() == Variant::Lasca {
         // Officers do not fly, so the landing rule must change nothing.
         let flipped = match pos.king_landing() {

@@ -33,6 +33,7 @@ fn uci_handshake_declares_every_option() {
         "Skill Level type spin default 20 min 0 max 20",
         "UCI_LimitStrength type check default false",
         "KingLanding type combo default continue var continue var free",
+        "ForcedCapture type check default true",
         "NoProgressPlies type spin default 50 min 0 max 1000",
         "MaxPlies type spin default 250 min 0 max 100000",
     ] {
@@ -201,6 +202,49 @@ fn bad_input_gives_one_error_line_and_keeps_the_position() {
             "{bad}: {lines:?}"
         );
         assert_eq!(e.fen(), before, "{bad} changed the position");
+    }
+}
+
+#[test]
+fn error_lines_say_what_is_wrong_and_where() {
+    let mut e = Engine::start();
+    for (bad, message) in [
+        (
+            "setoption name UCI_Variant value chess",
+            "option UCI_Variant: unknown variant 'chess' (expected bashni or lasca)",
+        ),
+        (
+            "setoption name KingLanding value anywhere",
+            "option KingLanding: unknown king landing 'anywhere' (expected continue or free)",
+        ),
+        (
+            "setoption name ForcedCapture value maybe",
+            "option ForcedCapture takes true or false",
+        ),
+        (
+            "setoption name MultiPV value 99",
+            "option MultiPV: 99 is outside 1..64",
+        ),
+        ("setoption name Nope value 1", "unknown option 'Nope'"),
+        (
+            "position fen W:c3wbw 0 1",
+            "bad position 'W:c3wbw 0 1': column on c3 alternates colours, which no game can reach",
+        ),
+        (
+            "position startpos moves c3-d4 c3-d4",
+            "move 2 of position: illegal move 'c3-d4'",
+        ),
+        ("position", "position: expected startpos or fen"),
+        ("go depth 0", "go depth: must be at least 1"),
+        (
+            "go movetime x",
+            "go movetime: 'x' is not a non-negative whole number",
+        ),
+        ("go winc 100", "go: winc needs wtime and btime"),
+        ("frobnicate", "unknown command 'frobnicate'"),
+    ] {
+        e.send(bad);
+        assert_eq!(e.sync(), [format!("info string error: {message}")], "{bad}");
     }
 }
 
@@ -433,6 +477,52 @@ fn king_landing_option_changes_the_legal_moves() {
             "a1xg7: 1",
             "a1xh8: 1"
         ]
+    );
+}
+
+#[test]
+fn forced_capture_option_allows_plain_moves_beside_a_capture() {
+    // White's man on c3 can take d4 (landing on e5); b2 and g3 could step.
+    let perft = |e: &mut Engine| {
+        e.send("go perft 1");
+        let mut lines = e.until("Nodes searched:");
+        lines.pop();
+        lines
+    };
+    let mut e = Engine::start();
+    e.send("position fen W:b2w,c3w,g3w,d4b,h8b 0 1");
+    assert_eq!(perft(&mut e), ["c3xe5: 1"]);
+    e.send("setoption name ForcedCapture value false");
+    // The set position stays; only the capture rule changes.
+    assert_eq!(e.fen(), "W:b2w,c3w,g3w,d4b,h8b 0 1");
+    assert_eq!(
+        perft(&mut e),
+        ["b2-a3: 1", "c3-b4: 1", "c3xe5: 1", "g3-f4: 1", "g3-h4: 1"]
+    );
+    // A plain move beside the capture is accepted in `moves`, and the
+    // search answers one of the moves legal under the option.
+    e.send("position fen W:b2w,c3w,g3w,d4b,h8b 0 1 moves g3-h4");
+    assert_eq!(e.fen(), "B:b2w,c3w,d4b,h4w,h8b 0 1");
+    e.send("position fen W:b2w,c3w,g3w,d4b,h8b 0 1");
+    e.send("go depth 6");
+    let optional =
+        bashni_rules::RuleSet::new(bashni_rules::Variant::Bashni).with_forced_capture(false);
+    let pos = bashni_rules::Position::from_fen(&optional, "W:b2w,c3w,g3w,d4b,h8b 0 1").unwrap();
+    let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    let reply = e.bestmove();
+    assert!(legal.contains(&reply), "{reply} not in {legal:?}");
+    // The option holds for Lasca as well, and goes back on.
+    e.send("setoption name UCI_Variant value lasca");
+    e.send("position fen W:c3w,d4b,g7b 0 1");
+    assert_eq!(perft(&mut e), ["c3-b4: 1", "c3xe5: 1"]);
+    e.send("setoption name ForcedCapture value true");
+    assert_eq!(perft(&mut e), ["c3xe5: 1"]);
+    e.send("setoption name ForcedCapture value maybe");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: option ForcedCapture"),
+        "{lines:?}"
     );
 }
 

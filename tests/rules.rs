@@ -422,6 +422,112 @@ fn kings_uncovered_by_a_chain_lead_as_kings() {
     assert_moves(&p, &["f6xh8"]);
 }
 
+// ---------------------------------------------------------------- ForcedCapture
+
+/// A position under the variant's default rules but with captures optional
+/// (`ForcedCapture` off).
+fn optional(variant: Variant, landing: KingLanding, fen: &str) -> Position {
+    let rules = RuleSet::new(variant)
+        .with_king_landing(landing)
+        .with_forced_capture(false);
+    Position::from_fen(&rules, fen).unwrap_or_else(|e| panic!("test FEN {fen:?}: {e}"))
+}
+
+#[test]
+fn optional_captures_allow_plain_moves_beside_a_capture() {
+    // As in `capture_is_compulsory`: c3 can take d4. With the option off
+    // the plain moves come back: c3-b4 (c3-d4 is taken), g3-f4 and, on
+    // the 8x8 board, g3-h4.
+    let p = optional(Variant::Bashni, CONTINUE, "W:c3w,g3w,d4b");
+    assert!(!p.forced_capture() && p.has_capture());
+    assert_moves(&p, &["c3xe5", "c3-b4", "g3-f4", "g3-h4"]);
+    assert_moves(
+        &optional(Variant::Lasca, CONTINUE, "W:c3w,g3w,d4b"),
+        &["c3xe5", "c3-b4", "g3-f4"],
+    );
+    // A flying king's capture beside the man's steps g7-f8 and g7-h8
+    // (crowning) and the king's own plain move a1-b2.
+    assert_moves(
+        &optional(Variant::Bashni, CONTINUE, "W:a1W,c3b,g7w"),
+        &["a1xd4", "a1xe5", "a1xf6", "a1-b2", "g7-f8", "g7-h8"],
+    );
+    // Without a capture on the board nothing changes.
+    assert_moves(
+        &optional(Variant::Bashni, CONTINUE, "W:d4w,a7b"),
+        &["d4-c5", "d4-e5"],
+    );
+}
+
+#[test]
+fn optional_captures_still_make_a_begun_chain_go_on() {
+    // rules.md's chain: c3 takes d4, lands on e5, and must take d6 too;
+    // `c3xe5` alone is not a move, but the plain c3-b4 is.
+    assert_moves(
+        &optional(Variant::Bashni, CONTINUE, "W:c3wb,d4B,d6b"),
+        &["c3xe5xc7", "c3-b4"],
+    );
+    // Lasca: c3 takes d4 to e5, then d6 to c7, where it is crowned.
+    assert_moves(
+        &optional(Variant::Lasca, CONTINUE, "W:c3w,d4b,d6b"),
+        &["c3xe5xc7", "c3-b4"],
+    );
+    // A flying king under `continue` must land on d4, from where it goes
+    // on over c5 (to b6 or a7); its only plain move is a1-b2 (c3 blocks).
+    assert_moves(
+        &optional(Variant::Bashni, CONTINUE, "W:a1W,c3b,c5b"),
+        &["a1xd4xa7", "a1xd4xb6", "a1-b2"],
+    );
+    // Under `free` it may stop on e5..h8, but never on d4, where the chain
+    // can go on.
+    assert_moves(
+        &optional(Variant::Bashni, FREE, "W:a1W,c3b,c5b"),
+        &[
+            "a1xd4xa7", "a1xd4xb6", "a1xe5", "a1xf6", "a1xg7", "a1xh8", "a1-b2",
+        ],
+    );
+}
+
+#[test]
+fn optional_captures_a_side_without_a_move_still_loses() {
+    use bashni_rules::{Game, GameEnd};
+    for variant in Variant::ALL {
+        // a1 is blocked by b2 and cannot jump it (c3 is taken): no move.
+        let p = optional(variant, CONTINUE, "W:a1w,b2b,c3b");
+        assert!(p.legal_moves().is_empty() && p.count_moves() == 0);
+        let rules = RuleSet::new(variant).with_forced_capture(false);
+        let game = Game::from_fen(rules, "W:a1w,b2b,c3b").unwrap();
+        assert_eq!(
+            game.result(),
+            Some(GameEnd::NoLegalMove {
+                loser: Colour::White
+            })
+        );
+        // A capture is a move: with c3 empty, a1xc3 is White's only move.
+        assert_moves(&optional(variant, CONTINUE, "W:a1w,b2b"), &["a1xc3"]);
+        // No column at all.
+        assert!(
+            optional(variant, CONTINUE, "B:d4w")
+                .legal_moves()
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn forced_capture_changes_with_the_game_rules_from_the_current_position() {
+    use bashni_rules::Game;
+    let rules = RuleSet::new(Variant::Bashni);
+    let mut game = Game::from_fen(rules, "W:c3w,g3w,d4b,h8b").unwrap();
+    assert_eq!(game.position().legal_moves().len(), 1);
+    game.set_rules(rules.with_forced_capture(false));
+    assert!(!game.position().forced_capture() && !game.start().forced_capture());
+    // The plain move is now legal and can be played from text.
+    game.play_text("g3-h4").unwrap();
+    assert_eq!(game.position().to_fen(), "B:c3w,d4b,h4w,h8b 0 1");
+    game.set_rules(rules);
+    assert!(game.position().forced_capture());
+}
+
 // ---------------------------------------------------------------- game end
 
 #[test]

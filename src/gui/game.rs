@@ -3,6 +3,7 @@
 
 use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
 use bashni_host::protocol::Command;
+use bashni_rules::ParseRuleError;
 use bashni_rules::{self as rules, Move, Position, RuleSet, Variant};
 use serde::Serialize;
 
@@ -179,7 +180,7 @@ impl Game {
         let games = parse_pdn(text).map_err(|e| format!("bad PDN: {e}"))?;
         let pdn = games.first().ok_or("bad PDN: no game in it")?;
         let variant = match pdn.tag("Variant") {
-            Some(name) => name.parse()?,
+            Some(name) => name.parse().map_err(|e: ParseRuleError| e.to_string())?,
             None => Variant::Bashni,
         };
         let mut game = Game::from_fen(variant, pdn.tag("FEN"))?;

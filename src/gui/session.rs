@@ -16,6 +16,7 @@ use bashni_host::clock::{Charge, Clocks};
 use bashni_host::info::Info;
 use bashni_host::protocol::{Command, Event, Go};
 use bashni_host::spec::EngineSpec;
+use bashni_rules::ParseRuleError;
 use bashni_rules::{Colour, Variant};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -131,7 +132,10 @@ impl Session {
     ) -> Result<(), String> {
         match message {
             ClientMessage::NewGame { variant, fen } => {
-                self.game = Game::from_fen(variant.parse()?, fen.as_deref())?;
+                self.game = Game::from_fen(
+                    variant.parse().map_err(|e: ParseRuleError| e.to_string())?,
+                    fen.as_deref(),
+                )?;
                 self.evals = vec![None];
                 self.reset_clocks();
             }

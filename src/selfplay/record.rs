@@ -40,7 +40,7 @@ pub enum RecordError {
     /// The result is not a number in 0..=1.
     Result(String),
     /// The variant is unknown (the message says so).
-    Variant(String),
+    Variant(bashni_rules::ParseRuleError),
     /// The game index is not a whole number.
     Game(String),
     /// The position string does not parse in the variant.
@@ -61,7 +61,7 @@ impl fmt::Display for RecordError {
                 write!(f, "expected 4 tab-separated fields, got {n}")
             }
             RecordError::Result(r) => write!(f, "bad result '{r}' (expected 0..=1)"),
-            RecordError::Variant(message) => f.write_str(message),
+            RecordError::Variant(error) => error.fmt(f),
             RecordError::Game(g) => write!(f, "bad game index '{g}'"),
             RecordError::Position { fen, reason } => write!(f, "bad position '{fen}': {reason}"),
             RecordError::Marker(line) => write!(f, "bad game marker '{line}'"),

@@ -96,11 +96,11 @@ pub struct MatchOptions {
     /// as fastchess) counts game pairs, `model=trinomial` single games.
     #[arg(long, value_parser = parse_sprt)]
     pub sprt: Option<stats::Sprt>,
-    #[arg(long, default_value = "bashni", value_parser = parse_variant)]
+    #[arg(long, default_value = "bashni")]
     /// The variant every game is played in.
     pub variant: Variant,
     /// Sent to both engines as `KingLanding` (Bashni only).
-    #[arg(long, value_parser = parse_king_landing)]
+    #[arg(long)]
     pub king_landing: Option<KingLanding>,
     /// Shuffle the openings with this seed (file order without it).
     #[arg(long)]
@@ -190,14 +190,6 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
         return Err(bad());
     }
     Ok((k, n))
-}
-
-fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse()
-}
-
-fn parse_king_landing(s: &str) -> Result<KingLanding, String> {
-    s.parse()
 }
 
 /// Run a match and print its result.

@@ -44,7 +44,7 @@ pub fn parse_openings(variant: Variant, text: &str) -> Result<Vec<String>, Error
 fn check_variant(variant: Variant, name: &str, first: bool) -> Option<String> {
     let stated: Variant = match name.trim().parse() {
         Ok(stated) => stated,
-        Err(why) => return Some(why),
+        Err(why) => return Some(why.to_string()),
     };
     if !first {
         return Some("the variant line must come before the positions".into());

@@ -45,9 +45,10 @@ impl Game {
         &self.rules
     }
 
-    /// Change the landing and draw rules in the middle of the game (the
-    /// protocol's `KingLanding`, `NoProgressPlies` and `MaxPlies` options).
-    /// The landing rule holds from the current position on; the variant
+    /// Change the landing, capture and draw rules in the middle of the game
+    /// (the protocol's `KingLanding`, `ForcedCapture`, `NoProgressPlies`
+    /// and `MaxPlies` options). The landing and capture rules hold from the
+    /// current position on; the variant
     /// stays the game's own, since a game cannot change its board.
     pub fn set_rules(&mut self, rules: RuleSet) {
         self.rules = RuleSet {
@@ -56,6 +57,8 @@ impl Game {
         };
         self.start.set_king_landing(rules.king_landing);
         self.position.set_king_landing(rules.king_landing);
+        self.start.set_forced_capture(rules.forced_capture);
+        self.position.set_forced_capture(rules.forced_capture);
     }
 
     /// The position the game started from.

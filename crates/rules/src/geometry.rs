@@ -7,6 +7,7 @@
 //! shift is the whole edge handling.
 
 use super::bitboard::Bitboard;
+use super::ruleset::ParseRuleError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -115,12 +116,12 @@ impl fmt::Display for Variant {
 }
 
 impl FromStr for Variant {
-    type Err = String;
+    type Err = ParseRuleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "bashni" => Ok(Variant::Bashni),
             "lasca" => Ok(Variant::Lasca),
-            _ => Err(format!("unknown variant '{s}' (expected bashni or lasca)")),
+            _ => Err(ParseRuleError::UnknownVariant(s.to_string())),
         }
     }
 }

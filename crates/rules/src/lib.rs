@@ -53,4 +53,4 @@ pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};
 pub use perft::{divide, perft};
 pub use position::{KingLanding, MAX_COUNTER, Position, Undo};
-pub use ruleset::{DrawReason, DrawRules, GameEnd, RuleSet};
+pub use ruleset::{DrawReason, DrawRules, GameEnd, ParseRuleError, RuleSet};

@@ -1,6 +1,7 @@
 //! Legal move generation for both variants.
 //!
-//! Captures are compulsory and a chain is one move. A chain is searched
+//! Captures are compulsory by default (the `ForcedCapture` rule; off, plain
+//! moves are legal beside them) and a chain is one move. A chain is searched
 //! depth-first without touching the board: the jumped squares are a
 //! bitboard that blocks crossing, landing and jumping again, and the
 //! capturing column's own start square counts as empty.
@@ -15,18 +16,38 @@
 use std::marker::PhantomData;
 
 use super::bitboard::Bitboard;
-use super::geometry::{BASHNI, Colour, Direction, Geometry, LASCA, Square};
+use super::geometry::{BASHNI, Colour, Direction, Geometry, LASCA, Square, Variant};
 use super::moves::{MAX_CAPTURES, Move};
-use super::position::Position;
+use super::position::{KingLanding, Position};
 
-/// The rules of one variant (and king-landing option), fixed at compile time.
+/// The rules of one variant (and king-landing and forced-capture options),
+/// fixed at compile time.
 pub(super) trait Rules {
     const FLYING: bool;
     const MEN_CAPTURE_BACKWARDS: bool;
     const PROMOTION_ENDS_MOVE: bool;
     /// Flying kings must land where the chain goes on, if they can.
     const LAND_TO_CONTINUE: bool;
+    /// A side that can capture must: no plain move beside a capture.
+    const FORCED_CAPTURE: bool = true;
     fn geometry() -> &'static Geometry;
+}
+
+/// The rules `R` with captures optional (`ForcedCapture` off): a type of
+/// its own, so that the default rules compile exactly as without the
+/// option and pay nothing for it.
+pub(super) struct Optional<R>(PhantomData<R>);
+
+impl<R: Rules> Rules for Optional<R> {
+    const FLYING: bool = R::FLYING;
+    const MEN_CAPTURE_BACKWARDS: bool = R::MEN_CAPTURE_BACKWARDS;
+    const PROMOTION_ENDS_MOVE: bool = R::PROMOTION_ENDS_MOVE;
+    const LAND_TO_CONTINUE: bool = R::LAND_TO_CONTINUE;
+    const FORCED_CAPTURE: bool = false;
+    #[inline(always)]
+    fn geometry() -> &'static Geometry {
+        R::geometry()
+    }
 }
 
 pub(super) struct BashniContinue;
@@ -66,23 +87,59 @@ impl Rules for Lasca {
     }
 }
 
+/// Which `Rules` type a position's moves are generated with: its variant,
+/// landing and capture rules in one value that the position keeps, so that
+/// choosing the specialised code is a single branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RulesKind {
+    BashniContinue,
+    BashniFree,
+    Lasca,
+    OptionalBashniContinue,
+    OptionalBashniFree,
+    OptionalLasca,
+}
+
+impl RulesKind {
+    pub(super) fn of(variant: Variant, landing: KingLanding, forced_capture: bool) -> RulesKind {
+        match (variant, landing, forced_capture) {
+            (Variant::Bashni, KingLanding::Continue, true) => RulesKind::BashniContinue,
+            (Variant::Bashni, KingLanding::Free, true) => RulesKind::BashniFree,
+            (Variant::Lasca, _, true) => RulesKind::Lasca,
+            (Variant::Bashni, KingLanding::Continue, false) => RulesKind::OptionalBashniContinue,
+            (Variant::Bashni, KingLanding::Free, false) => RulesKind::OptionalBashniFree,
+            (Variant::Lasca, _, false) => RulesKind::OptionalLasca,
+        }
+    }
+}
+
 /// Run `$body` with the type `$r` bound to the `Rules` of `$pos`.
 macro_rules! with_rules {
     ($pos:expr, $r:ident => $body:expr) => {{
-        use $crate::geometry::Variant;
-        use $crate::movegen::{BashniContinue, BashniFree, Lasca};
-        use $crate::position::KingLanding;
-        match ($pos.variant(), $pos.king_landing()) {
-            (Variant::Lasca, _) => {
-                type $r = Lasca;
-                $body
-            }
-            (Variant::Bashni, KingLanding::Continue) => {
+        use $crate::movegen::{BashniContinue, BashniFree, Lasca, Optional, RulesKind};
+        match $pos.rules_kind {
+            RulesKind::BashniContinue => {
                 type $r = BashniContinue;
                 $body
             }
-            (Variant::Bashni, KingLanding::Free) => {
+            RulesKind::BashniFree => {
                 type $r = BashniFree;
+                $body
+            }
+            RulesKind::Lasca => {
+                type $r = Lasca;
+                $body
+            }
+            RulesKind::OptionalBashniContinue => {
+                type $r = Optional<BashniContinue>;
+                $body
+            }
+            RulesKind::OptionalBashniFree => {
+                type $r = Optional<BashniFree>;
+                $body
+            }
+            RulesKind::OptionalLasca => {
+                type $r = Optional<Lasca>;
                 $body
             }
         }
@@ -382,15 +439,19 @@ impl Bits {
     /// Number of legal moves: chains are searched, plain moves are counted
     /// with population counts. The common case (no capture, no king) is
     /// small enough to inline into perft's loops; the rest is out of line.
+    /// With captures optional, plain moves count beside the captures.
     #[inline(always)]
     pub fn count_moves<R: Rules>(&self) -> u64 {
+        if !R::FORCED_CAPTURE {
+            return self.count_captures::<R>() + self.count_quiet::<R>();
+        }
         match self.count_captures::<R>() {
             0 => self.count_quiet::<R>(),
             captures => captures,
         }
     }
 
-    /// The number of captures (so 0 if plain moves are legal).
+    /// The number of captures (so 0 if plain moves are the only moves).
     #[inline(always)]
     pub fn count_captures<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
@@ -401,7 +462,8 @@ impl Bits {
         self.count_chains::<R>(empty, &sources)
     }
 
-    /// The number of plain moves.
+    /// The number of plain moves (legal only if there is no capture, or
+    /// if captures are optional).
     #[inline(always)]
     pub fn count_quiet<R: Rules>(&self) -> u64 {
         let empty = self.empty::<R>();
@@ -879,11 +941,13 @@ impl<'s, R: Rules, S: ChainSink> Chain<'s, R, S> {
     }
 }
 
-/// Generate all legal moves of `pos` into `out` (cleared first).
+/// Generate all legal moves of `pos` into `out` (cleared first): the
+/// captures, then (if there is none, or if captures are optional) the
+/// plain moves.
 pub(super) fn generate<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
     out.clear();
     let bits = Bits::of(pos);
-    if bits.for_each_capture::<R, _>(out) == 0 {
+    if bits.for_each_capture::<R, _>(out) == 0 || !R::FORCED_CAPTURE {
         let promotion = R::geometry().promotion[bits.side.index()];
         let men = bits.men();
         bits.for_each_quiet::<R>(|from, to| {
@@ -912,7 +976,8 @@ impl Position {
         with_rules!(self, R => Bits::of(self).count_moves::<R>() as usize)
     }
 
-    /// Whether the side to move has a capture (and so must capture).
+    /// Whether the side to move has a capture (and so must capture, unless
+    /// captures are optional: see [`Position::forced_capture`]).
     pub fn has_capture(&self) -> bool {
         with_rules!(self, R => Bits::of(self).has_capture::<R>())
     }

@@ -31,6 +31,7 @@ fn perft_inner<R: Rules>(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move
             let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
             let bits = Bits::of(pos);
             let mut total = 0;
+            // With captures optional, `generate` gives the plain moves too.
             if bits.has_capture::<R>() {
                 generate::<R>(pos, moves);
                 for mv in moves {
@@ -61,10 +62,11 @@ fn perft2<R: Rules>(pos: &Position) -> u64 {
         total: 0,
         rules: PhantomData,
     };
-    if bits.for_each_capture::<R, _>(&mut children) > 0 {
+    if bits.for_each_capture::<R, _>(&mut children) > 0 && R::FORCED_CAPTURE {
         return children.total;
     }
-    let mut total = 0;
+    // Optional captures: the plain moves' children count as well.
+    let mut total = if R::FORCED_CAPTURE { 0 } else { children.total };
     let next = NextSide::<R>::new(&bits);
     for (dir, targets) in bits.man_step_targets::<R>() {
         for to in targets {
@@ -114,6 +116,14 @@ impl<R: Rules> NextSide<R> {
     fn count_after(&self, bits: &Bits, from: Bitboard, to: Bitboard) -> u64 {
         let child = bits.after_quiet::<R>(from, to);
         let reach = |sq: Bitboard| self.left.meets(sq) as u64 + self.right.meets(sq) as u64;
+        if !R::FORCED_CAPTURE {
+            let quiet = if self.men_only {
+                self.steps + reach(from) - reach(to)
+            } else {
+                child.count_quiet::<R>()
+            };
+            return child.count_captures::<R>() + quiet;
+        }
         match child.count_captures::<R>() {
             0 if !self.men_only => child.count_quiet::<R>(),
             0 => self.steps + reach(from) - reach(to),

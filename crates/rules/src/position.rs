@@ -5,8 +5,9 @@ use super::bitboard::Bitboard;
 use super::column::{Column, Piece};
 use super::geometry::{Colour, Geometry, Square, Variant};
 use super::mix::mix64;
+use super::movegen::RulesKind;
 use super::moves::Move;
-use super::ruleset::RuleSet;
+use super::ruleset::{ParseRuleError, RuleSet};
 
 /// How a flying king may land after a capture (Bashni only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -20,14 +21,12 @@ pub enum KingLanding {
 }
 
 impl std::str::FromStr for KingLanding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseRuleError;
+    fn from_str(s: &str) -> Result<Self, ParseRuleError> {
         match s.to_ascii_lowercase().as_str() {
             "continue" => Ok(KingLanding::Continue),
             "free" => Ok(KingLanding::Free),
-            _ => Err(format!(
-                "unknown king landing '{s}' (expected continue or free)"
-            )),
+            _ => Err(ParseRuleError::UnknownKingLanding(s.to_string())),
         }
     }
 }
@@ -54,6 +53,11 @@ pub struct Undo {
 pub struct Position {
     pub(super) geometry: &'static Geometry,
     pub(super) king_landing: KingLanding,
+    /// Whether a side that can capture must (the `ForcedCapture` rule).
+    pub(super) forced_capture: bool,
+    /// The variant, landing and capture rules as move generation needs
+    /// them (kept in step with the three).
+    pub(super) rules_kind: RulesKind,
     pub(super) columns: [Column; 64],
     /// Squares by the commander's colour.
     pub(super) by_colour: [Bitboard; 2],
@@ -99,6 +103,8 @@ impl Position {
         Position {
             geometry: rules.variant.geometry(),
             king_landing: rules.king_landing,
+            forced_capture: rules.forced_capture,
+            rules_kind: RulesKind::of(rules.variant, rules.king_landing, rules.forced_capture),
             columns: [Column::EMPTY; 64],
             by_colour: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
@@ -135,6 +141,21 @@ impl Position {
     /// theirs from a `RuleSet`; a game changes it through `Game::set_rules`.
     pub(super) fn set_king_landing(&mut self, rule: KingLanding) {
         self.king_landing = rule;
+        self.rules_kind = RulesKind::of(self.variant(), rule, self.forced_capture);
+    }
+
+    /// Whether captures are compulsory here (the rule set's
+    /// `forced_capture`): if not, plain moves are legal beside captures.
+    #[inline]
+    pub fn forced_capture(&self) -> bool {
+        self.forced_capture
+    }
+
+    /// Chooses whether captures are compulsory; positions get it from a
+    /// `RuleSet`, and a game changes it through `Game::set_rules`.
+    pub(super) fn set_forced_capture(&mut self, forced: bool) {
+        self.forced_capture = forced;
+        self.rules_kind = RulesKind::of(self.variant(), self.king_landing, forced);
     }
 
     /// The side whose turn it is.

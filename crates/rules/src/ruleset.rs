@@ -1,8 +1,36 @@
-//! The rules a game is played under — variant, king landing and draw
-//! rules — and the ways a game can end (docs/rules.md).
+//! The rules a game is played under — variant, king landing, forced
+//! capture and draw rules — and the ways a game can end (docs/rules.md).
 
 use super::geometry::{Colour, Variant};
 use super::position::{KingLanding, Position};
+
+/// A rule given by name that the engine does not know: what was asked
+/// for, and the names it accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseRuleError {
+    /// A variant other than `bashni` or `lasca`.
+    UnknownVariant(String),
+    /// A king landing rule other than `continue` or `free`.
+    UnknownKingLanding(String),
+}
+
+impl std::fmt::Display for ParseRuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseRuleError::UnknownVariant(text) => {
+                write!(f, "unknown variant '{text}' (expected bashni or lasca)")
+            }
+            ParseRuleError::UnknownKingLanding(text) => {
+                write!(
+                    f,
+                    "unknown king landing '{text}' (expected continue or free)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseRuleError {}
 
 /// The draw rules in force (the `NoProgressPlies` and `MaxPlies` options,
 /// and repetition); 0 turns a rule off.
@@ -120,6 +148,10 @@ pub struct RuleSet {
     pub variant: Variant,
     /// Where a flying king may land after a capture (Bashni only).
     pub king_landing: KingLanding,
+    /// Whether a side that can capture must (`ForcedCapture`, both
+    /// variants; on by default). Off, plain moves stay legal beside the
+    /// captures, but a capture once begun is still a whole chain.
+    pub forced_capture: bool,
     /// When a game is drawn.
     pub draw: DrawRules,
 }
@@ -130,6 +162,7 @@ impl RuleSet {
         RuleSet {
             variant,
             king_landing: KingLanding::default(),
+            forced_capture: true,
             draw: DrawRules::for_variant(variant),
         }
     }
@@ -138,6 +171,15 @@ impl RuleSet {
     pub fn with_king_landing(self, king_landing: KingLanding) -> RuleSet {
         RuleSet {
             king_landing,
+            ..self
+        }
+    }
+
+    /// The same rules with captures compulsory (`true`, the default) or
+    /// optional (`false`).
+    pub fn with_forced_capture(self, forced_capture: bool) -> RuleSet {
+        RuleSet {
+            forced_capture,
             ..self
         }
     }
@@ -186,6 +228,23 @@ mod tests {
     }
 
     #[test]
+    fn unknown_rule_names_are_typed_errors_that_name_the_choices() {
+        let variant = "chess".parse::<Variant>().unwrap_err();
+        assert_eq!(variant, ParseRuleError::UnknownVariant("chess".into()));
+        assert_eq!(
+            variant.to_string(),
+            "unknown variant 'chess' (expected bashni or lasca)"
+        );
+        let landing = "anywhere".parse::<KingLanding>().unwrap_err();
+        assert_eq!(
+            landing.to_string(),
+            "unknown king landing 'anywhere' (expected continue or free)"
+        );
+        assert_eq!("LASCA".parse::<Variant>(), Ok(Variant::Lasca));
+        assert_eq!("Free".parse::<KingLanding>(), Ok(KingLanding::Free));
+    }
+
+    #[test]
     fn a_rule_set_carries_its_landing_rule_into_positions() {
         let free = RuleSet::new(Variant::Bashni).with_king_landing(KingLanding::Free);
         let pos = Position::start(&free);
@@ -194,5 +253,13 @@ mod tests {
             Position::start(&RuleSet::default()).king_landing(),
             KingLanding::Continue
         );
+    }
+
+    #[test]
+    fn a_rule_set_carries_its_capture_rule_into_positions() {
+        assert!(RuleSet::new(Variant::Lasca).forced_capture);
+        let optional = RuleSet::new(Variant::Lasca).with_forced_capture(false);
+        assert!(!Position::start(&optional).forced_capture());
+        assert!(Position::start(&RuleSet::default()).forced_capture());
     }
 }

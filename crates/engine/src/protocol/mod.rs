@@ -14,10 +14,12 @@
 //! that count.
 
 mod display;
+mod error;
 mod options;
 mod parse;
 
 pub use display::{board_text, info_line};
+pub use error::ProtocolError;
 pub use options::{
     Change, HASH_MB as HASH_RANGE, MOVE_OVERHEAD as MOVE_OVERHEAD_RANGE,
     MULTI_PV as MULTI_PV_RANGE, Options, SKILL_LEVEL as SKILL_RANGE, THREADS as THREADS_RANGE,
@@ -306,21 +308,20 @@ impl Controller {
                 Ok(())
             }
             "bench" => crate::bench::BenchOptions::from_args(args)
-                .map_err(|e| format!("bench: {e}"))
                 .and_then(|options| {
                     self.busy(|| crate::bench::run(&options))
                         .map(|r| r.lines.iter().for_each(|l| send(l)))
-                        .map_err(|e| format!("bench: {e}"))
-                }),
-            _ => Err(format!("unknown command '{word}'")),
+                })
+                .map_err(ProtocolError::Bench),
+            _ => Err(ProtocolError::UnknownCommand(word.to_string())),
         };
-        if let Err(message) = result {
-            error(&message);
+        if let Err(e) = result {
+            error(&e.to_string());
         }
         true
     }
 
-    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+    fn set_option(&mut self, args: &[&str]) -> Result<(), ProtocolError> {
         let (name, value) = parse_setoption(args)?;
         match self.options.set(&name, value.as_deref())? {
             Change::Value => {}
@@ -330,10 +331,13 @@ impl Controller {
                 self.game = Game::new(self.options.rules);
                 self.tt.clear();
             }
-            // The position stays; only its rules change. The key does not
-            // know the landing rule, so the table goes too.
+            // The position stays; only its rules change. The key knows
+            // neither the landing nor the capture rule, so after a change
+            // of either the table goes too.
             Change::Rules => {
-                if self.game.rules().king_landing != self.options.rules.king_landing {
+                let (old, new) = (self.game.rules(), &self.options.rules);
+                if old.king_landing != new.king_landing || old.forced_capture != new.forced_capture
+                {
                     self.tt.clear();
                 }
                 self.game.set_rules(self.options.rules);
@@ -348,7 +352,7 @@ impl Controller {
     /// Make a table of the `Hash` size. The old one goes first, so memory
     /// never holds both; if the new size cannot be had, the old size is
     /// made again (it fitted before).
-    fn resize_table(&mut self) -> Result<(), String> {
+    fn resize_table(&mut self) -> Result<(), ProtocolError> {
         let wanted = self.options.hash_mb;
         let old_mb = self.tt.size_in_bytes() >> 20;
         if let Some(placeholder) = LockFreeTable::try_with_megabytes(1) {
@@ -362,13 +366,13 @@ impl Controller {
             self.tt = table;
         }
         self.options.hash_mb = self.tt.size_in_bytes() >> 20;
-        Err(format!(
-            "option Hash: cannot allocate {wanted} MiB; keeping {} MiB",
-            self.options.hash_mb
-        ))
+        Err(ProtocolError::HashTooLarge {
+            wanted,
+            kept: self.options.hash_mb,
+        })
     }
 
-    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+    fn go(&mut self, args: &[&str]) -> Result<(), ProtocolError> {
         let pos = self.game.position();
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {

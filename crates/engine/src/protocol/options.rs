@@ -1,13 +1,14 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
+use super::error::ProtocolError;
 use crate::search::{DEFAULT_HASH_MB, ELO_RANGE, SKILL_FULL, skill_for_elo};
 use bashni_rules::{RuleSet, Variant};
 
 /// Every option value the protocol can set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Variant, king landing and draw rules (`UCI_Variant`, `KingLanding`,
-    /// `NoProgressPlies`, `MaxPlies`).
+    /// Variant, king landing, forced capture and draw rules (`UCI_Variant`,
+    /// `KingLanding`, `ForcedCapture`, `NoProgressPlies`, `MaxPlies`).
     pub rules: RuleSet,
     /// `Threads`.
     pub threads: usize,
@@ -74,7 +75,7 @@ pub enum Change {
     Hash,
     /// `Clear Hash` was pressed.
     ClearHash,
-    /// The landing or a draw rule of the current game.
+    /// The landing, capture or a draw rule of the current game.
     Rules,
 }
 
@@ -93,6 +94,10 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         spin_declaration("UCI_Elo", d.elo, ELO),
         "option name KingLanding type combo default continue var continue var free".to_string(),
+        format!(
+            "option name ForcedCapture type check default {}",
+            d.rules.forced_capture
+        ),
         spin_declaration(
             "NoProgressPlies",
             d.rules.draw.no_progress_plies,
@@ -102,23 +107,51 @@ pub fn declarations() -> Vec<String> {
     ]
 }
 
-fn spin(name: &str, value: Option<&str>, (min, max): (u64, u64)) -> Result<u64, String> {
-    let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
-    let n: u64 = text
-        .parse()
-        .map_err(|_| format!("option {name}: '{text}' is not a whole number"))?;
+/// The value of option `name`, which must be there.
+fn needed<'v>(name: &str, value: Option<&'v str>) -> Result<&'v str, ProtocolError> {
+    value.ok_or_else(|| ProtocolError::MissingValue {
+        option: name.to_string(),
+    })
+}
+
+fn spin(name: &str, value: Option<&str>, (min, max): (u64, u64)) -> Result<u64, ProtocolError> {
+    let text = needed(name, value)?;
+    let n: u64 = text.parse().map_err(|_| ProtocolError::NotANumber {
+        option: name.to_string(),
+        text: text.to_string(),
+    })?;
     if n < min || n > max {
-        return Err(format!("option {name}: {n} is outside {min}..{max}"));
+        return Err(ProtocolError::OutOfRange {
+            option: name.to_string(),
+            value: n,
+            min,
+            max,
+        });
     }
     Ok(n)
 }
 
-fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+fn check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
     match value.map(str::to_ascii_lowercase).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        _ => Err(format!("option {name} takes true or false")),
+        _ => Err(ProtocolError::NotABool {
+            option: name.to_string(),
+        }),
     }
+}
+
+/// A variant or king landing rule by name.
+fn rule<T: std::str::FromStr<Err = bashni_rules::ParseRuleError>>(
+    name: &str,
+    value: Option<&str>,
+) -> Result<T, ProtocolError> {
+    needed(name, value)?
+        .parse()
+        .map_err(|error| ProtocolError::UnknownRule {
+            option: name.to_string(),
+            error,
+        })
 }
 
 impl Options {
@@ -133,14 +166,15 @@ impl Options {
     }
 
     /// Apply `setoption name <name> value <value>`. On error nothing changes.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, ProtocolError> {
         let lower = name.to_ascii_lowercase();
         let change = match lower.as_str() {
             "uci_variant" => {
-                let text = value.ok_or("option UCI_Variant needs a value")?;
                 // A new variant brings its own draw rules; the landing
-                // rule stays as set.
-                self.rules = RuleSet::new(text.parse()?).with_king_landing(self.rules.king_landing);
+                // and capture rules stay as set.
+                self.rules = RuleSet::new(rule(name, value)?)
+                    .with_king_landing(self.rules.king_landing)
+                    .with_forced_capture(self.rules.forced_capture);
                 Change::Variant
             }
             "threads" => {
@@ -177,8 +211,11 @@ impl Options {
                 Change::Value
             }
             "kinglanding" => {
-                let text = value.ok_or("option KingLanding needs a value")?;
-                self.rules.king_landing = text.parse()?;
+                self.rules.king_landing = rule(name, value)?;
+                Change::Rules
+            }
+            "forcedcapture" => {
+                self.rules.forced_capture = check(name, value)?;
                 Change::Rules
             }
             "noprogressplies" => {
@@ -189,7 +226,7 @@ impl Options {
                 self.rules.draw.max_plies = spin(name, value, MAX_PLIES)? as u32;
                 Change::Rules
             }
-            _ => return Err(format!("unknown option '{name}'")),
+            _ => return Err(ProtocolError::UnknownOption(name.to_string())),
         };
         Ok(change)
     }
@@ -209,11 +246,49 @@ mod tests {
             ("Ponder", Some("maybe")),
             ("UCI_Variant", Some("chess")),
             ("KingLanding", None),
+            ("ForcedCapture", Some("no")),
+            ("ForcedCapture", None),
             ("Nope", Some("1")),
         ] {
             assert!(o.set(name, value).is_err(), "{name}");
         }
         assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn errors_name_the_option_and_the_value() {
+        let mut o = Options::default();
+        let message = |o: &mut Options, name, value| o.set(name, value).unwrap_err().to_string();
+        assert_eq!(
+            message(&mut o, "Threads", None),
+            "option Threads needs a value"
+        );
+        assert_eq!(
+            message(&mut o, "hash", Some("lots")),
+            "option hash: 'lots' is not a whole number"
+        );
+        assert_eq!(
+            o.set("MultiPV", Some("65")),
+            Err(ProtocolError::OutOfRange {
+                option: "MultiPV".into(),
+                value: 65,
+                min: 1,
+                max: 64
+            })
+        );
+        assert_eq!(
+            message(&mut o, "UCI_Variant", Some("chess")),
+            "option UCI_Variant: unknown variant 'chess' (expected bashni or lasca)"
+        );
+        assert_eq!(
+            message(&mut o, "KingLanding", Some("anywhere")),
+            "option KingLanding: unknown king landing 'anywhere' (expected continue or free)"
+        );
+        assert_eq!(
+            message(&mut o, "Ponder", Some("yes")),
+            "option Ponder takes true or false"
+        );
+        assert_eq!(message(&mut o, "Nope", None), "unknown option 'Nope'");
     }
 
     #[test]
@@ -224,6 +299,24 @@ mod tests {
         assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
         o.set("uci_variant", Some("bashni")).unwrap();
         assert_eq!(o.rules, RuleSet::new(Variant::Bashni));
+    }
+
+    #[test]
+    fn forced_capture_is_a_check_option_kept_across_variants() {
+        let mut o = Options::default();
+        assert!(o.rules.forced_capture);
+        assert!(
+            declarations().contains(&"option name ForcedCapture type check default true".into())
+        );
+        assert_eq!(o.set("forcedcapture", Some("FALSE")), Ok(Change::Rules));
+        assert!(!o.rules.forced_capture);
+        o.set("UCI_Variant", Some("lasca")).unwrap();
+        assert!(
+            !o.rules.forced_capture,
+            "the variant keeps the capture rule"
+        );
+        o.set("ForcedCapture", Some("true")).unwrap();
+        assert_eq!(o.rules, RuleSet::new(Variant::Lasca));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Parsing the arguments of `position`, `go` and `setoption`.
 
+use super::error::ProtocolError;
 use crate::search::{Clock, Limits, MAX_DEPTH};
 use bashni_rules::{Game, Move, Position, RuleSet};
 
 /// `position startpos|fen <fen> [moves m1 m2 ...]` under `rules`.
-pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, String> {
+pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, ProtocolError> {
     let moves_at = args
         .iter()
         .position(|&t| t == "moves")
@@ -14,17 +15,24 @@ pub fn parse_position(args: &[&str], rules: RuleSet) -> Result<Game, String> {
         Some(&"startpos") => Game::new(rules),
         Some(&"fen") => {
             if setup.len() < 2 {
-                return Err("position fen needs a position string".into());
+                return Err(ProtocolError::MissingFen);
             }
             let fen = setup[1..].join(" ");
-            Game::from_fen(rules, &fen).map_err(|e| format!("bad position '{fen}': {e}"))?
+            Game::from_fen(rules, &fen)
+                .map_err(|error| ProtocolError::BadPosition { fen, error })?
         }
-        Some(other) => return Err(format!("position: expected startpos or fen, got '{other}'")),
-        None => return Err("position: expected startpos or fen".into()),
+        other => {
+            return Err(ProtocolError::PositionKind {
+                got: other.map(|word| word.to_string()),
+            });
+        }
     };
     for (i, text) in moves.iter().enumerate() {
         game.play_text(text)
-            .map_err(|e| format!("move {} of position: {e}", i + 1))?;
+            .map_err(|error| ProtocolError::BadMove {
+                number: i + 1,
+                error,
+            })?;
     }
     Ok(game)
 }
@@ -53,21 +61,28 @@ const GO_KEYWORDS: [&str; 13] = [
     "perft",
 ];
 
-fn number(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
-    let text = value.ok_or_else(|| format!("go {keyword} needs a number"))?;
+fn number(keyword: &str, value: Option<&&str>) -> Result<u64, ProtocolError> {
+    let text = value.ok_or_else(|| ProtocolError::GoMissingNumber {
+        keyword: keyword.to_string(),
+    })?;
     text.parse::<u64>()
-        .map_err(|_| format!("go {keyword}: '{text}' is not a non-negative whole number"))
+        .map_err(|_| ProtocolError::GoNotANumber {
+            keyword: keyword.to_string(),
+            text: text.to_string(),
+        })
 }
 
-fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
+fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, ProtocolError> {
     match number(keyword, value)? {
-        0 => Err(format!("go {keyword}: must be at least 1")),
+        0 => Err(ProtocolError::GoZero {
+            keyword: keyword.to_string(),
+        }),
         n => Ok(n),
     }
 }
 
 /// `go ...` for the position `pos` (moves in `searchmoves` must be legal).
-pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, ProtocolError> {
     let mut limits = Limits::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut moves_to_go) =
         (None, None, None, None, None);
@@ -102,9 +117,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
             "searchmoves" => {
                 i -= 1;
                 while let Some(text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) {
-                    let mv: Move = pos
-                        .parse_move(text)
-                        .map_err(|e| format!("go searchmoves: {e}"))?;
+                    let mv: Move = pos.parse_move(text).map_err(ProtocolError::SearchMove)?;
                     limits.search_moves.push(mv);
                     i += 1;
                 }
@@ -132,7 +145,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
                 bashni_rules::Colour::White => "wtime",
                 bashni_rules::Colour::Black => "btime",
             };
-            return Err(format!("go: {missing} is missing for the side to move"));
+            return Err(ProtocolError::MissingClock { missing });
         }
         // An increment or a move count is part of a clock that is missing.
         None => {
@@ -140,7 +153,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
                 .into_iter()
                 .find_map(|(name, value)| value.map(|_| name));
             if let Some(part) = part {
-                return Err(format!("go: {part} needs wtime and btime"));
+                return Err(ProtocolError::ClockPartWithoutTime { part });
             }
         }
     }
@@ -148,7 +161,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
 }
 
 /// `setoption name <N...> [value <V...>]`, or the short `setoption variant <V>`.
-pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), ProtocolError> {
     match args {
         [word, value] if word.eq_ignore_ascii_case("variant") => {
             Ok(("UCI_Variant".into(), Some(value.to_string())))
@@ -157,11 +170,11 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String
             let value_at = rest.iter().position(|&t| t == "value");
             let name = rest[..value_at.unwrap_or(rest.len())].join(" ");
             if name.is_empty() {
-                return Err("setoption: missing option name".into());
+                return Err(ProtocolError::MissingOptionName);
             }
             let value = value_at.map(|v| rest[v + 1..].join(" "));
             Ok((name, value.filter(|v| !v.is_empty())))
         }
-        _ => Err("setoption: expected 'name <option> [value <value>]'".into()),
+        _ => Err(ProtocolError::SetoptionSyntax),
     }
 }

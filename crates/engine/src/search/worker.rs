@@ -312,6 +312,8 @@ impl<'a, T: Table> Worker<'a, T> {
         if index == 0 {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1);
         }
+        // A quiet move that offers the opponent a capture is not reduced
+        // (whether that capture is forced on the opponent or not).
         let reduction =
             if quiet && depth >= LMR_MIN_DEPTH && index >= LMR_MIN_MOVES && !self.pos.has_capture()
             {
@@ -329,8 +331,11 @@ impl<'a, T: Table> Worker<'a, T> {
         score
     }
 
-    /// Captures are compulsory, so a position with a capture has no "stand
-    /// pat": every capture is searched until the position is quiet.
+    /// Captures are compulsory by default, so a position with a capture has
+    /// no "stand pat": every capture is searched until the position is
+    /// quiet. With `ForcedCapture` off the side to move may ignore its
+    /// captures and make a plain move, so it may stand pat on the static
+    /// evaluation, and only the captures are searched beyond it.
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.visit() {
@@ -353,10 +358,19 @@ impl<'a, T: Table> Worker<'a, T> {
             };
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        self.pos.generate_moves(&mut moves);
+        let mut best = -MATE;
+        if self.pos.forced_capture() {
+            self.pos.generate_moves(&mut moves);
+        } else {
+            best = self.stand_pat(&mut moves, beta);
+            if best >= beta {
+                self.move_lists[ply] = moves;
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
         // Longer chains first: they usually decide the exchange.
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.capture_count()));
-        let mut best = -MATE;
         for mv in moves.iter() {
             let undo = self.make(mv);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
@@ -377,6 +391,23 @@ impl<'a, T: Table> Worker<'a, T> {
         }
         self.move_lists[ply] = moves;
         best
+    }
+
+    /// Quiescence with captures optional, in a position with a capture:
+    /// the side can move, and a plain move (or none of the captures) is
+    /// taken to be at least as good as the static evaluation, as in chess.
+    /// Returns that score; below `beta`, `moves` gets the captures to try.
+    /// Out of line, so the default rules' quiescence stays as it was.
+    #[cold]
+    #[inline(never)]
+    fn stand_pat(&mut self, moves: &mut Vec<Move>, beta: i32) -> i32 {
+        let score = evaluate(&self.pos);
+        moves.clear();
+        if score < beta {
+            self.pos.generate_moves(moves);
+            moves.retain(Move::is_capture);
+        }
+        score
     }
 
     /// `mv` became the best move at `ply`: the line from here is `mv`
