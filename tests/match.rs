@@ -73,7 +73,10 @@ fn check_game(game: &PdnGame, max_plies: u32) {
     let landing = game
         .tag("KingLanding")
         .map_or(KingLanding::default(), |rule| rule.parse().unwrap());
-    let rules = RuleSet::new(variant).with_king_landing(landing);
+    let forced = game.tag("ForcedCapture") != Some("false");
+    let rules = RuleSet::new(variant)
+        .with_king_landing(landing)
+        .with_forced_capture(forced);
     let mut pos = Position::from_fen(&rules, tag(game, "FEN")).unwrap();
     let mut seen: HashMap<u64, u32> = HashMap::from([(pos.key(), 1)]);
     for text in &game.moves {
@@ -187,6 +190,52 @@ fn self_play_at_low_depth_writes_a_pdn_that_replays() {
         assert_eq!(tag(&games[0], "White"), tag(&games[1], "Black"));
         let _ = std::fs::remove_file(&pdn);
     }
+}
+
+/// Plain moves played where a capture was on the board.
+fn captures_declined(game: &PdnGame) -> usize {
+    let rules = RuleSet::new(tag(game, "Variant").parse().unwrap()).with_forced_capture(false);
+    let mut pos = Position::from_fen(&rules, tag(game, "FEN")).unwrap();
+    let mut declined = 0;
+    for text in &game.moves {
+        let mv = pos.parse_move(text).unwrap();
+        let capture_on_board = pos.legal_moves().iter().any(|m| m.is_capture());
+        declined += usize::from(capture_on_board && !mv.is_capture());
+        pos.make(&mv);
+    }
+    declined
+}
+
+#[test]
+fn optional_captures_reach_the_referee_the_engines_and_the_pdn() {
+    let pdn = pdn_path("optional-captures");
+    let out = run_match(&[
+        "--engine",
+        BIN,
+        "--engine",
+        &format!("cmd={BIN},name=other"),
+        "--forced-capture",
+        "false",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+        "--openings",
+        &book("bashni"),
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(tag(game, "ForcedCapture"), "false");
+        check_game(game, 250);
+    }
+    // Under forced capture these games would have been forfeits.
+    let declined: usize = games.iter().map(captures_declined).sum();
+    assert!(declined > 0, "no engine ever declined a capture");
+    let _ = std::fs::remove_file(&pdn);
 }
 
 #[test]

@@ -124,6 +124,7 @@ fn pair_key(game: &PdnGame) -> String {
         "FEN",
         "Variant",
         "KingLanding",
+        "ForcedCapture",
         "TimeControl",
         "SearchLimit",
     ]

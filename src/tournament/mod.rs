@@ -102,6 +102,10 @@ pub struct MatchOptions {
     /// Sent to both engines as `KingLanding` (Bashni only).
     #[arg(long)]
     pub king_landing: Option<KingLanding>,
+    /// `false`: captures are optional (seed 002's configuration). The
+    /// referee plays by it and both engines get `ForcedCapture`.
+    #[arg(long, action = clap::ArgAction::Set)]
+    pub forced_capture: Option<bool>,
     /// Shuffle the openings with this seed (file order without it).
     #[arg(long)]
     pub seed: Option<u64>,

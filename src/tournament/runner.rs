@@ -432,6 +432,9 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
     if plan.settings.rules.king_landing != KingLanding::default() {
         tags.push(("KingLanding", plan.settings.rules.king_landing.to_string()));
     }
+    if !plan.settings.rules.forced_capture {
+        tags.push(("ForcedCapture", "false".to_string()));
+    }
     tags.push(("TimeControl", pdn_time_control(plan.settings.limit)));
     if !matches!(plan.settings.limit, SearchLimit::Clock(_)) {
         tags.push(("SearchLimit", plan.limit_text.clone()));

@@ -221,6 +221,7 @@ fn settings(args: &MatchOptions, limit: SearchLimit) -> GameSettings {
     };
     let rules = RuleSet::new(args.variant)
         .with_king_landing(args.king_landing.unwrap_or_default())
+        .with_forced_capture(args.forced_capture.unwrap_or(true))
         .with_draw_rules(DrawRules {
             max_plies: args.max_plies.unwrap_or(default_max_plies),
             repetitions: 3,
@@ -245,6 +246,9 @@ fn setup_lines(args: &MatchOptions, engines: &[EngineSpec]) -> Vec<Vec<(String, 
     let mut common = vec![("UCI_Variant".to_string(), variant.to_string())];
     if let Some(rule) = args.king_landing {
         common.push(("KingLanding".to_string(), rule.to_string()));
+    }
+    if let Some(forced) = args.forced_capture {
+        common.push(("ForcedCapture".to_string(), forced.to_string()));
     }
     if let Some(plies) = args.max_plies {
         common.push(("MaxPlies".to_string(), plies.to_string()));
