@@ -324,11 +324,13 @@ async fn a_game_goes_out_as_pdn_and_comes_back_after_a_lasca_game() {
         select(client, "mode", "humans").await;
         set_position(client, TALL).await;
         let played = ["h6xf8", "c7xa5"];
-        for mv in played {
+        for (count, mv) in played.iter().enumerate() {
             click_square(client, &mv[..2]).await;
             click_square(client, &mv[3..]).await;
+            // The board is drawn anew after each move.
+            let shown = format!("m.length == {}", count + 1);
+            wait_for(client, &moves_where(&shown), mv).await;
         }
-        wait_for(client, &moves_where("m.length == 2"), "the moves").await;
         click(client, "#pdn-box summary").await;
         click(client, "#pdn-export").await;
         let pdn = wait_for(
