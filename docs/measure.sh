@@ -30,8 +30,8 @@ for h in 16 256; do
   echo "Hash $h dashmap:   $($B bench --hash "$h" --tt dashmap | tail -1)"
 done
 
-echo "== transposition table: cost per probe and store (ns), lock-free vs DashMap"
-cargo test --release -q --lib tt_speed -- --ignored --nocapture 2>/dev/null | grep -v "^test \|^running\|^$" || true
+echo "== transposition table: store and probe, lock-free vs DashMap (criterion)"
+cargo bench -q --bench micro -- tt/ 2>/dev/null | grep -E "^tt/|thrpt" || true
 
 echo "== match runner: 40 games at depth 7, concurrency 1 and 2 (wall time)"
 for c in 1 2; do
