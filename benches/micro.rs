@@ -10,7 +10,7 @@
 
 use bashni_engine::eval::evaluate;
 use bashni_engine::tt::{Bound, DashMapTable, LockFreeTable, Table, TtEntry};
-use bashni_rules::{Position, RuleSet, SplitMix64, Variant, perft};
+use bashni_rules::{Position, RuleSet, SplitMix64, Variant, perft, random_game_positions};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -215,7 +215,7 @@ fn tables(c: &mut Criterion) {
 fn evaluation_over_games(c: &mut Criterion) {
     let mut group = c.benchmark_group("eval_games");
     for variant in Variant::ALL {
-        let games = random_game_positions(variant, 200, 1);
+        let games = random_game_positions(&RuleSet::new(variant), 200, 300, 1);
         group.throughput(Throughput::Elements(games.len() as u64));
         group.bench_function(variant.name(), |b| {
             b.iter(|| {
@@ -227,26 +227,6 @@ fn evaluation_over_games(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-/// The positions met in `games` random games (a fixed stream from `seed`,
-/// at most 300 plies each): every position before each move.
-fn random_game_positions(variant: Variant, games: usize, seed: u64) -> Vec<Position> {
-    let mut stream = SplitMix64::new(seed);
-    let mut next = move || stream.next_u64();
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start(&RuleSet::new(variant));
-        for _ in 0..300 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            out.push(pos.clone());
-            pos.make(&moves[next() as usize % moves.len()]);
-        }
-    }
-    out
 }
 
 /// Short runs: these are nanosecond-scale and stable within two seconds,

@@ -40,6 +40,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+mod playout;
 mod position;
 mod ruleset;
 
@@ -52,5 +53,6 @@ pub use movegen::Reach;
 pub use moves::{MAX_CAPTURES, Move};
 pub use notation::{NotationError, column_text, parse_square, piece_char};
 pub use perft::{divide, perft};
+pub use playout::random_game_positions;
 pub use position::{KingLanding, MAX_COUNTER, Position, Undo};
 pub use ruleset::{DrawReason, DrawRules, GameEnd, ParseRuleError, RuleSet};

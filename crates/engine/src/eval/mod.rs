@@ -428,21 +428,7 @@ mod tests {
 
     /// Positions met in random games: every position before each move.
     pub(super) fn random_positions(variant: Variant, games: usize, seed: u64) -> Vec<Position> {
-        let mut stream = bashni_rules::SplitMix64::new(seed);
-        let mut next = move || stream.next_u64();
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::start(&RuleSet::new(variant));
-            for _ in 0..300 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                out.push(pos.clone());
-                pos.make(&moves[next() as usize % moves.len()]);
-            }
-        }
-        out
+        bashni_rules::random_game_positions(&RuleSet::new(variant), games, 300, seed)
     }
 
     #[test]
