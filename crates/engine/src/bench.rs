@@ -154,7 +154,7 @@ pub fn parse_positions(text: &str) -> Result<Vec<(Variant, Position)>, BenchErro
         let (variant, fen) = line
             .split_once(' ')
             .ok_or_else(|| bad("expected '<variant> <fen>'".into()))?;
-        let variant: Variant = variant.parse().map_err(|e| bad(format!("{e}")))?;
+        let variant: Variant = variant.parse().map_err(|e: String| bad(e))?;
         let pos = Position::from_fen(&RuleSet::new(variant), fen)
             .map_err(|e| bad(format!("bad position '{fen}': {e}")))?;
         positions.push((variant, pos));
