@@ -14,6 +14,7 @@
 //! that count.
 
 mod display;
+mod eval_file;
 mod options;
 mod parse;
 
@@ -198,6 +199,8 @@ struct Controller {
     signals: Arc<Signals>,
     flags: Arc<Flags>,
     search: Option<JoinHandle<()>>,
+    /// `EvalFile`: the linear evaluation or a network.
+    eval: eval_file::Evaluation,
     /// `go` lines carried out so far: the number of the latest search.
     gos: u64,
 }
@@ -224,6 +227,7 @@ impl Controller {
             signals,
             flags,
             search: None,
+            eval: eval_file::Evaluation::default(),
             gos: 0,
         })
     }
@@ -329,6 +333,9 @@ impl Controller {
             Change::Variant => {
                 self.game = Game::new(self.options.rules);
                 self.tt.clear();
+                if let Err(message) = self.eval.reload(self.options.rules.variant) {
+                    error(&message);
+                }
             }
             // The position stays; only its rules change. The key does not
             // know the landing rule, so the table goes too.
@@ -340,6 +347,11 @@ impl Controller {
             }
             Change::Hash => self.resize_table()?,
             Change::ClearHash => self.tt.clear(),
+            Change::EvalFile => {
+                let variant = self.options.rules.variant;
+                (self.eval.set(&self.options.eval_file, variant))
+                    .inspect_err(|_| self.options.eval_file = self.eval.value().to_string())?
+            }
         }
         self.debug(&format!("{name} set"));
         Ok(())
@@ -396,6 +408,7 @@ impl Controller {
             skill_level: self.options.playing_skill(),
             move_overhead: self.options.move_overhead,
             draw_rules: self.game.rules().draw,
+            network: self.eval.network(),
         };
         self.arm_signals(!limits.is_bounded());
         let pos = pos.clone();
