@@ -16,13 +16,20 @@ pub struct Accumulator {
 impl Accumulator {
     /// The sums of `pos` computed from nothing.
     pub fn from_position(net: &Network, pos: &Position) -> Accumulator {
+        let white = active_features(pos, Colour::White);
+        let black = active_features(pos, Colour::Black);
+        Accumulator::from_features(net, [&white, &black])
+    }
+
+    /// The sums of explicit feature lists, White's perspective first:
+    /// for training, which works on feature lists, and its tests.
+    pub fn from_features(net: &Network, features: [&[u16]; 2]) -> Accumulator {
         let mut acc = Accumulator {
             values: [[0; L1]; 2],
         };
-        for perspective in [Colour::White, Colour::Black] {
-            let half = &mut acc.values[perspective.index()];
+        for (half, list) in acc.values.iter_mut().zip(features) {
             half.copy_from_slice(&net.ft_bias);
-            for feature in active_features(pos, perspective) {
+            for &feature in list {
                 net.backend.add(half, net.ft_row(feature));
             }
         }

@@ -5,7 +5,7 @@
 //! ```text
 //! "BSNN" | version u32 | variant u8 | features u32 | l1 u32 | l2 u32
 //! | provenance length u32 | provenance UTF-8
-//! | ft weights i16 | ft bias i16 | l1 weights i8 | l1 bias i32
+//! | ft weights i16 | ft bias i16 | l1 weights i16 | l1 bias i32
 //! | out weights i16 | out bias i32 | FNV-1a 64 of everything before
 //! ```
 //!
@@ -197,7 +197,7 @@ impl Network {
             provenance,
             ft_weights: r.array(features * L1, "first layer's weights", i16::from_le_bytes)?,
             ft_bias: r.array(L1, "first layer's biases", i16::from_le_bytes)?,
-            l1_weights: r.array(L2 * 2 * L1, "second layer's weights", i8::from_le_bytes)?,
+            l1_weights: r.array(L2 * 2 * L1, "second layer's weights", i16::from_le_bytes)?,
             l1_bias: r.array(L2, "second layer's biases", i32::from_le_bytes)?,
             out_weights: r.array(L2, "output weights", i16::from_le_bytes)?,
             out_bias: r.array(1, "output bias", i32::from_le_bytes)?[0],

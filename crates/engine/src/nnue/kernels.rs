@@ -1,8 +1,8 @@
 //! The integer inner loops, in a scalar version and, on x86_64 CPUs with
 //! AVX2, a SIMD one. Both compute exactly the same integers: i16 sums wrap
-//! the same way, and the dot product's pair sums cannot saturate because
-//! activations are at most 127 and weights at most 127 in magnitude
-//! (2 * 127 * 127 < 32767). A test compares them on random data.
+//! the same way, and the dot product multiplies i16 by i16 into i32 pair
+//! sums (`madd`), which cannot overflow for activations of at most 127
+//! (256 * 127 * 32768 < 2^31). A test compares them on random data.
 
 use super::network::L1;
 
@@ -47,10 +47,10 @@ impl Backend {
         }
     }
 
-    /// `sum(input[i] * weights[i])` over activations 0..=127 and weights
-    /// -127..=127; both slices have the same length, a multiple of 32.
+    /// `sum(input[i] * weights[i])` over activations 0..=127 and i16
+    /// weights; both slices have the same length, a multiple of 16.
     #[inline]
-    pub fn dot(self, input: &[u8], weights: &[i8]) -> i32 {
+    pub fn dot(self, input: &[i16], weights: &[i16]) -> i32 {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
@@ -70,7 +70,7 @@ fn scalar_add_sub<const ADD: bool>(acc: &mut [i16; L1], row: &[i16]) {
     }
 }
 
-fn scalar_dot(input: &[u8], weights: &[i8]) -> i32 {
+fn scalar_dot(input: &[i16], weights: &[i16]) -> i32 {
     input
         .iter()
         .zip(weights)
@@ -104,21 +104,19 @@ mod avx2 {
     }
 
     /// # Safety
-    /// The CPU must have AVX2; the slices have one length, a multiple of 32.
+    /// The CPU must have AVX2; the slices have one length, a multiple of 16.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(input: &[u8], weights: &[i8]) -> i32 {
-        assert!(input.len() == weights.len() && input.len().is_multiple_of(32));
-        let ones = _mm256_set1_epi16(1);
+    pub unsafe fn dot(input: &[i16], weights: &[i16]) -> i32 {
+        assert!(input.len() == weights.len() && input.len().is_multiple_of(16));
         let mut sum = _mm256_setzero_si256();
-        for i in (0..input.len()).step_by(32) {
-            // SAFETY: i + 32 <= len for both slices; unaligned loads.
+        for i in (0..input.len()).step_by(16) {
+            // SAFETY: i + 16 <= len for both slices; unaligned loads.
             unsafe {
                 let a = _mm256_loadu_si256(input.as_ptr().add(i).cast());
                 let w = _mm256_loadu_si256(weights.as_ptr().add(i).cast());
-                // u8 * i8 pair sums in i16 (no saturation, see the module
-                // comment), then pairs of those in i32.
-                let pairs = _mm256_maddubs_epi16(a, w);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+                // i16 * i16 pair sums in i32 (no overflow, see the module
+                // comment).
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, w));
             }
         }
         let lanes = _mm_add_epi32(
@@ -159,13 +157,10 @@ mod tests {
             simd.sub(&mut b, &row);
             assert_eq!(a, start);
             assert_eq!(b, start);
-            let input: Vec<u8> = (0..2 * L1)
-                .map(|_| (xorshift(&mut seed) % 128) as u8)
+            let input: Vec<i16> = (0..2 * L1)
+                .map(|_| (xorshift(&mut seed) % 128) as i16)
                 .collect();
-            let weights: Vec<i8> = (0..2 * L1)
-                .map(|_| (xorshift(&mut seed) % 255) as i16 - 127)
-                .map(|w| w as i8)
-                .collect();
+            let weights: Vec<i16> = (0..2 * L1).map(|_| xorshift(&mut seed) as i16).collect();
             assert_eq!(
                 Backend::Scalar.dot(&input, &weights),
                 simd.dot(&input, &weights)

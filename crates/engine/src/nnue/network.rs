@@ -13,10 +13,17 @@ pub const L1: usize = 128;
 pub const L2: usize = 32;
 /// An activation of 1.0 in the integer network (the clipped ReLU's top).
 pub const QA: i32 = 127;
-/// The scale of the second and output layers' weights.
-pub const QW: i32 = 64;
-/// The largest second-layer weight in f32 that still fits an i8.
-pub const MAX_HIDDEN_WEIGHT: f32 = 127.0 / QW as f32;
+/// The scale of the second and output layers' weights (i16). At 64 with
+/// i8 weights, a toy network lost a quarter of a logit to rounding; at
+/// 1024 the loss is negligible and the dot product stays exact in i32.
+pub const QW: i32 = 1024;
+/// The largest second-layer weight in f32 that still fits an i16.
+pub const MAX_HIDDEN_WEIGHT: f32 = i16::MAX as f32 / QW as f32;
+/// `ln 10 * QA * QW`, rounded: the raw output per `CP_PER_UNIT / 400`,
+/// so that the score needs no float arithmetic.
+const RAW_PER_LOG10: i64 = (std::f64::consts::LN_10 * (QA * QW) as f64 + 0.5) as i64;
+/// log2(QW): the shift back from `QA * QW` to `QA` after the second layer.
+const QW_SHIFT: u32 = QW.trailing_zeros();
 /// Centi-men per unit of network output: the score whose sigmoid
 /// `1 / (1 + 10^(-score / 400))` equals the sigmoid of the output.
 pub const CP_PER_UNIT: f32 = 400.0 / std::f32::consts::LN_10;
@@ -30,7 +37,7 @@ pub struct Network {
     pub(super) ft_weights: Vec<i16>,
     pub(super) ft_bias: Vec<i16>,
     /// `L2` rows of `2 * L1`, side to move's half first (scale `QW`).
-    pub(super) l1_weights: Vec<i8>,
+    pub(super) l1_weights: Vec<i16>,
     /// Scale `QA * QW`.
     pub(super) l1_bias: Vec<i32>,
     /// Scale `QW`.
@@ -96,26 +103,28 @@ impl Network {
     /// position `acc` holds; |score| <= `MAX_EVAL`.
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Colour) -> i32 {
         let raw = self.raw_output(acc, side_to_move) as i64;
-        // raw / (QA * QW) units of CP_PER_UNIT each: 18,715 is
-        // ln 10 * QA * QW rounded, so the integer path needs no float.
-        let cp = raw * 400 / 18_715;
+        // raw / (QA * QW) units of CP_PER_UNIT = 400 / ln 10 each.
+        let cp = raw * 400 / RAW_PER_LOG10;
         cp.clamp(-(MAX_EVAL as i64), MAX_EVAL as i64) as i32
     }
 
     /// The output before scaling: `QA * QW` is 1.0.
     pub fn raw_output(&self, acc: &Accumulator, side_to_move: Colour) -> i32 {
-        let mut input = [0u8; 2 * L1];
+        let mut input = [0i16; 2 * L1];
         for (half, perspective) in [side_to_move, !side_to_move].into_iter().enumerate() {
             let values = acc.values(perspective);
             for (a, &v) in input[half * L1..(half + 1) * L1].iter_mut().zip(values) {
-                *a = v.clamp(0, QA as i16) as u8;
+                *a = v.clamp(0, QA as i16);
             }
         }
+        // Rounded, not floored, back to the scale of QA.
+        let half = 1 << (QW_SHIFT - 1);
         let rows = self.l1_weights.chunks_exact(2 * L1);
         rows.zip(&self.l1_bias).zip(&self.out_weights).fold(
             self.out_bias,
             |out, ((row, &bias), &w)| {
-                let hidden = ((self.backend.dot(&input, row) + bias) >> 6).clamp(0, QA);
+                let hidden =
+                    ((self.backend.dot(&input, row) + bias + half) >> QW_SHIFT).clamp(0, QA);
                 out + hidden * w as i32
             },
         )
@@ -173,7 +182,7 @@ impl FloatNetwork {
             provenance: provenance.to_string(),
             ft_weights: quantise(&self.ft_weights, qa, i16::MAX as i64),
             ft_bias: quantise(&self.ft_bias, qa, i16::MAX as i64),
-            l1_weights: quantise(&self.l1_weights, qw, 127),
+            l1_weights: quantise(&self.l1_weights, qw, i16::MAX as i64),
             l1_bias: quantise(&self.l1_bias, qa * qw, i32::MAX as i64),
             out_weights: quantise(&self.out_weights, qw, i16::MAX as i64),
             out_bias: quantise::<i32>(&[self.out_bias], qa * qw, i32::MAX as i64)[0],
