@@ -84,6 +84,8 @@ pub struct PlayedGame {
     pub plies: usize,
     /// Quiet positions met in the game.
     pub positions: Vec<Position>,
+    /// The search's score of each of `positions`, from White's view.
+    pub scores: Vec<i32>,
 }
 
 /// Play game `index`: an opening from `openings` (or the start), a few
@@ -123,6 +125,7 @@ pub fn play_game(
     };
     let searcher = Searcher::new(tt, config);
     let mut positions = Vec::new();
+    let mut scores = Vec::new();
     let white_result = loop {
         if let Some(end) = game.result() {
             break result_for_white(end);
@@ -143,6 +146,8 @@ pub fn play_game(
         }
         if game.moves().len() > args.skip_plies as usize && is_quiet(pos) {
             positions.push(pos.clone());
+            let white = pos.side_to_move() == bashni_rules::Colour::White;
+            scores.push(if white { outcome.score } else { -outcome.score });
         }
         game.play(&best);
     };
@@ -150,6 +155,7 @@ pub fn play_game(
         white_result,
         plies: game.moves().len(),
         positions,
+        scores,
     })
 }
 
@@ -186,11 +192,12 @@ fn result_for_white(end: GameEnd) -> f64 {
 /// is complete.
 pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
     let mut block = String::new();
-    for position in &game.positions {
+    for (position, &score) in game.positions.iter().zip(&game.scores) {
         let record = SelfplayRecord {
             position: position.clone(),
             result: game.white_result,
             game: index,
+            score: Some(score),
         };
         block.push_str(&format!("{record}\n"));
     }
@@ -516,6 +523,7 @@ mod tests {
             positions: vec![
                 Position::from_fen(&RuleSet::new(Variant::Bashni), "W:c3w,f6b 0 1").unwrap(),
             ],
+            scores: vec![12],
         };
         let whole = game_block(Variant::Bashni, 0, &game) + &game_block(Variant::Bashni, 2, &game);
         let torn = &game_block(Variant::Bashni, 5, &game)[..10];
@@ -525,6 +533,6 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert_eq!(done, HashSet::from([0, 2]));
         assert_eq!(text, whole, "the torn game is cut off");
-        assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\n# game 0 "));
+        assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\t12\n# game 0 "));
     }
 }
