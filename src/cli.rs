@@ -62,6 +62,9 @@ enum Command {
     Openings(crate::selfplay::OpeningsArgs),
     /// Fit the evaluation's weights to self-play data (Texel's method).
     Tune(crate::tune::TuneArgs),
+    /// Fit the learned evaluation (a network) to self-play data and
+    /// write the network file.
+    Train(crate::train::TrainArgs),
     /// Replay the games of a PDN file and write them with the engine's
     /// scores, best moves and `?`/`??` marks.
     Annotate(crate::annotate::AnnotateArgs),
@@ -122,6 +125,7 @@ pub fn run() -> i32 {
         Some(Command::Selfplay(args)) => crate::selfplay::run(args),
         Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
         Some(Command::Tune(args)) => crate::tune::run(args),
+        Some(Command::Train(args)) => crate::train::run(args),
         Some(Command::Stats(args)) => crate::tournament::merge::run(args),
         Some(Command::Annotate(args)) => crate::annotate::run(args),
         Some(Command::Gui(args)) => crate::gui::run(args),
