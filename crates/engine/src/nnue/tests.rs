@@ -142,3 +142,123 @@ fn loading_checks_the_variant() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A search with a network plays legal moves; a network of the other
+/// variant is ignored, so that search is the linear one, node for node.
+#[test]
+fn searches_use_a_network_of_their_variant_only() {
+    use crate::search::{Config, Limits, Searcher};
+    use crate::tt::{LockFreeTable, Table};
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    for variant in Variant::ALL {
+        let pos = Position::start(&RuleSet::new(variant));
+        let search = |network: Option<Arc<Network>>| {
+            let table = LockFreeTable::try_with_megabytes(1).unwrap();
+            let config = Config {
+                draw_rules: RuleSet::new(variant).draw,
+                network,
+                ..Config::default()
+            };
+            Searcher::new(&table, config).search(&pos, &[], &limits, &mut |_| {})
+        };
+        let own = Arc::new(FloatNetwork::random(variant, 9).quantise(variant, "t"));
+        let other_variant = Variant::ALL.into_iter().find(|&v| v != variant).unwrap();
+        let other = FloatNetwork::random(other_variant, 9).quantise(other_variant, "t");
+        let learned = search(Some(own));
+        assert!(pos.legal_moves().contains(&learned.best.unwrap()));
+        let linear = search(None);
+        let ignored = search(Some(Arc::new(other)));
+        assert_eq!((ignored.nodes, ignored.score), (linear.nodes, linear.score));
+        assert_ne!(
+            (learned.nodes, learned.score),
+            (linear.nodes, linear.score),
+            "the network was not used"
+        );
+    }
+}
+
+/// Inference speed: run with
+/// `cargo test --release -p bashni-engine nnue::tests::speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn speed() {
+    use std::time::Instant;
+    let variant = Variant::Bashni;
+    let net = Arc::new(FloatNetwork::random(variant, 1).quantise(variant, "speed"));
+    let mut seed = 0x5EED;
+    let mut positions = Vec::new();
+    let mut pos = Position::start(&RuleSet::new(variant));
+    while positions.len() < 2000 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_ply() > 120 {
+            pos = Position::start(&RuleSet::new(variant));
+            continue;
+        }
+        positions.push(pos.clone());
+        pos.make(&moves[(xorshift(&mut seed) % moves.len() as u64) as usize]);
+    }
+    let rounds = 50;
+    let start = Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..rounds {
+        for p in &positions {
+            sum += net.evaluate_position(p) as i64;
+        }
+    }
+    let n = (rounds * positions.len()) as f64;
+    println!(
+        "from scratch: {:.0} ns per evaluate ({sum})",
+        start.elapsed().as_nanos() as f64 / n
+    );
+    let accs: Vec<(Accumulator, bashni_rules::Colour)> = positions
+        .iter()
+        .map(|p| (Accumulator::from_position(&net, p), p.side_to_move()))
+        .collect();
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for (acc, side) in &accs {
+            sum += net.evaluate(acc, *side) as i64;
+        }
+    }
+    println!(
+        "layers after the accumulator: {:.0} ns per evaluate ({sum})",
+        start.elapsed().as_nanos() as f64 / n
+    );
+    let mut made = 0u64;
+    let start = Instant::now();
+    for p in &positions {
+        let mut p = p.clone();
+        let mut stack = AccumulatorStack::new(net.clone(), &p);
+        for mv in p.legal_moves() {
+            for _ in 0..rounds {
+                let undo = stack.make(&mut p, &mv);
+                p.unmake(&mv, undo);
+                stack.pop();
+                made += 1;
+            }
+        }
+    }
+    println!(
+        "make + incremental update + unmake: {:.0} ns per move",
+        start.elapsed().as_nanos() as f64 / made as f64
+    );
+    let mut p = positions[positions.len() / 2].clone();
+    let moves = p.legal_moves();
+    let start = Instant::now();
+    let mut plain = 0u64;
+    for _ in 0..rounds * 100 {
+        for mv in &moves {
+            let undo = p.make(mv);
+            p.unmake(mv, undo);
+            plain += 1;
+        }
+    }
+    println!(
+        "make + unmake alone: {:.0} ns per move",
+        start.elapsed().as_nanos() as f64 / plain as f64
+    );
+    println!("backend {:?}", net.backend());
+}
