@@ -7,6 +7,7 @@
 //! resumed: games already in the output file are skipped. The lines of
 //! the data file are [`record`]'s.
 
+pub mod merge;
 pub mod record;
 
 use anyhow::{Context, bail};
@@ -67,6 +68,28 @@ pub struct SelfplayArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+    /// Play only slice K of N of the games (`--shard 2/8`): game indices
+    /// are dealt out in turn (index % N == K - 1), so shards are disjoint,
+    /// each game is the one a whole run plays, and `bashni merge-data`
+    /// joins the shards' files.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+}
+
+/// `K/N` with 1 <= K <= N.
+pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("shard '{text}' is not K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Whether game `index` is in the shard (every game without one).
+pub(crate) fn in_shard(shard: Option<(u64, u64)>, index: u64) -> bool {
+    shard.is_none_or(|(k, n)| index % n == k - 1)
 }
 
 /// A small, well-mixed random stream for game `index` of a run seeded
@@ -267,7 +290,9 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         None => Vec::new(),
     };
     let done = completed_games(&args.out)?;
-    let todo: Vec<u64> = (0..args.games).filter(|i| !done.contains(i)).collect();
+    let todo: Vec<u64> = (0..args.games)
+        .filter(|&i| in_shard(args.shard, i) && !done.contains(&i))
+        .collect();
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -319,9 +344,13 @@ pub fn command_line(args: &SelfplayArgs) -> String {
         Some(path) => format!(" --openings {}", path.display()),
         None => String::new(),
     };
+    let shard = match args.shard {
+        Some((k, n)) => format!(" --shard {k}/{n}"),
+        None => String::new(),
+    };
     format!(
         "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
-         --skip-plies {} --seed {} --hash {} --max-plies {} --out {}",
+         --skip-plies {} --seed {} --hash {} --max-plies {}{shard} --out {}",
         args.variant,
         args.games,
         args.nodes,
