@@ -153,6 +153,16 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// A line above the progress bar, or on stderr when there is none (a
+/// hidden bar prints nothing).
+fn say(bar: &ProgressBar, line: &str) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
 /// `bashni train`.
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let mut set = data::read_data(&args.data, args.variant, args.lambda, args.holdout_every)?;
@@ -175,7 +185,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     bar.set_message("1");
     let mut losses = Vec::new();
     let start = mean_loss(&net, &set.held_out);
-    bar.println(format!("epoch 0: held-out loss {start:.6}"));
+    say(&bar, &format!("epoch 0: held-out loss {start:.6}"));
     fit(
         &mut net,
         &mut set.fit,
@@ -186,7 +196,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                 "epoch {epoch}: train loss {:.6}, held-out loss {:.6}",
                 loss.train, loss.held_out
             );
-            bar.println(&line);
+            say(&bar, &line);
             bar.set_message((epoch + 1).to_string());
             losses.push(line);
         },
