@@ -4,7 +4,7 @@
 //! sums (`madd`), which cannot overflow for activations of at most 127
 //! (256 * 127 * 32768 < 2^31). A test compares them on random data.
 
-use super::network::L1;
+use super::network::{L1, L2};
 
 /// Which code runs the inner loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +60,24 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// The second layer before its activation: for each of the `L2`
+    /// rows of `weights` (each `2 * L1` long), `bias[j] + row . input`.
+    /// One call for all rows, so the SIMD path pays for no call or
+    /// dispatch per row.
+    #[inline]
+    pub fn affine(self, input: &[i16; 2 * L1], weights: &[i16], bias: &[i32]) -> [i32; L2] {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add`.
+            Backend::Avx2 => unsafe { avx2::affine(input, weights, bias) },
+            _ => std::array::from_fn(|j| {
+                bias[j] + scalar_dot(input, &weights[j * 2 * L1..(j + 1) * 2 * L1])
+            }),
+        }
+    }
+}
+
 fn scalar_add_sub<const ADD: bool>(acc: &mut [i16; L1], row: &[i16]) {
     for (a, &w) in acc.iter_mut().zip(row) {
         *a = if ADD {
@@ -80,7 +98,7 @@ fn scalar_dot(input: &[i16], weights: &[i16]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::L1;
+    use super::{L1, L2};
     use std::arch::x86_64::*;
 
     /// # Safety
@@ -106,6 +124,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2; the slices have one length, a multiple of 16.
     #[target_feature(enable = "avx2")]
+    #[inline]
     pub unsafe fn dot(input: &[i16], weights: &[i16]) -> i32 {
         assert!(input.len() == weights.len() && input.len().is_multiple_of(16));
         let mut sum = _mm256_setzero_si256();
@@ -126,6 +145,21 @@ mod avx2 {
         let lanes = _mm_add_epi32(lanes, _mm_shuffle_epi32(lanes, 0b01_00_11_10));
         let lanes = _mm_add_epi32(lanes, _mm_shuffle_epi32(lanes, 0b10_11_00_01));
         _mm_cvtsi128_si32(lanes)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2; `weights` holds `L2` rows of `2 * L1` and
+    /// `bias` `L2` values.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn affine(input: &[i16; 2 * L1], weights: &[i16], bias: &[i32]) -> [i32; L2] {
+        assert!(weights.len() >= L2 * 2 * L1 && bias.len() >= L2);
+        let mut out = [0i32; L2];
+        for (j, o) in out.iter_mut().enumerate() {
+            let row = &weights[j * 2 * L1..(j + 1) * 2 * L1];
+            // SAFETY: AVX2 is present (this function's contract).
+            *o = bias[j] + unsafe { dot(input, row) };
+        }
+        out
     }
 }
 
@@ -164,6 +198,15 @@ mod tests {
             assert_eq!(
                 Backend::Scalar.dot(&input, &weights),
                 simd.dot(&input, &weights)
+            );
+            let input: [i16; 2 * L1] = std::array::from_fn(|_| (xorshift(&mut seed) % 128) as i16);
+            let matrix: Vec<i16> = (0..L2 * 2 * L1)
+                .map(|_| xorshift(&mut seed) as i16)
+                .collect();
+            let bias: Vec<i32> = (0..L2).map(|_| xorshift(&mut seed) as i32 >> 8).collect();
+            assert_eq!(
+                Backend::Scalar.affine(&input, &matrix, &bias),
+                simd.affine(&input, &matrix, &bias)
             );
         }
     }

@@ -119,15 +119,13 @@ impl Network {
         }
         // Rounded, not floored, back to the scale of QA.
         let half = 1 << (QW_SHIFT - 1);
-        let rows = self.l1_weights.chunks_exact(2 * L1);
-        rows.zip(&self.l1_bias).zip(&self.out_weights).fold(
-            self.out_bias,
-            |out, ((row, &bias), &w)| {
-                let hidden =
-                    ((self.backend.dot(&input, row) + bias + half) >> QW_SHIFT).clamp(0, QA);
+        let sums = self.backend.affine(&input, &self.l1_weights, &self.l1_bias);
+        sums.iter()
+            .zip(&self.out_weights)
+            .fold(self.out_bias, |out, (&sum, &w)| {
+                let hidden = ((sum + half) >> QW_SHIFT).clamp(0, QA);
                 out + hidden * w as i32
-            },
-        )
+            })
     }
 }
 
