@@ -41,6 +41,19 @@ fn incremental_equals_from_scratch_on_random_games() {
                     pos.unmake(mv, undo);
                     stack.pop();
                     assert_eq!(stack.current(), &parent);
+                    // Lazily: make without evaluating, then evaluate the
+                    // grandchild, which computes both plies at once.
+                    let undo = stack.make(&mut pos, mv);
+                    if let Some(reply) = pos.legal_moves().first() {
+                        let undo2 = stack.make(&mut pos, reply);
+                        let scratch = Accumulator::from_position(&net, &pos);
+                        assert_eq!(stack.current(), &scratch, "{mv} {reply}");
+                        pos.unmake(reply, undo2);
+                        stack.pop();
+                    }
+                    assert_eq!(stack.current(), &Accumulator::from_position(&net, &pos));
+                    pos.unmake(mv, undo);
+                    stack.pop();
                 }
                 let mv = moves[(xorshift(&mut seed) % moves.len() as u64) as usize];
                 stack.make(&mut pos, &mv);

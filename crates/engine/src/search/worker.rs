@@ -127,8 +127,8 @@ impl<'a, T: Table> Worker<'a, T> {
     /// The static score from the side to move's view: the network's when
     /// one is on, else the linear evaluation's.
     #[inline]
-    fn evaluate(&self) -> i32 {
-        match &self.nnue {
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.nnue {
             Some(stack) => stack.evaluate(&self.pos),
             None => evaluate(&self.pos),
         }
