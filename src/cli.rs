@@ -63,10 +63,16 @@ enum Command {
     Match(crate::tournament::MatchArgs),
     /// Play the engine against itself and write quiet positions with results.
     Selfplay(crate::selfplay::SelfplayArgs),
+    /// Join self-play data files (e.g. the shards of `selfplay --shard`)
+    /// into one, complete games only, refusing overlapping games.
+    MergeData(crate::selfplay::merge::MergeArgs),
     /// Make an opening book of distinct, roughly balanced positions.
     Openings(crate::selfplay::OpeningsArgs),
     /// Fit the evaluation's weights to self-play data (Texel's method).
     Tune(crate::tune::TuneArgs),
+    /// Fit the learned evaluation (a network) to self-play data and
+    /// write the network file.
+    Train(crate::train::TrainArgs),
     /// Replay the games of a PDN file and write them with the engine's
     /// scores, best moves and `?`/`??` marks.
     Annotate(crate::annotate::AnnotateArgs),
@@ -121,6 +127,8 @@ pub fn run() -> i32 {
         Some(Command::Selfplay(args)) => crate::selfplay::run(args),
         Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
         Some(Command::Tune(args)) => crate::tune::run(args),
+        Some(Command::Train(args)) => crate::train::run(args),
+        Some(Command::MergeData(args)) => crate::selfplay::merge::run(args),
         Some(Command::Stats(args)) => crate::tournament::merge::run(args),
         Some(Command::Annotate(args)) => crate::annotate::run(args),
         Some(Command::Gui(args)) => crate::gui::run(args),

@@ -12,4 +12,5 @@ pub mod gui;
 pub mod search_args;
 pub mod selfplay;
 pub mod tournament;
+pub mod train;
 pub mod tune;

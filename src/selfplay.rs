@@ -7,6 +7,7 @@
 //! resumed: games already in the output file are skipped. The lines of
 //! the data file are [`record`]'s.
 
+pub mod merge;
 pub mod record;
 
 use anyhow::{Context, bail};
@@ -67,6 +68,28 @@ pub struct SelfplayArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+    /// Play only slice K of N of the games (`--shard 2/8`): game indices
+    /// are dealt out in turn (index % N == K - 1), so shards are disjoint,
+    /// each game is the one a whole run plays, and `bashni merge-data`
+    /// joins the shards' files.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+}
+
+/// `K/N` with 1 <= K <= N.
+pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("shard '{text}' is not K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Whether game `index` is in the shard (every game without one).
+pub(crate) fn in_shard(shard: Option<(u64, u64)>, index: u64) -> bool {
+    shard.is_none_or(|(k, n)| index % n == k - 1)
 }
 
 /// A small, well-mixed random stream for game `index` of a run seeded
@@ -84,6 +107,8 @@ pub struct PlayedGame {
     pub plies: usize,
     /// Quiet positions met in the game.
     pub positions: Vec<Position>,
+    /// The search's score of each of `positions`, from White's view.
+    pub scores: Vec<i32>,
 }
 
 /// Play game `index`: an opening from `openings` (or the start), a few
@@ -123,6 +148,7 @@ pub fn play_game(
     };
     let searcher = Searcher::new(tt, config);
     let mut positions = Vec::new();
+    let mut scores = Vec::new();
     let white_result = loop {
         if let Some(end) = game.result() {
             break result_for_white(end);
@@ -143,6 +169,8 @@ pub fn play_game(
         }
         if game.moves().len() > args.skip_plies as usize && is_quiet(pos) {
             positions.push(pos.clone());
+            let white = pos.side_to_move() == bashni_rules::Colour::White;
+            scores.push(if white { outcome.score } else { -outcome.score });
         }
         game.play(&best);
     };
@@ -150,6 +178,7 @@ pub fn play_game(
         white_result,
         plies: game.moves().len(),
         positions,
+        scores,
     })
 }
 
@@ -186,11 +215,12 @@ fn result_for_white(end: GameEnd) -> f64 {
 /// is complete.
 pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
     let mut block = String::new();
-    for position in &game.positions {
+    for (position, &score) in game.positions.iter().zip(&game.scores) {
         let record = SelfplayRecord {
             position: position.clone(),
             result: game.white_result,
             game: index,
+            score: Some(score),
         };
         block.push_str(&format!("{record}\n"));
     }
@@ -260,7 +290,9 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         None => Vec::new(),
     };
     let done = completed_games(&args.out)?;
-    let todo: Vec<u64> = (0..args.games).filter(|i| !done.contains(i)).collect();
+    let todo: Vec<u64> = (0..args.games)
+        .filter(|&i| in_shard(args.shard, i) && !done.contains(&i))
+        .collect();
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -312,9 +344,13 @@ pub fn command_line(args: &SelfplayArgs) -> String {
         Some(path) => format!(" --openings {}", path.display()),
         None => String::new(),
     };
+    let shard = match args.shard {
+        Some((k, n)) => format!(" --shard {k}/{n}"),
+        None => String::new(),
+    };
     format!(
         "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
-         --skip-plies {} --seed {} --hash {} --max-plies {} --out {}",
+         --skip-plies {} --seed {} --hash {} --max-plies {}{shard} --out {}",
         args.variant,
         args.games,
         args.nodes,
@@ -516,6 +552,7 @@ mod tests {
             positions: vec![
                 Position::from_fen(&RuleSet::new(Variant::Bashni), "W:c3w,f6b 0 1").unwrap(),
             ],
+            scores: vec![12],
         };
         let whole = game_block(Variant::Bashni, 0, &game) + &game_block(Variant::Bashni, 2, &game);
         let torn = &game_block(Variant::Bashni, 5, &game)[..10];
@@ -525,6 +562,6 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert_eq!(done, HashSet::from([0, 2]));
         assert_eq!(text, whole, "the torn game is cut off");
-        assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\n# game 0 "));
+        assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\t12\n# game 0 "));
     }
 }

@@ -11,7 +11,7 @@
 //! and each fitted variant's weights file is written by `output`.
 
 mod data;
-mod output;
+pub(crate) mod output;
 
 use anyhow::bail;
 use bashni_engine::eval::weights_file::WeightsFile;
@@ -715,6 +715,7 @@ mod tests {
                         position: pos.clone(),
                         result,
                         game,
+                        score: None,
                     };
                     text += &format!("{record}\n");
                     *count += 1;

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! # made by: bashni selfplay --variant bashni ... --seed 3 ...
-//! <position string>\t<result>\t<variant>\t<game index>
+//! <position string>\t<result>\t<variant>\t<game index>[\t<search score>]
 //! # game <index> <variant> result <result> plies <plies> positions <count>
 //! ```
 //!
@@ -29,14 +29,19 @@ pub struct SelfplayRecord {
     pub result: f64,
     /// The index of the game in its run (positions of one game share it).
     pub game: u64,
+    /// The search's score of the position in centi-men from White's view,
+    /// when the data has it (a fifth field; older files have four).
+    pub score: Option<i32>,
 }
 
 /// Why a line is not a record or marker. The reader adds the line number
 /// ([`LineError`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    /// Not four tab-separated fields; holds how many there were.
+    /// Not four or five tab-separated fields; holds how many there were.
     FieldCount(usize),
+    /// The search score is not a whole number.
+    Score(String),
     /// The result is not a number in 0..=1.
     Result(String),
     /// The variant is unknown (the message says so).
@@ -58,8 +63,9 @@ impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RecordError::FieldCount(n) => {
-                write!(f, "expected 4 tab-separated fields, got {n}")
+                write!(f, "expected 4 or 5 tab-separated fields, got {n}")
             }
+            RecordError::Score(s) => write!(f, "bad search score '{s}'"),
             RecordError::Result(r) => write!(f, "bad result '{r}' (expected 0..=1)"),
             RecordError::Variant(error) => error.fmt(f),
             RecordError::Game(g) => write!(f, "bad game index '{g}'"),
@@ -76,7 +82,11 @@ impl fmt::Display for SelfplayRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pos = &self.position;
         let (fen, variant) = (pos.to_fen(), pos.variant());
-        write!(f, "{fen}\t{}\t{variant}\t{}", self.result, self.game)
+        write!(f, "{fen}\t{}\t{variant}\t{}", self.result, self.game)?;
+        match self.score {
+            Some(score) => write!(f, "\t{score}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -85,13 +95,19 @@ impl FromStr for SelfplayRecord {
 
     fn from_str(line: &str) -> Result<Self, RecordError> {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [fen, result, variant, game] = fields[..] else {
-            return Err(RecordError::FieldCount(fields.len()));
+        let (fen, result, variant, game, score) = match fields[..] {
+            [fen, result, variant, game] => (fen, result, variant, game, None),
+            [fen, result, variant, game, score] => (fen, result, variant, game, Some(score)),
+            _ => return Err(RecordError::FieldCount(fields.len())),
         };
+        let score = score
+            .map(|s| s.parse().map_err(|_| RecordError::Score(s.into())))
+            .transpose()?;
         let variant: Variant = variant.parse().map_err(RecordError::Variant)?;
         Ok(SelfplayRecord {
             result: parse_result(result)?,
             game: game.parse().map_err(|_| RecordError::Game(game.into()))?,
+            score,
             position: Position::from_fen(&RuleSet::new(variant), fen).map_err(|e| {
                 RecordError::Position {
                     fen: fen.into(),
@@ -276,6 +292,19 @@ mod tests {
         };
         assert_eq!([a.to_string(), b.to_string(), end.to_string()], written[..]);
         assert_eq!(record(&a.to_string()), **a);
+        assert_eq!(a.score, None);
+    }
+
+    #[test]
+    fn a_fifth_field_is_the_search_score_and_writes_back() {
+        let line = "W:c3w,f6b 0 1\t1\tbashni\t7\t-35";
+        let r = record(line);
+        assert_eq!(r.score, Some(-35));
+        assert_eq!(r.to_string(), line);
+        assert_eq!(
+            "W:c3w,f6b 0 1\t1\tbashni\t7\tx".parse::<SelfplayRecord>(),
+            Err(RecordError::Score("x".into()))
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod search;

@@ -1,6 +1,7 @@
 //! What can be wrong with a protocol command. The engine prints each as one
 //! `info string error: ...` line, which says what is wrong and where.
 
+use super::eval_file::EvalFileError;
 use crate::bench::BenchError;
 use bashni_rules::{NotationError, ParseRuleError};
 use std::fmt;
@@ -110,6 +111,8 @@ pub enum ProtocolError {
     },
     /// A wrong `bench` argument, or a bench that could not run.
     Bench(BenchError),
+    /// `EvalFile` names a network that did not load.
+    EvalFile(EvalFileError),
 }
 
 impl fmt::Display for ProtocolError {
@@ -155,6 +158,7 @@ impl fmt::Display for ProtocolError {
             }
             ClockPartWithoutTime { part } => write!(f, "go: {part} needs wtime and btime"),
             Bench(error) => write!(f, "bench: {error}"),
+            EvalFile(error) => error.fmt(f),
         }
     }
 }
@@ -164,5 +168,11 @@ impl std::error::Error for ProtocolError {}
 impl From<BenchError> for ProtocolError {
     fn from(error: BenchError) -> ProtocolError {
         ProtocolError::Bench(error)
+    }
+}
+
+impl From<EvalFileError> for ProtocolError {
+    fn from(error: EvalFileError) -> ProtocolError {
+        ProtocolError::EvalFile(error)
     }
 }

@@ -15,6 +15,7 @@
 
 mod display;
 mod error;
+mod eval_file;
 mod options;
 mod parse;
 
@@ -200,6 +201,8 @@ struct Controller {
     signals: Arc<Signals>,
     flags: Arc<Flags>,
     search: Option<JoinHandle<()>>,
+    /// `EvalFile`: the linear evaluation or a network.
+    eval: eval_file::Evaluation,
     /// `go` lines carried out so far: the number of the latest search.
     gos: u64,
 }
@@ -226,6 +229,7 @@ impl Controller {
             signals,
             flags,
             search: None,
+            eval: eval_file::Evaluation::default(),
             gos: 0,
         })
     }
@@ -330,6 +334,12 @@ impl Controller {
             Change::Variant => {
                 self.game = Game::new(self.options.rules);
                 self.tt.clear();
+                let variant = self.options.rules.variant;
+                if let Err(e) = self.eval.reload(variant) {
+                    error(&format!(
+                        "{e}; evaluating {variant} with the linear evaluation"
+                    ));
+                }
             }
             // The position stays; only its rules change. The key knows
             // neither the landing nor the capture rule, so after a change
@@ -344,6 +354,11 @@ impl Controller {
             }
             Change::Hash => self.resize_table()?,
             Change::ClearHash => self.tt.clear(),
+            Change::EvalFile => {
+                let variant = self.options.rules.variant;
+                (self.eval.set(&self.options.eval_file, variant))
+                    .inspect_err(|_| self.options.eval_file = self.eval.value().to_string())?
+            }
         }
         self.debug(&format!("{name} set"));
         Ok(())
@@ -400,6 +415,7 @@ impl Controller {
             skill_level: self.options.playing_skill(),
             move_overhead: self.options.move_overhead,
             draw_rules: self.game.rules().draw,
+            network: self.eval.network(),
         };
         self.arm_signals(!limits.is_bounded());
         let pos = pos.clone();

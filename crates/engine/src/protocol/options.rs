@@ -26,6 +26,9 @@ pub struct Options {
     pub limit_strength: bool,
     /// `UCI_Elo`, used when `UCI_LimitStrength` is on.
     pub elo: u32,
+    /// `EvalFile`: empty for the linear evaluation, `embedded` for the
+    /// network built into the binary, else the path of a network file.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -40,6 +43,7 @@ impl Default for Options {
             skill_level: SKILL_FULL,
             limit_strength: false,
             elo: ELO_RANGE.0,
+            eval_file: String::new(),
         }
     }
 }
@@ -77,6 +81,8 @@ pub enum Change {
     ClearHash,
     /// The landing, capture or a draw rule of the current game.
     Rules,
+    /// `EvalFile`: load the network it names (or drop it).
+    EvalFile,
 }
 
 /// The `option` lines of the `uci` answer (Bashni defaults).
@@ -104,6 +110,7 @@ pub fn declarations() -> Vec<String> {
             NO_PROGRESS_PLIES,
         ),
         spin_declaration("MaxPlies", d.rules.draw.max_plies, MAX_PLIES),
+        "option name EvalFile type string default <empty>".to_string(),
     ]
 }
 
@@ -225,6 +232,12 @@ impl Options {
             "maxplies" => {
                 self.rules.draw.max_plies = spin(name, value, MAX_PLIES)? as u32;
                 Change::Rules
+            }
+            "evalfile" => {
+                // UCI's way of writing an empty string is `<empty>`.
+                let text = value.unwrap_or_default().trim();
+                self.eval_file = if text == "<empty>" { "" } else { text }.to_string();
+                Change::EvalFile
             }
             _ => return Err(ProtocolError::UnknownOption(name.to_string())),
         };

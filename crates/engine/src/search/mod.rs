@@ -14,6 +14,7 @@ pub use params::{DEFAULT_HASH_MB, MATE, MAX_DEPTH, MAX_PLY, SKILL_FULL};
 pub use skill::{ELO_RANGE, skill_for_elo};
 pub use time::{Clock, Progress, TimeBudget, start_next_iteration};
 
+use crate::nnue::Network;
 use crate::tt::{Bound, Table};
 use bashni_rules::{DrawRules, Move, Position};
 use params::{
@@ -21,8 +22,8 @@ use params::{
     SKILL_TABLE, THREAD_HEADROOM_MB,
 };
 use rand::RngExt;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
 
@@ -78,6 +79,9 @@ pub struct Config {
     pub move_overhead: u64,
     /// When a game is drawn (scored 0 inside the tree).
     pub draw_rules: DrawRules,
+    /// The learned evaluation, used for positions of its variant; `None`
+    /// (the default) evaluates with the linear evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Config {
@@ -88,6 +92,7 @@ impl Default for Config {
             skill_level: SKILL_FULL,
             move_overhead: 10,
             draw_rules: DrawRules::for_variant(bashni_rules::Variant::Bashni),
+            network: None,
         }
     }
 }
@@ -172,6 +177,8 @@ pub(crate) struct Shared<'a, T: Table> {
     first_iteration_done: AtomicBool,
     /// The deepest iteration a helper has completed (single-PV searches).
     helper_best: Mutex<Option<HelperResult>>,
+    /// The learned evaluation when it is on and fits the variant.
+    network: Option<Arc<Network>>,
 }
 
 /// A helper's completed iteration, which the main thread may adopt.
@@ -359,6 +366,10 @@ fn think<T: Table>(
         main_nodes: AtomicU64::new(0),
         first_iteration_done: AtomicBool::new(false),
         helper_best: Mutex::new(None),
+        network: config
+            .network
+            .clone()
+            .filter(|net| net.variant() == pos.variant()),
     };
     tt.new_search();
     let roots: Vec<RootMove> = legal.iter().map(|&mv| RootMove::new(mv)).collect();

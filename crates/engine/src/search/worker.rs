@@ -7,6 +7,7 @@ use super::params::{
 };
 use super::{MATE, MAX_PLY, Shared, is_mate_score};
 use crate::eval::evaluate;
+use crate::nnue::AccumulatorStack;
 use crate::tt::{Bound, Table, TtEntry};
 use bashni_rules::{DrawRules, Move, Position};
 use std::sync::atomic::Ordering;
@@ -51,6 +52,8 @@ pub struct Worker<'a, T: Table> {
     killers: Vec<[u32; 2]>,
     /// History of quiet moves by (from, to) for the side that played them.
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The learned evaluation's accumulators along the path, if it is on.
+    nnue: Option<AccumulatorStack>,
 }
 
 impl<'a, T: Table> Worker<'a, T> {
@@ -65,6 +68,7 @@ impl<'a, T: Table> Worker<'a, T> {
         if keys.last() != Some(&pos.key()) {
             keys.push(pos.key());
         }
+        let nnue = (shared.network.clone()).map(|net| AccumulatorStack::new(net, &pos));
         Worker {
             pos,
             shared,
@@ -81,6 +85,7 @@ impl<'a, T: Table> Worker<'a, T> {
                 .collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
             history: Box::new([[[0; 64]; 64]; 2]),
+            nnue,
         }
     }
 
@@ -103,14 +108,30 @@ impl<'a, T: Table> Worker<'a, T> {
     }
 
     fn make(&mut self, mv: &Move) -> bashni_rules::Undo {
-        let undo = self.pos.make(mv);
+        let undo = match &mut self.nnue {
+            Some(stack) => stack.make(&mut self.pos, mv),
+            None => self.pos.make(mv),
+        };
         self.keys.push(self.pos.key());
         undo
     }
 
     fn unmake(&mut self, mv: &Move, undo: bashni_rules::Undo) {
         self.keys.pop();
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
         self.pos.unmake(mv, undo);
+    }
+
+    /// The static score from the side to move's view: the network's when
+    /// one is on, else the linear evaluation's.
+    #[inline]
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(&self.pos),
+            None => evaluate(&self.pos),
+        }
     }
 
     /// A draw by the variant's rules or by repetition of a position since
@@ -211,7 +232,7 @@ impl<'a, T: Table> Worker<'a, T> {
             return self.draw_or_loss(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here beats a mate already found.
         let alpha_floor = alpha.max(-MATE + ply as i32);
@@ -346,7 +367,7 @@ impl<'a, T: Table> Worker<'a, T> {
             return self.draw_or_loss(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         if !self.pos.has_capture() {
             // Quiet, unless the side to move cannot move at all: then it has lost.
@@ -354,7 +375,7 @@ impl<'a, T: Table> Worker<'a, T> {
             return if stuck {
                 -MATE + ply as i32
             } else {
-                evaluate(&self.pos)
+                self.evaluate()
             };
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);

@@ -1,0 +1,112 @@
+//! The accumulators along the search path. `make` only records the
+//! columns the move changes; the sums are brought up to date when a
+//! position is evaluated, from the nearest ancestor whose sums are
+//! known. Most nodes of a search are never evaluated (interior nodes,
+//! and quiescence nodes with a capture to make), so most updates are
+//! never done. `unmake` pops, so taking a move back costs nothing.
+
+use super::accumulator::{Accumulator, MoveDelta};
+use super::network::Network;
+use bashni_rules::{Move, Position, Variant};
+use std::sync::Arc;
+
+/// One ply: the move's column changes and, once computed, the sums.
+#[derive(Clone, Debug)]
+struct Entry {
+    delta: Option<MoveDelta>,
+    acc: Accumulator,
+    computed: bool,
+}
+
+/// One search thread's accumulators, the root's at the bottom.
+#[derive(Clone, Debug)]
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    variant: Variant,
+    /// Entries `0..len` are the path; the rest are kept for reuse.
+    entries: Vec<Entry>,
+    len: usize,
+}
+
+impl AccumulatorStack {
+    /// A stack holding `pos`'s accumulator, built from scratch.
+    pub fn new(net: Arc<Network>, pos: &Position) -> AccumulatorStack {
+        let root = Entry {
+            delta: None,
+            acc: Accumulator::from_position(&net, pos),
+            computed: true,
+        };
+        AccumulatorStack {
+            net,
+            variant: pos.variant(),
+            entries: vec![root],
+            len: 1,
+        }
+    }
+
+    /// The network the stack sums for.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// Make `mv` on `pos` and record what it changes; returns what
+    /// `Position::make` returns.
+    #[inline]
+    pub fn make(&mut self, pos: &mut Position, mv: &Move) -> bashni_rules::Undo {
+        let mut delta = MoveDelta::before(pos, mv);
+        let undo = pos.make(mv);
+        delta.after(pos);
+        if self.len == self.entries.len() {
+            let copy = self.entries[self.len - 1].clone();
+            self.entries.push(copy);
+        }
+        let entry = &mut self.entries[self.len];
+        entry.delta = Some(delta);
+        entry.computed = false;
+        self.len += 1;
+        undo
+    }
+
+    /// Drop the entry of the move being taken back.
+    #[inline]
+    pub fn pop(&mut self) {
+        debug_assert!(self.len > 1, "popped the root's accumulator");
+        self.len -= 1;
+    }
+
+    /// The accumulator of the current position, brought up to date.
+    #[inline]
+    pub fn current(&mut self) -> &Accumulator {
+        let top = self.len - 1;
+        if !self.entries[top].computed {
+            self.catch_up(top);
+        }
+        &self.entries[top].acc
+    }
+
+    /// Compute entries from the nearest computed ancestor up to `top`.
+    fn catch_up(&mut self, top: usize) {
+        // The root is always computed, so the search stops there at worst.
+        let known = (0..top)
+            .rev()
+            .find(|&i| self.entries[i].computed)
+            .unwrap_or(0);
+        for i in known + 1..=top {
+            let (done, rest) = self.entries.split_at_mut(i);
+            let (parent, entry) = (&done[i - 1], &mut rest[0]);
+            entry.acc.clone_from(&parent.acc);
+            if let Some(delta) = &entry.delta {
+                entry.acc.apply(&self.net, self.variant, delta);
+            }
+            entry.computed = true;
+        }
+    }
+
+    /// The current position's score from the side to move's view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let side = pos.side_to_move();
+        let net = Arc::clone(&self.net);
+        net.evaluate(self.current(), side)
+    }
+}
