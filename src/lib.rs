@@ -11,5 +11,6 @@ pub mod cli;
 pub mod gui;
 pub mod search_args;
 pub mod selfplay;
+pub mod serve;
 pub mod tournament;
 pub mod tune;
