@@ -7,7 +7,7 @@
 //!   may take the other seat);
 //! - [`token`]: seat tokens (128 random bits) and the hashes the database
 //!   keeps instead of them;
-//! - `room`: the room as a sans-IO state machine: moves, clocks (time is
+//! - [`room`]: the room as a sans-IO state machine: moves, clocks (time is
 //!   passed in), draw offers, takebacks, rematches, and the events to
 //!   broadcast;
 //! - [`store`]: the storage (SQLite or PostgreSQL, one schema, versioned
@@ -16,5 +16,6 @@
 //! The HTTP/WebSocket server, the lobby and the engine pool come on top.
 
 pub mod config;
+pub mod room;
 pub mod store;
 pub mod token;
