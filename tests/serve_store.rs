@@ -5,6 +5,7 @@
 //! PostgreSQL test fails under `CI=true` and otherwise says why and skips.
 
 use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
+use bashni::serve::store::writer::{MoveWriter, WriteError};
 use bashni::serve::store::{
     MoveRecord, NewGame, NewRoom, ResultRecord, RoomStatus, SeatRecord, Store, StoreError,
 };
@@ -59,6 +60,9 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     }),
     ("tokens are stored hashed", |s| {
         Box::pin(tokens_stored_hashed(s))
+    }),
+    ("the writer commits moves in groups", |s| {
+        Box::pin(group_commit(s))
     }),
     ("seats, takebacks, results and the lobby", |s| {
         Box::pin(seats_takebacks_results_lobby(s))
@@ -303,6 +307,64 @@ async fn tokens_stored_hashed(store: Store) {
         loaded[0].config.opponent,
         Opponent::Engine(Strength::Elo(1500))
     );
+}
+
+async fn group_commit(store: Store) {
+    let (writer, task) = MoveWriter::spawn(store.clone(), 64, 1024);
+    let mut rooms = Vec::new();
+    for _ in 0..20 {
+        rooms.push(room_with_game(&store, Opponent::Anyone).await);
+    }
+    // Each room plays its moves in order, waiting for each to be stored
+    // (as the server will before broadcasting); the rooms run at once.
+    let mut players = Vec::new();
+    for room in &rooms {
+        let (writer, room) = (writer.clone(), room.clone());
+        players.push(tokio::spawn(async move {
+            for ply in 1..=10 {
+                writer
+                    .append(mv(&room, ply, "c3-d4"))
+                    .await
+                    .expect("stored");
+            }
+        }));
+    }
+    for player in players {
+        player.await.expect("room task");
+    }
+    assert_eq!(writer.stats().moves(), 200);
+    eprintln!(
+        "  200 moves of 20 rooms in {} commits",
+        writer.stats().batches()
+    );
+    assert!(
+        writer.stats().batches() < 200,
+        "{} commits for 200 moves",
+        writer.stats().batches()
+    );
+    // A doubled ply is refused alone; the moves beside it are stored.
+    let (a, b) = (writer.clone(), writer.clone());
+    let (first, second) = (rooms[0].clone(), rooms[1].clone());
+    let (doubled, fresh) = tokio::join!(
+        a.append(mv(&first, 10, "c3-d4")),
+        b.append(mv(&second, 11, "c3-d4"))
+    );
+    assert!(
+        matches!(
+            doubled,
+            Err(WriteError::Store(StoreError::DuplicatePly { ply: 10, .. }))
+        ),
+        "{doubled:?}"
+    );
+    assert!(fresh.is_ok(), "{fresh:?}");
+    for room in &rooms {
+        let plies: Vec<u32> = moves_of(&store, room).await.iter().map(|m| m.ply).collect();
+        let expected = if *room == rooms[1] { 11 } else { 10 };
+        assert_eq!(plies, (1..=expected).collect::<Vec<_>>());
+    }
+    drop((writer, a, b));
+    task.await
+        .expect("the writer stops when its handles are gone");
 }
 
 async fn seats_takebacks_results_lobby(store: Store) {

@@ -18,8 +18,11 @@
 //! is what lets the server broadcast it only then; a batch of moves from
 //! many rooms is one transaction (group commit), all or nothing. A ply
 //! stored twice is an error ([`StoreError::DuplicatePly`]), never a second
-//! row. Instants are wall-clock Unix milliseconds, passed in by the caller
+//! row ([`writer::MoveWriter`] batches the moves of every room this way).
+//! Instants are wall-clock Unix milliseconds, passed in by the caller
 //! (only `stored_at` is read here).
+
+pub mod writer;
 
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::token::TokenHash;
