@@ -11,6 +11,8 @@
 //! is driven by the server directly.
 
 use super::config::{Opponent, RoomConfig};
+#[cfg(doc)]
+use super::store::GameRecord;
 use super::store::{LoadedRoom, RoomStatus};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::{Charge, Clocks};
@@ -320,8 +322,8 @@ impl Room {
     /// The room as a restart finds it in the store: the moves replayed by
     /// the rules, the clocks by the time each move was charged, and the
     /// side to move charged `thinking` already (from its turn's start to
-    /// the server's last heartbeat: the downtime is not charged), counted
-    /// from `now`.
+    /// the server's last heartbeat, [`thought_before_stop`](super::store::GameRecord::thought_before_stop):
+    /// the downtime is not charged), counted from `now`.
     pub fn restore(
         loaded: &LoadedRoom,
         thinking: Duration,
@@ -1187,9 +1189,16 @@ mod tests {
                 result: None,
             }),
         };
-        // Black had thought 4 s before the server died; it restarts later.
+        // Black's turn began at 1000 s (wall clock); the last heartbeat
+        // was at 1004 s; the server restarts an hour later.
+        let mut game = loaded.game.clone().expect("game");
+        game.turn_started_at_ms = 1_000_000;
+        assert_eq!(game.thought_before_stop(Some(1_004_000)), secs(4));
+        assert_eq!(game.thought_before_stop(Some(999_000)), secs(0));
+        assert_eq!(game.thought_before_stop(None), secs(0));
         let later = t0 + secs(3600);
-        let restored = Room::restore(&loaded, secs(4), later).expect("restore");
+        let thinking = game.thought_before_stop(Some(1_004_000));
+        let restored = Room::restore(&loaded, thinking, later).expect("restore");
         assert_eq!(restored.game().position(), room.game().position());
         assert_eq!(restored.clock_ms(later), room.clock_ms(t + secs(4)));
         assert_eq!(

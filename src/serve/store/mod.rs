@@ -8,7 +8,7 @@
 //! each database gets its own connect options (SQLite's WAL journal, full
 //! synchronous commits, foreign keys and busy timeout; PostgreSQL's pool),
 //! values keep their native types instead of `Any`'s narrower mapping,
-//! and no driver table has to be installed at run time. The [`on_pool`]
+//! and no driver table has to be installed at run time. The `on_pool!`
 //! macro writes each query once and compiles it for both pools, so the SQL
 //! is still shared (it uses only `$1` parameters, `BIGINT`, `BOOLEAN` and
 //! `TEXT`, and `ON CONFLICT`, which both databases read alike).
@@ -271,6 +271,17 @@ pub struct GameRecord {
     pub result: Option<ResultRecord>,
 }
 
+impl GameRecord {
+    /// How long the side to move had been thinking when the server
+    /// stopped: from the start of its turn to the server's last stored
+    /// heartbeat (`last_alive_ms`), never less than zero; nothing without
+    /// a heartbeat. The time the server was down is not charged.
+    pub fn thought_before_stop(&self, last_alive_ms: Option<i64>) -> Duration {
+        let ms = last_alive_ms.map_or(0, |alive| alive.saturating_sub(self.turn_started_at_ms));
+        Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+    }
+}
+
 /// A room as loaded for a restart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadedRoom {
@@ -320,7 +331,7 @@ macro_rules! on_pool {
 }
 
 /// Insert a seat through `$executor`; a taken seat is
-/// [`StoreError::SeatTaken`]. (A macro, like [`on_pool`], so it compiles for
+/// [`StoreError::SeatTaken`]. (A macro, like `on_pool!`, so it compiles for
 /// both databases without spelling out sqlx's trait bounds.)
 macro_rules! insert_seat {
     ($executor:expr, $room_id:expr, $seat:expr) => {{
