@@ -11,6 +11,7 @@ pub mod cli;
 pub mod gui;
 pub mod search_args;
 pub mod selfplay;
+pub mod serve;
 pub mod tournament;
 pub mod train;
 pub mod tune;

@@ -1,0 +1,123 @@
+//! What a room is created with: the game's rules, the clock, and who may
+//! take the other seat. The store keeps it column by column; the room
+//! builds its [`RuleSet`] from it.
+
+use bashni_host::clock::TimeControl;
+use bashni_rules::{DrawRules, KingLanding, RuleSet, Variant};
+
+/// The game configuration a room's creator picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Bashni or Lasca.
+    pub variant: Variant,
+    /// Whether a capture must be taken when one is possible. Kept and
+    /// shown now; played by the rules once `RuleSet` has its
+    /// `ForcedCapture` (being added to `bashni-rules`), until then every
+    /// game is played with forced capture.
+    pub forced_capture: bool,
+    /// Where a flying king may land after a capture.
+    pub king_landing: KingLanding,
+    /// The draw rules (0 turns one off).
+    pub draw: DrawRules,
+}
+
+impl GameConfig {
+    /// The 15-move rule of the usual online rooms: 15 moves each without a
+    /// capture or a man move, that is 30 plies.
+    pub const FIFTEEN_MOVES_PLIES: u32 = 30;
+
+    /// A variant with its own rules and forced capture.
+    pub fn new(variant: Variant) -> GameConfig {
+        GameConfig {
+            variant,
+            forced_capture: true,
+            king_landing: KingLanding::default(),
+            draw: DrawRules::for_variant(variant),
+        }
+    }
+
+    /// The configuration of the usual online rooms (seed 002): forced
+    /// capture, drawn after 15 moves (30 plies) without a capture or a man
+    /// move, or by threefold repetition; no ply limit.
+    pub fn online(variant: Variant) -> GameConfig {
+        GameConfig {
+            draw: DrawRules {
+                no_progress_plies: GameConfig::FIFTEEN_MOVES_PLIES,
+                max_plies: 0,
+                repetitions: 3,
+            },
+            ..GameConfig::new(variant)
+        }
+    }
+
+    /// The rule set games in this room are played under.
+    pub fn rules(&self) -> RuleSet {
+        // Built through the builders, not a struct literal, so that new
+        // `RuleSet` fields (ForcedCapture) take their defaults here.
+        RuleSet::new(self.variant)
+            .with_king_landing(self.king_landing)
+            .with_draw_rules(self.draw)
+    }
+}
+
+/// An engine's strength as a client may choose it: only these two
+/// whitelisted settings, never engine options or commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// `Skill Level` (0 to 20).
+    Skill(u32),
+    /// `UCI_Elo`.
+    Elo(u32),
+}
+
+/// Who may take the seat the creator left free.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Anyone: the room is listed in the lobby.
+    Anyone,
+    /// Only who has the link: a private room, not listed.
+    LinkOnly,
+    /// The engine at this strength.
+    Engine(Strength),
+}
+
+impl Opponent {
+    /// The name the store keeps: `anyone`, `link` or `engine`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Opponent::Anyone => "anyone",
+            Opponent::LinkOnly => "link",
+            Opponent::Engine(_) => "engine",
+        }
+    }
+}
+
+/// Everything a room is created with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomConfig {
+    /// The rules.
+    pub game: GameConfig,
+    /// The clock, or `None` for a game without one.
+    pub clock: Option<TimeControl>,
+    /// Who may take the other seat.
+    pub opponent: Opponent,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_online_configuration_draws_after_fifteen_moves_and_threefold() {
+        let config = GameConfig::online(Variant::Bashni);
+        let rules = config.rules();
+        assert_eq!(rules.draw.no_progress_plies, 30);
+        assert_eq!(rules.draw.repetitions, 3);
+        assert_eq!(rules.draw.max_plies, 0);
+        assert!(config.forced_capture);
+        assert_eq!(
+            GameConfig::new(Variant::Lasca).rules(),
+            RuleSet::new(Variant::Lasca)
+        );
+    }
+}

@@ -1,0 +1,1228 @@
+//! A room as a sans-IO state machine: two seats, one game at a time (a
+//! rematch starts the next with colours swapped), the server's clocks,
+//! draw offers, takebacks and the result. It reads no clock and does no
+//! I/O: the caller passes the time in (`now`), stores what the returned
+//! [`Event`]s say (moves first: a move is broadcast only once stored), and
+//! broadcasts them. Moves are validated by `bashni-rules`, the clocks kept
+//! by `bashni_host::clock::Clocks`.
+//!
+//! Who acts is a seat number (0: the creator's, 1: the other); a client
+//! becomes one by its seat token ([`Room::authenticate`]), an engine seat
+//! is driven by the server directly.
+
+use super::config::{Opponent, RoomConfig};
+#[cfg(doc)]
+use super::store::GameRecord;
+use super::store::{LoadedRoom, RoomStatus};
+use super::token::{SeatToken, TokenHash};
+use bashni_host::clock::{Charge, Clocks};
+use bashni_host::pdn::result_token;
+use bashni_rules::{Colour, Game, GameEnd};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// The longest move text accepted from a client (a capture of every
+/// piece on the board fits easily).
+pub const MAX_MOVE_TEXT: usize = 128;
+
+/// How far below zero a clock may fall before the side loses on time: the
+/// server measures at its own door, so no margin is granted.
+pub const FLAG_MARGIN: Duration = Duration::ZERO;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The display name (checked by [`Player::human`]; escaping is the
+    /// page's job).
+    pub name: String,
+    /// The hash of the seat's token; `None` for the engine.
+    pub token_hash: Option<TokenHash>,
+    /// Whether the engine sits here.
+    pub engine: bool,
+}
+
+impl Player {
+    /// A person with `name` who holds the token hashing to `token_hash`.
+    /// The name is trimmed; empty, too long or with control characters, it
+    /// is refused.
+    pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
+        let name = name.trim();
+        if name.is_empty()
+            || name.chars().count() > MAX_NAME_CHARS
+            || name.chars().any(char::is_control)
+        {
+            return Err(RoomError::BadName);
+        }
+        Ok(Player {
+            name: name.to_owned(),
+            token_hash: Some(token_hash),
+            engine: false,
+        })
+    }
+
+    /// The engine, shown as `name`.
+    pub fn engine(name: &str) -> Player {
+        Player {
+            name: name.to_owned(),
+            token_hash: None,
+            engine: true,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The rules ended it (no legal move, or a draw rule).
+    Rules(GameEnd),
+    /// This side's clock ran out.
+    Time {
+        /// Who ran out of time.
+        loser: Colour,
+    },
+    /// This side resigned.
+    Resignation {
+        /// Who resigned.
+        loser: Colour,
+    },
+    /// A draw offer was accepted.
+    DrawAgreed,
+}
+
+/// How a game ended: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Colour>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    fn of(reason: EndReason) -> Outcome {
+        let winner = match reason {
+            EndReason::Rules(end) => end.winner(),
+            EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
+            EndReason::DrawAgreed => None,
+        };
+        Outcome { winner, reason }
+    }
+
+    /// The PDN result: `2-0`, `0-2` or `1-1`.
+    pub fn result_token(&self) -> &'static str {
+        result_token(self.winner)
+    }
+}
+
+/// Why, in words, as the store keeps it and the page shows it.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.reason {
+            EndReason::Rules(end) => write!(f, "{end}"),
+            EndReason::Time { loser } => write!(f, "{loser} lost on time"),
+            EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
+            EndReason::DrawAgreed => f.write_str("draw agreed"),
+        }
+    }
+}
+
+/// Where the room stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for the second seat to be taken.
+    Waiting,
+    /// A game is being played.
+    Playing,
+    /// The game has ended; a rematch may follow.
+    Over(Outcome),
+}
+
+/// What happened, for the caller to store and then broadcast.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Someone took a seat.
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+        /// Who.
+        name: String,
+        /// Whether it is the engine.
+        engine: bool,
+    },
+    /// A game started (the first, or a rematch).
+    GameStarted {
+        /// 1 for the first game, one more for each rematch.
+        game_no: u32,
+        /// The seat that plays White.
+        white_seat: u8,
+        /// Both clocks (White's, Black's), or `None` without a clock.
+        clock_ms: Option<[i64; 2]>,
+    },
+    /// A move was played.
+    Moved {
+        /// The game.
+        game_no: u32,
+        /// 1 for the game's first move.
+        ply: u32,
+        /// The move in the rules' output notation.
+        text: String,
+        /// The time charged to the mover, in milliseconds.
+        elapsed_ms: u64,
+        /// Both clocks after the move, or `None`.
+        clock_ms: Option<[i64; 2]>,
+    },
+    /// A side offered a draw.
+    DrawOffered {
+        /// Who offered.
+        by: Colour,
+    },
+    /// A side declined the draw offered.
+    DrawDeclined {
+        /// Who declined.
+        by: Colour,
+    },
+    /// A side asked to take its last move back.
+    TakebackRequested {
+        /// Who asked.
+        by: Colour,
+    },
+    /// A side declined the takeback asked for.
+    TakebackDeclined {
+        /// Who declined.
+        by: Colour,
+    },
+    /// Moves were taken back: the game now has `plies` moves.
+    TookBack {
+        /// The game.
+        game_no: u32,
+        /// How many moves are left.
+        plies: u32,
+        /// Both clocks now, or `None`.
+        clock_ms: Option<[i64; 2]>,
+    },
+    /// A seat asked for a rematch.
+    RematchOffered {
+        /// Who asked.
+        seat: u8,
+    },
+    /// The game ended.
+    GameOver {
+        /// The game.
+        game_no: u32,
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+/// Why a room refused an action. None of them changes the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomError {
+    /// No such seat (only 0 and 1), or nobody sits there.
+    NoSuchSeat,
+    /// The seat is taken.
+    SeatTaken,
+    /// This seat is the engine's, or the engine's seat was offered to a
+    /// person.
+    WrongPlayer,
+    /// The name is empty, too long or has control characters.
+    BadName,
+    /// No game is being played.
+    NotPlaying,
+    /// The game is still on (a rematch needs it over).
+    StillPlaying,
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The move is malformed or illegal here.
+    IllegalMove(String),
+    /// There is no offer or request from the other side to answer.
+    NothingToAnswer,
+    /// There is no move of yours to take back.
+    NothingToTakeBack,
+    /// Stored moves do not replay (a restart found them corrupt).
+    Corrupt(String),
+}
+
+impl fmt::Display for RoomError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoomError::NoSuchSeat => f.write_str("no such seat"),
+            RoomError::SeatTaken => f.write_str("the seat is taken"),
+            RoomError::WrongPlayer => f.write_str("this seat is not for this player"),
+            RoomError::BadName => write!(
+                f,
+                "a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
+            ),
+            RoomError::NotPlaying => f.write_str("no game is being played"),
+            RoomError::StillPlaying => f.write_str("the game is still on"),
+            RoomError::NotYourTurn => f.write_str("it is not your turn"),
+            RoomError::IllegalMove(text) => write!(f, "illegal move: {text}"),
+            RoomError::NothingToAnswer => f.write_str("nothing to answer"),
+            RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
+            RoomError::Corrupt(what) => write!(f, "stored game does not replay: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for RoomError {}
+
+/// One room.
+#[derive(Clone, Debug)]
+pub struct Room {
+    id: String,
+    config: RoomConfig,
+    seats: [Option<Player>; 2],
+    game_no: u32,
+    white_seat: u8,
+    game: Game,
+    clocks: Option<Clocks>,
+    /// The time charged for each move of the game, to rebuild the clocks
+    /// after a takeback.
+    elapsed_ms: Vec<u64>,
+    /// When the side to move's turn began.
+    turn_began: Instant,
+    phase: Phase,
+    draw_offer: Option<Colour>,
+    takeback_request: Option<Colour>,
+    rematch: [bool; 2],
+}
+
+impl Room {
+    /// A room whose creator sits in seat 0 and will play `creator_colour`
+    /// in the first game; it waits for the other seat.
+    pub fn new(
+        id: String,
+        config: RoomConfig,
+        creator: Player,
+        creator_colour: Colour,
+        now: Instant,
+    ) -> Room {
+        Room {
+            id,
+            config,
+            seats: [Some(creator), None],
+            game_no: 1,
+            white_seat: match creator_colour {
+                Colour::White => 0,
+                Colour::Black => 1,
+            },
+            game: Game::new(config.game.rules()),
+            clocks: config.clock.map(Clocks::new),
+            elapsed_ms: Vec::new(),
+            turn_began: now,
+            phase: Phase::Waiting,
+            draw_offer: None,
+            takeback_request: None,
+            rematch: [false; 2],
+        }
+    }
+
+    /// The room as a restart finds it in the store: the moves replayed by
+    /// the rules, the clocks by the time each move was charged, and the
+    /// side to move charged `thinking` already (from its turn's start to
+    /// the server's last heartbeat, [`thought_before_stop`](super::store::GameRecord::thought_before_stop):
+    /// the downtime is not charged), counted from `now`.
+    pub fn restore(
+        loaded: &LoadedRoom,
+        thinking: Duration,
+        now: Instant,
+    ) -> Result<Room, RoomError> {
+        let mut seats: [Option<Player>; 2] = [None, None];
+        for s in &loaded.seats {
+            let slot = seats
+                .get_mut(usize::from(s.seat))
+                .ok_or_else(|| RoomError::Corrupt(format!("seat {}", s.seat)))?;
+            *slot = Some(Player {
+                name: s.name.clone(),
+                token_hash: s.token_hash.clone(),
+                engine: s.engine,
+            });
+        }
+        let creator = seats[0]
+            .clone()
+            .ok_or_else(|| RoomError::Corrupt("no creator seat".into()))?;
+        let mut room = Room::new(
+            loaded.id.clone(),
+            loaded.config,
+            creator,
+            Colour::White,
+            now,
+        );
+        room.seats = seats;
+        let Some(game) = &loaded.game else {
+            return Ok(room);
+        };
+        if game.white_seat > 1 {
+            return Err(RoomError::Corrupt(format!(
+                "white seat {}",
+                game.white_seat
+            )));
+        }
+        room.game_no = game.game_no;
+        room.white_seat = game.white_seat;
+        room.phase = Phase::Playing;
+        for (i, mv) in game.moves.iter().enumerate() {
+            if usize::try_from(mv.ply).ok() != Some(i + 1) {
+                return Err(RoomError::Corrupt(format!("ply {} at {}", mv.ply, i + 1)));
+            }
+            room.replay(&mv.text, mv.elapsed_ms)?;
+        }
+        room.turn_began = now.checked_sub(thinking).unwrap_or(now);
+        if loaded.status == RoomStatus::Finished || game.result.is_some() {
+            return Err(RoomError::Corrupt("a finished game is not restored".into()));
+        }
+        if let Some(end) = room.game.result() {
+            // Stored moves that ended the game, stored before the result:
+            // end it now.
+            room.phase = Phase::Over(Outcome::of(EndReason::Rules(end)));
+        }
+        Ok(room)
+    }
+
+    /// Play a stored move again: legal by the rules, charged as it was.
+    fn replay(&mut self, text: &str, elapsed_ms: u64) -> Result<(), RoomError> {
+        let side = self.game.position().side_to_move();
+        self.game
+            .play_text(text)
+            .map_err(|e| RoomError::Corrupt(format!("{text}: {e}")))?;
+        if let Some(clocks) = &mut self.clocks {
+            // An accepted move came in time: replaying it cannot flag.
+            let _ = clocks.charge(side, Duration::from_millis(elapsed_ms), Duration::MAX);
+        }
+        self.elapsed_ms.push(elapsed_ms);
+        Ok(())
+    }
+
+    /// The room's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// What it was created with.
+    pub fn config(&self) -> &RoomConfig {
+        &self.config
+    }
+
+    /// Where it stands.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The current (or last) game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current game's number: 1, then one more for each rematch.
+    pub fn game_no(&self) -> u32 {
+        self.game_no
+    }
+
+    /// Who sits in `seat`.
+    pub fn player(&self, seat: u8) -> Option<&Player> {
+        self.seats.get(usize::from(seat))?.as_ref()
+    }
+
+    /// The seat that plays White in the current game.
+    pub fn white_seat(&self) -> u8 {
+        self.white_seat
+    }
+
+    /// The colour `seat` plays in the current game.
+    pub fn colour_of(&self, seat: u8) -> Colour {
+        if seat == self.white_seat {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    /// The seat that plays `colour` in the current game.
+    pub fn seat_of(&self, colour: Colour) -> u8 {
+        match colour {
+            Colour::White => self.white_seat,
+            Colour::Black => 1 - self.white_seat,
+        }
+    }
+
+    /// The pending draw offer, by whom.
+    pub fn draw_offer(&self) -> Option<Colour> {
+        self.draw_offer
+    }
+
+    /// The pending takeback request, by whom.
+    pub fn takeback_request(&self) -> Option<Colour> {
+        self.takeback_request
+    }
+
+    /// The seat whose token this is, if any. Both seats' hashes are
+    /// compared in full, so the time taken tells nothing.
+    pub fn authenticate(&self, token: &SeatToken) -> Option<u8> {
+        let mut found = None;
+        for (seat, player) in (0u8..).zip(&self.seats) {
+            let hash = player.as_ref().and_then(|p| p.token_hash.as_ref());
+            if hash.is_some_and(|h| h.matches(token)) {
+                found = Some(seat);
+            }
+        }
+        found
+    }
+
+    /// The clocks as they run now (White's, Black's), the side to move's
+    /// charged for its thinking so far; `None` without a clock.
+    pub fn clock_ms(&self, now: Instant) -> Option<[i64; 2]> {
+        let clocks = self.clocks.as_ref()?;
+        Some(match self.phase {
+            Phase::Playing => {
+                clocks.left_while(self.game.position().side_to_move(), self.thinking(now))
+            }
+            _ => clocks.left_ms(),
+        })
+    }
+
+    /// When the side to move has lost on time if it has not moved (the
+    /// first millisecond its clock is below the margin): the instant to
+    /// call [`Room::check_time`].
+    pub fn deadline(&self) -> Option<Instant> {
+        if self.phase != Phase::Playing {
+            return None;
+        }
+        let clocks = self.clocks.as_ref()?;
+        let side = self.game.position().side_to_move();
+        self.turn_began
+            .checked_add(clocks.deadline(side, FLAG_MARGIN) + Duration::from_millis(1))
+    }
+
+    fn thinking(&self, now: Instant) -> Duration {
+        now.saturating_duration_since(self.turn_began)
+    }
+
+    /// Take the free seat (seat 1). A person may take it unless the room
+    /// is the engine's, the engine only then. With both seats taken the
+    /// first game starts, its clock running from `now`.
+    pub fn join(&mut self, player: Player, now: Instant) -> Result<Vec<Event>, RoomError> {
+        if self.seats[1].is_some() {
+            return Err(RoomError::SeatTaken);
+        }
+        let engine_room = matches!(self.config.opponent, Opponent::Engine(_));
+        if player.engine != engine_room {
+            return Err(RoomError::WrongPlayer);
+        }
+        let event = Event::SeatTaken {
+            seat: 1,
+            name: player.name.clone(),
+            engine: player.engine,
+        };
+        self.seats[1] = Some(player);
+        let mut events = vec![event];
+        events.push(self.start_game(now));
+        Ok(events)
+    }
+
+    fn start_game(&mut self, now: Instant) -> Event {
+        self.game = Game::new(self.config.game.rules());
+        self.clocks = self.config.clock.map(Clocks::new);
+        self.elapsed_ms.clear();
+        self.turn_began = now;
+        self.phase = Phase::Playing;
+        self.draw_offer = None;
+        self.takeback_request = None;
+        self.rematch = [false; 2];
+        Event::GameStarted {
+            game_no: self.game_no,
+            white_seat: self.white_seat,
+            clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
+        }
+    }
+
+    /// The colour of `seat` in a game being played, if someone sits there.
+    fn playing_colour(&self, seat: u8) -> Result<Colour, RoomError> {
+        if self.player(seat).is_none() {
+            return Err(RoomError::NoSuchSeat);
+        }
+        if self.phase != Phase::Playing {
+            return Err(RoomError::NotPlaying);
+        }
+        Ok(self.colour_of(seat))
+    }
+
+    fn end(&mut self, reason: EndReason) -> Event {
+        let outcome = Outcome::of(reason);
+        self.phase = Phase::Over(outcome);
+        self.draw_offer = None;
+        self.takeback_request = None;
+        Event::GameOver {
+            game_no: self.game_no,
+            outcome,
+        }
+    }
+
+    /// `seat` plays `text` at `now`. Refused, changing nothing, when it is
+    /// not that seat's turn or the move is not legal. A legal move that
+    /// comes after the mover's clock ran out is not played: the game is
+    /// lost on time. Otherwise the move is played, the mover's clock
+    /// charged (and given its increment), any pending offer lapses, and the
+    /// game ends if the rules say so.
+    pub fn play(&mut self, seat: u8, text: &str, now: Instant) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        let side = self.game.position().side_to_move();
+        if colour != side {
+            return Err(RoomError::NotYourTurn);
+        }
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(RoomError::IllegalMove("too long".into()));
+        }
+        let mv = self
+            .game
+            .position()
+            .parse_move(text)
+            .map_err(|e| RoomError::IllegalMove(e.to_string()))?;
+        let elapsed = self.thinking(now);
+        if let Some(clocks) = &mut self.clocks
+            && clocks.charge(side, elapsed, FLAG_MARGIN) == Charge::Flagged
+        {
+            return Ok(vec![self.end(EndReason::Time { loser: side })]);
+        }
+        self.game.play(&mv);
+        let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.elapsed_ms.push(elapsed_ms);
+        self.turn_began = now;
+        self.draw_offer = None;
+        self.takeback_request = None;
+        let mut events = vec![Event::Moved {
+            game_no: self.game_no,
+            ply: u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX),
+            text: mv.to_string(),
+            elapsed_ms,
+            clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
+        }];
+        if let Some(end) = self.game.result() {
+            events.push(self.end(EndReason::Rules(end)));
+        }
+        Ok(events)
+    }
+
+    /// Whether the side to move has run out of time by `now`: if so the
+    /// game ends. Call it at [`Room::deadline`].
+    pub fn check_time(&mut self, now: Instant) -> Vec<Event> {
+        if self.phase != Phase::Playing {
+            return Vec::new();
+        }
+        let Some(clocks) = &self.clocks else {
+            return Vec::new();
+        };
+        let side = self.game.position().side_to_move();
+        let left = clocks.left_while(side, self.thinking(now))[side.index()];
+        let margin = i64::try_from(FLAG_MARGIN.as_millis()).unwrap_or(i64::MAX);
+        if left < -margin {
+            vec![self.end(EndReason::Time { loser: side })]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// `seat` resigns the game.
+    pub fn resign(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        Ok(vec![self.end(EndReason::Resignation { loser: colour })])
+    }
+
+    /// `seat` offers a draw; if the other side had offered one, this
+    /// accepts it. The offer lapses with the next move.
+    pub fn offer_draw(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        match self.draw_offer {
+            Some(by) if by != colour => Ok(vec![self.end(EndReason::DrawAgreed)]),
+            Some(_) => Ok(Vec::new()),
+            None => {
+                self.draw_offer = Some(colour);
+                Ok(vec![Event::DrawOffered { by: colour }])
+            }
+        }
+    }
+
+    /// `seat` accepts the draw the other side offered: drawn, 1-1.
+    pub fn accept_draw(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        if self.draw_offer != Some(!colour) {
+            return Err(RoomError::NothingToAnswer);
+        }
+        Ok(vec![self.end(EndReason::DrawAgreed)])
+    }
+
+    /// `seat` declines the draw the other side offered.
+    pub fn decline_draw(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        if self.draw_offer != Some(!colour) {
+            return Err(RoomError::NothingToAnswer);
+        }
+        self.draw_offer = None;
+        Ok(vec![Event::DrawDeclined { by: colour }])
+    }
+
+    /// How many plies a takeback for `colour` undoes: its last move, and
+    /// the opponent's reply if there is one.
+    fn takeback_plies(&self, colour: Colour) -> Result<usize, RoomError> {
+        let plies = if self.game.position().side_to_move() == colour {
+            2
+        } else {
+            1
+        };
+        if self.game.moves().len() < plies {
+            return Err(RoomError::NothingToTakeBack);
+        }
+        Ok(plies)
+    }
+
+    /// `seat` asks to take back its last move.
+    pub fn request_takeback(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        self.takeback_plies(colour)?;
+        self.takeback_request = Some(colour);
+        Ok(vec![Event::TakebackRequested { by: colour }])
+    }
+
+    /// `seat` grants the other side's takeback: its last move (and the
+    /// reply to it) are undone, the clocks are as they were after the move
+    /// before, and the turn starts again at `now`.
+    pub fn accept_takeback(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        let Some(by) = self.takeback_request.filter(|&by| by != colour) else {
+            return Err(RoomError::NothingToAnswer);
+        };
+        let plies = self.takeback_plies(by)?;
+        let keep = self.game.moves().len() - plies;
+        let moves: Vec<_> = self.game.moves()[..keep].to_vec();
+        let elapsed: Vec<u64> = self.elapsed_ms[..keep].to_vec();
+        self.game = Game::new(self.config.game.rules());
+        self.clocks = self.config.clock.map(Clocks::new);
+        self.elapsed_ms.clear();
+        for (mv, ms) in moves.iter().zip(elapsed) {
+            let side = self.game.position().side_to_move();
+            self.game.play(mv);
+            if let Some(clocks) = &mut self.clocks {
+                let _ = clocks.charge(side, Duration::from_millis(ms), Duration::MAX);
+            }
+            self.elapsed_ms.push(ms);
+        }
+        self.turn_began = now;
+        self.takeback_request = None;
+        self.draw_offer = None;
+        Ok(vec![Event::TookBack {
+            game_no: self.game_no,
+            plies: u32::try_from(keep).unwrap_or(u32::MAX),
+            clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
+        }])
+    }
+
+    /// `seat` declines the other side's takeback.
+    pub fn decline_takeback(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        if self.takeback_request.is_none_or(|by| by == colour) {
+            return Err(RoomError::NothingToAnswer);
+        }
+        self.takeback_request = None;
+        Ok(vec![Event::TakebackDeclined { by: colour }])
+    }
+
+    /// `seat` asks for a rematch once the game is over; when both seats
+    /// have asked, the next game starts at `now` with colours swapped.
+    pub fn offer_rematch(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
+        if self.player(seat).is_none() {
+            return Err(RoomError::NoSuchSeat);
+        }
+        match self.phase {
+            Phase::Over(_) => {}
+            Phase::Playing => return Err(RoomError::StillPlaying),
+            Phase::Waiting => return Err(RoomError::NotPlaying),
+        }
+        let index = usize::from(seat);
+        let mut events = Vec::new();
+        if !self.rematch[index] {
+            self.rematch[index] = true;
+            events.push(Event::RematchOffered { seat });
+        }
+        if self.rematch == [true; 2] {
+            self.game_no += 1;
+            self.white_seat = 1 - self.white_seat;
+            events.push(self.start_game(now));
+        }
+        Ok(events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::config::{GameConfig, Strength};
+    use crate::serve::store::{GameRecord, MoveRecord, SeatRecord};
+    use bashni_host::clock::TimeControl;
+    use bashni_rules::{DrawRules, Variant};
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    fn config(clock: Option<&str>) -> RoomConfig {
+        RoomConfig {
+            game: GameConfig::online(Variant::Bashni),
+            clock: clock.map(|c| c.parse::<TimeControl>().expect("time control")),
+            opponent: Opponent::Anyone,
+        }
+    }
+
+    /// A room with both seats taken (seat 0 White), the game started at
+    /// `t0`; the two seats' tokens.
+    fn playing(clock: Option<&str>, t0: Instant) -> (Room, [SeatToken; 2]) {
+        playing_with(config(clock), t0)
+    }
+
+    fn playing_with(config: RoomConfig, t0: Instant) -> (Room, [SeatToken; 2]) {
+        let tokens = [SeatToken::generate(), SeatToken::generate()];
+        let ann = Player::human("Ann", tokens[0].hash()).expect("name");
+        let bob = Player::human("Bob", tokens[1].hash()).expect("name");
+        let mut room = Room::new("r".into(), config, ann, Colour::White, t0);
+        assert_eq!(room.phase(), Phase::Waiting);
+        let events = room.join(bob, t0).expect("join");
+        assert_eq!(
+            events[0],
+            Event::SeatTaken {
+                seat: 1,
+                name: "Bob".into(),
+                engine: false
+            }
+        );
+        assert!(matches!(
+            events[1],
+            Event::GameStarted {
+                game_no: 1,
+                white_seat: 0,
+                ..
+            }
+        ));
+        assert_eq!(room.phase(), Phase::Playing);
+        (room, tokens)
+    }
+
+    /// A legal move for the side to move.
+    fn a_move(room: &Room) -> String {
+        room.game().position().legal_moves()[0].to_string()
+    }
+
+    fn moved(events: &[Event]) -> usize {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Moved { .. }))
+            .count()
+    }
+
+    fn outcome(room: &Room) -> Outcome {
+        match room.phase() {
+            Phase::Over(outcome) => outcome,
+            other => panic!("game not over: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn nobody_else_can_move_for_you() {
+        let t0 = Instant::now();
+        let (mut room, tokens) = playing(None, t0);
+        assert_eq!(room.authenticate(&tokens[0]), Some(0));
+        assert_eq!(room.authenticate(&tokens[1]), Some(1));
+        assert_eq!(room.authenticate(&SeatToken::generate()), None);
+        // Seat 1 (Black) cannot play White's move, nor an empty seat.
+        let mv = a_move(&room);
+        assert_eq!(room.play(1, &mv, t0), Err(RoomError::NotYourTurn));
+        assert_eq!(room.play(2, &mv, t0), Err(RoomError::NoSuchSeat));
+        assert_eq!(room.game().moves().len(), 0);
+        // A third person cannot sit down either.
+        let eve = Player::human("Eve", SeatToken::generate().hash()).expect("name");
+        assert_eq!(room.join(eve, t0), Err(RoomError::SeatTaken));
+    }
+
+    #[test]
+    fn a_move_out_of_turn_or_illegal_is_refused_and_changes_nothing() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60"), t0);
+        let first = a_move(&room);
+        let events = room.play(0, &first, t0 + secs(1)).expect("move");
+        assert_eq!(moved(&events), 1);
+        assert!(matches!(
+            &events[0],
+            Event::Moved {
+                ply: 1,
+                elapsed_ms: 1000,
+                clock_ms: Some([59_000, 60_000]),
+                ..
+            }
+        ));
+        // White again: out of turn.
+        assert_eq!(
+            room.play(0, &first, t0 + secs(2)),
+            Err(RoomError::NotYourTurn)
+        );
+        // Black: illegal and malformed moves.
+        for bad in ["c3-d4", "z9-z8", "<script>", "", &"c3-d4".repeat(40)] {
+            assert!(
+                matches!(
+                    room.play(1, bad, t0 + secs(2)),
+                    Err(RoomError::IllegalMove(_))
+                ),
+                "{bad}"
+            );
+        }
+        assert_eq!(room.game().moves().len(), 1);
+        assert_eq!(room.clock_ms(t0 + secs(1)), Some([59_000, 60_000]));
+        // Black's clock runs from White's move.
+        assert_eq!(room.clock_ms(t0 + secs(4)), Some([59_000, 57_000]));
+    }
+
+    #[test]
+    fn a_flag_falls_on_a_late_move_and_at_the_deadline() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("1+1"), t0);
+        // A move after the clock ran out is not played: lost on time.
+        let late = room
+            .play(0, &a_move(&room), t0 + secs(2))
+            .expect("late move");
+        assert_eq!(moved(&late), 0);
+        assert_eq!(
+            outcome(&room),
+            Outcome {
+                winner: Some(Colour::Black),
+                reason: EndReason::Time {
+                    loser: Colour::White
+                }
+            }
+        );
+        assert_eq!(outcome(&room).result_token(), "0-2");
+        assert_eq!(room.game().moves().len(), 0);
+        assert_eq!(
+            room.play(0, "c3-d4", t0 + secs(3)),
+            Err(RoomError::NotPlaying)
+        );
+
+        // Without a move, the server's check at the deadline decides it.
+        let (mut room, _) = playing(Some("1+1"), t0);
+        room.play(0, &a_move(&room), t0 + Duration::from_millis(400))
+            .expect("in time");
+        let deadline = room.deadline().expect("a deadline");
+        // Black has 1 s from White's move.
+        assert_eq!(deadline, t0 + Duration::from_millis(1401));
+        assert!(
+            room.check_time(deadline - Duration::from_millis(1))
+                .is_empty()
+        );
+        let events = room.check_time(deadline);
+        assert!(matches!(
+            events[..],
+            [Event::GameOver {
+                outcome: Outcome {
+                    winner: Some(Colour::White),
+                    ..
+                },
+                ..
+            }]
+        ));
+        assert_eq!(room.deadline(), None);
+        // No clock, no flag.
+        let (mut room, _) = playing(None, t0);
+        assert!(room.check_time(t0 + secs(1_000_000)).is_empty());
+        assert_eq!(room.deadline(), None);
+    }
+
+    #[test]
+    fn a_draw_offer_accepted_ends_the_game_drawn() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(None, t0);
+        assert_eq!(room.accept_draw(1), Err(RoomError::NothingToAnswer));
+        assert_eq!(
+            room.offer_draw(0),
+            Ok(vec![Event::DrawOffered { by: Colour::White }])
+        );
+        assert_eq!(room.offer_draw(0), Ok(vec![]), "offered once");
+        assert_eq!(
+            room.accept_draw(0),
+            Err(RoomError::NothingToAnswer),
+            "not your own"
+        );
+        let events = room.accept_draw(1).expect("accept");
+        assert!(matches!(events[..], [Event::GameOver { game_no: 1, .. }]));
+        assert_eq!(outcome(&room).winner, None);
+        assert_eq!(outcome(&room).result_token(), "1-1");
+        assert_eq!(outcome(&room).to_string(), "draw agreed");
+    }
+
+    #[test]
+    fn a_draw_offer_can_be_declined_and_lapses_with_a_move() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(None, t0);
+        room.offer_draw(1).expect("offer");
+        assert_eq!(
+            room.decline_draw(0),
+            Ok(vec![Event::DrawDeclined { by: Colour::White }])
+        );
+        assert_eq!(room.draw_offer(), None);
+        room.offer_draw(1).expect("offer again");
+        room.play(0, &a_move(&room), t0).expect("move");
+        assert_eq!(room.draw_offer(), None, "a move lapses the offer");
+        assert_eq!(room.accept_draw(0), Err(RoomError::NothingToAnswer));
+        // Both offering is agreeing.
+        room.offer_draw(0).expect("offer");
+        room.offer_draw(1).expect("counter-offer");
+        assert_eq!(outcome(&room).reason, EndReason::DrawAgreed);
+    }
+
+    #[test]
+    fn resigning_loses() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(None, t0);
+        room.resign(1).expect("resign");
+        assert_eq!(outcome(&room).winner, Some(Colour::White));
+        assert_eq!(outcome(&room).to_string(), "Black resigned");
+        assert_eq!(room.resign(0), Err(RoomError::NotPlaying));
+    }
+
+    #[test]
+    fn a_takeback_undoes_the_last_move_or_two() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60+1"), t0);
+        assert_eq!(room.request_takeback(0), Err(RoomError::NothingToTakeBack));
+        let start = room.game().position().clone();
+        room.play(0, &a_move(&room), t0 + secs(5)).expect("white");
+        assert_eq!(room.clock_ms(t0 + secs(5)), Some([56_000, 60_000]));
+        // Black has no move to take back; White takes back its own.
+        assert_eq!(room.request_takeback(1), Err(RoomError::NothingToTakeBack));
+        assert_eq!(
+            room.request_takeback(0),
+            Ok(vec![Event::TakebackRequested { by: Colour::White }])
+        );
+        assert_eq!(
+            room.accept_takeback(0, t0 + secs(6)),
+            Err(RoomError::NothingToAnswer)
+        );
+        let events = room.accept_takeback(1, t0 + secs(6)).expect("accept");
+        assert_eq!(
+            events,
+            vec![Event::TookBack {
+                game_no: 1,
+                plies: 0,
+                clock_ms: Some([60_000, 60_000])
+            }]
+        );
+        assert_eq!(room.game().position(), &start);
+        // White moves, Black replies; on its turn White takes back both.
+        room.play(0, &a_move(&room), t0 + secs(7)).expect("white");
+        let after_white = room.game().position().clone();
+        room.play(1, &a_move(&room), t0 + secs(10)).expect("black");
+        room.play(0, &a_move(&room), t0 + secs(11)).expect("white");
+        room.play(1, &a_move(&room), t0 + secs(12)).expect("black");
+        room.request_takeback(1)
+            .expect("black asks (white to move: one reply undone too)");
+        assert_eq!(room.decline_takeback(1), Err(RoomError::NothingToAnswer));
+        assert_eq!(
+            room.decline_takeback(0),
+            Ok(vec![Event::TakebackDeclined { by: Colour::White }])
+        );
+        room.request_takeback(0).expect("white asks");
+        let events = room.accept_takeback(1, t0 + secs(20)).expect("accept");
+        // White's second move and Black's reply are gone.
+        assert!(matches!(events[..], [Event::TookBack { plies: 2, .. }]));
+        assert_eq!(room.game().moves().len(), 2);
+        assert_ne!(room.game().position(), &after_white);
+        // Clocks as after ply 2: White charged 1 s (+1), Black 3 s (+1).
+        assert_eq!(room.clock_ms(t0 + secs(20)), Some([60_000, 58_000]));
+        assert_eq!(room.game().position().side_to_move(), Colour::White);
+    }
+
+    #[test]
+    fn the_rules_end_the_game() {
+        let t0 = Instant::now();
+        let mut config = config(None);
+        config.game.draw = DrawRules {
+            no_progress_plies: 0,
+            max_plies: 2,
+            repetitions: 0,
+        };
+        let (mut room, _) = playing_with(config, t0);
+        room.play(0, &a_move(&room), t0).expect("white");
+        let events = room.play(1, &a_move(&room), t0).expect("black");
+        assert_eq!(moved(&events), 1);
+        assert!(matches!(events.last(), Some(Event::GameOver { .. })));
+        assert_eq!(outcome(&room).winner, None);
+        assert!(matches!(
+            outcome(&room).reason,
+            EndReason::Rules(GameEnd::Draw(_))
+        ));
+        assert_eq!(room.play(0, &a_move(&room), t0), Err(RoomError::NotPlaying));
+    }
+
+    #[test]
+    fn a_rematch_swaps_colours() {
+        let t0 = Instant::now();
+        let (mut room, tokens) = playing(Some("60"), t0);
+        room.play(0, &a_move(&room), t0 + secs(3)).expect("move");
+        assert_eq!(room.offer_rematch(0, t0), Err(RoomError::StillPlaying));
+        room.resign(0).expect("resign");
+        assert_eq!(
+            room.offer_rematch(0, t0),
+            Ok(vec![Event::RematchOffered { seat: 0 }])
+        );
+        assert_eq!(room.offer_rematch(0, t0), Ok(vec![]), "asked once");
+        let events = room.offer_rematch(1, t0 + secs(9)).expect("rematch");
+        assert_eq!(
+            events,
+            vec![
+                Event::RematchOffered { seat: 1 },
+                Event::GameStarted {
+                    game_no: 2,
+                    white_seat: 1,
+                    clock_ms: Some([60_000, 60_000])
+                }
+            ]
+        );
+        assert_eq!(room.phase(), Phase::Playing);
+        assert_eq!(room.game().moves().len(), 0);
+        assert_eq!(room.colour_of(0), Colour::Black);
+        assert_eq!(room.colour_of(1), Colour::White);
+        assert_eq!(room.seat_of(Colour::White), 1);
+        // Seat 1 now moves first; the tokens still name the same seats.
+        assert_eq!(room.authenticate(&tokens[1]), Some(1));
+        assert_eq!(
+            room.play(0, &a_move(&room), t0 + secs(9)),
+            Err(RoomError::NotYourTurn)
+        );
+        room.play(1, &a_move(&room), t0 + secs(10))
+            .expect("new white");
+    }
+
+    #[test]
+    fn engine_rooms_take_only_the_engine_and_names_are_checked() {
+        let t0 = Instant::now();
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
+        let config = RoomConfig {
+            opponent: Opponent::Engine(Strength::Skill(5)),
+            ..config(None)
+        };
+        let mut room = Room::new("e".into(), config, ann, Colour::Black, t0);
+        let bob = Player::human("Bob", SeatToken::generate().hash()).expect("name");
+        assert_eq!(room.join(bob, t0), Err(RoomError::WrongPlayer));
+        room.join(Player::engine("bashni skill 5"), t0)
+            .expect("engine joins");
+        assert_eq!(room.white_seat(), 1, "the creator chose Black");
+        // The server moves for the engine seat.
+        room.play(1, &a_move(&room), t0).expect("engine moves");
+        let mut open = Room::new(
+            "o".into(),
+            super::tests::config(None),
+            Player::human("Ann", SeatToken::generate().hash()).expect("name"),
+            Colour::White,
+            t0,
+        );
+        assert_eq!(
+            open.join(Player::engine("x"), t0),
+            Err(RoomError::WrongPlayer)
+        );
+        let hash = SeatToken::generate().hash();
+        assert_eq!(Player::human("  ", hash.clone()), Err(RoomError::BadName));
+        assert_eq!(Player::human("a\nb", hash.clone()), Err(RoomError::BadName));
+        assert_eq!(
+            Player::human(&"x".repeat(41), hash.clone()),
+            Err(RoomError::BadName)
+        );
+        let html = Player::human(" <b>Ann</b> ", hash).expect("kept as text");
+        assert_eq!(html.name, "<b>Ann</b>");
+    }
+
+    #[test]
+    fn a_restored_room_resumes_with_its_moves_and_clocks() {
+        let t0 = Instant::now();
+        let (mut room, tokens) = playing(Some("60+2"), t0);
+        let mut records = Vec::new();
+        let mut t = t0;
+        for (i, think) in [3u64, 5, 7].into_iter().enumerate() {
+            t += secs(think);
+            let seat = u8::from(i % 2 == 1);
+            for event in room.play(seat, &a_move(&room), t).expect("move") {
+                if let Event::Moved {
+                    ply,
+                    text,
+                    elapsed_ms,
+                    clock_ms,
+                    ..
+                } = event
+                {
+                    records.push(MoveRecord {
+                        room_id: "r".into(),
+                        game_no: 1,
+                        ply,
+                        text,
+                        elapsed_ms,
+                        clock_ms,
+                        moved_at_ms: 0,
+                    });
+                }
+            }
+        }
+        let seat = |seat: u8, name: &str, token: &SeatToken| SeatRecord {
+            seat,
+            name: name.into(),
+            token_hash: Some(token.hash()),
+            engine: false,
+            joined_at_ms: 0,
+        };
+        let loaded = LoadedRoom {
+            id: "r".into(),
+            config: *room.config(),
+            status: RoomStatus::Playing,
+            created_at_ms: 0,
+            seats: vec![seat(0, "Ann", &tokens[0]), seat(1, "Bob", &tokens[1])],
+            game: Some(GameRecord {
+                game_no: 1,
+                white_seat: 0,
+                started_at_ms: 0,
+                clock_ms: records.last().and_then(|r| r.clock_ms),
+                turn_started_at_ms: 0,
+                moves: records.clone(),
+                result: None,
+            }),
+        };
+        // Black's turn began at 1000 s (wall clock); the last heartbeat
+        // was at 1004 s; the server restarts an hour later.
+        let mut game = loaded.game.clone().expect("game");
+        game.turn_started_at_ms = 1_000_000;
+        assert_eq!(game.thought_before_stop(Some(1_004_000)), secs(4));
+        assert_eq!(game.thought_before_stop(Some(999_000)), secs(0));
+        assert_eq!(game.thought_before_stop(None), secs(0));
+        let later = t0 + secs(3600);
+        let thinking = game.thought_before_stop(Some(1_004_000));
+        let restored = Room::restore(&loaded, thinking, later).expect("restore");
+        assert_eq!(restored.game().position(), room.game().position());
+        assert_eq!(restored.clock_ms(later), room.clock_ms(t + secs(4)));
+        assert_eq!(
+            restored.clock_ms(later),
+            Some([64_000 - 10_000, 57_000 - 4_000])
+        );
+        assert_eq!(restored.authenticate(&tokens[1]), Some(1));
+        assert_eq!(restored.phase(), Phase::Playing);
+        // A stored move that does not replay is reported, not played.
+        let mut corrupt = loaded.clone();
+        if let Some(game) = &mut corrupt.game {
+            game.moves[1].text = "a1-h8".into();
+        }
+        assert!(matches!(
+            Room::restore(&corrupt, secs(0), later),
+            Err(RoomError::Corrupt(_))
+        ));
+        let mut gap = loaded;
+        if let Some(game) = &mut gap.game {
+            game.moves.remove(0);
+        }
+        assert!(matches!(
+            Room::restore(&gap, secs(0), later),
+            Err(RoomError::Corrupt(_))
+        ));
+    }
+}

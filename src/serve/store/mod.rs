@@ -1,0 +1,977 @@
+//! The storage of `bashni serve`: rooms, seats, games, moves and results,
+//! in SQLite (the default: one file, nothing to run) or PostgreSQL
+//! (`postgres://...`: several servers on one database), from one schema
+//! and one set of versioned migrations (`migrations/` at the root of the
+//! repository, embedded in the binary).
+//!
+//! Why a small enum over the two pools rather than sqlx's `Any` driver:
+//! each database gets its own connect options (SQLite's WAL journal, full
+//! synchronous commits, foreign keys and busy timeout; PostgreSQL's pool),
+//! values keep their native types instead of `Any`'s narrower mapping,
+//! and no driver table has to be installed at run time. The `on_pool!`
+//! macro writes each query once and compiles it for both pools, so the SQL
+//! is still shared (it uses only `$1` parameters, `BIGINT`, `BOOLEAN` and
+//! `TEXT`, and `ON CONFLICT`, which both databases read alike).
+//!
+//! Every write that belongs together runs in one transaction: a move is
+//! committed (and so durable) when [`Store::append_moves`] returns, which
+//! is what lets the server broadcast it only then; a batch of moves from
+//! many rooms is one transaction (group commit), all or nothing. A ply
+//! stored twice is an error ([`StoreError::DuplicatePly`]), never a second
+//! row ([`writer::MoveWriter`] batches the moves of every room this way).
+//! Instants are wall-clock Unix milliseconds, passed in by the caller
+//! (only `stored_at` is read here).
+
+pub mod writer;
+
+use super::config::{GameConfig, Opponent, RoomConfig, Strength};
+use super::token::TokenHash;
+use bashni_host::clock::TimeControl;
+use bashni_rules::{DrawRules, KingLanding, Variant};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{Row, SqlSafeStr};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The schema's migrations, oldest first. A new migration is a new file
+/// in `migrations/` and a new line here; an applied one is never edited
+/// (sqlx checks its checksum).
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    "rooms",
+    include_str!("../../../migrations/0001_rooms.sql"),
+)];
+
+/// The migrator for [`MIGRATIONS`].
+fn migrator() -> Migrator {
+    Migrator::with_migrations(
+        MIGRATIONS
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    description.into(),
+                    MigrationType::Simple,
+                    sql.into_sql_str(),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}
+
+/// What went wrong in the store.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The database URL is neither `sqlite:...` nor `postgres://...`.
+    BadUrl(String),
+    /// The database refused or failed.
+    Database(sqlx::Error),
+    /// The migrations could not be applied.
+    Migrate(sqlx::migrate::MigrateError),
+    /// This ply of this game is stored already; nothing was written.
+    DuplicatePly {
+        /// The room.
+        room_id: String,
+        /// The game in the room.
+        game_no: u32,
+        /// The ply.
+        ply: u32,
+    },
+    /// The seat is taken already.
+    SeatTaken,
+    /// A row refers to a room or game that is not stored.
+    Missing(String),
+    /// A stored value does not read back as what it should be.
+    Corrupt(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::BadUrl(url) => write!(
+                f,
+                "database URL '{url}' is neither sqlite:PATH nor postgres://..."
+            ),
+            StoreError::Database(e) => write!(f, "database: {e}"),
+            StoreError::Migrate(e) => write!(f, "migrations: {e}"),
+            StoreError::DuplicatePly {
+                room_id,
+                game_no,
+                ply,
+            } => write!(
+                f,
+                "ply {ply} of game {game_no} in room {room_id} is stored already"
+            ),
+            StoreError::SeatTaken => f.write_str("the seat is taken"),
+            StoreError::Missing(what) => write!(f, "not stored: {what}"),
+            StoreError::Corrupt(what) => write!(f, "stored value unreadable: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Database(e) => Some(e),
+            StoreError::Migrate(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Database(e)
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Migrate(e)
+    }
+}
+
+/// Whether `e` is the database's refusal of a second row with one key.
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation())
+}
+
+/// Whether `e` is the database's refusal of a row that refers to nothing.
+fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_foreign_key_violation())
+}
+
+/// Where a room stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomStatus {
+    /// Waiting for someone to take the other seat.
+    Open,
+    /// A game is being played.
+    Playing,
+    /// The last game has ended (a rematch makes it `Playing` again).
+    Finished,
+}
+
+impl RoomStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            RoomStatus::Open => "open",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        }
+    }
+
+    fn parse(text: &str) -> Result<RoomStatus, StoreError> {
+        match text {
+            "open" => Ok(RoomStatus::Open),
+            "playing" => Ok(RoomStatus::Playing),
+            "finished" => Ok(RoomStatus::Finished),
+            other => Err(StoreError::Corrupt(format!("room status '{other}'"))),
+        }
+    }
+}
+
+/// A room to create.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewRoom {
+    /// Its id (see [`super::token::random_hex128`]).
+    pub id: String,
+    /// What it was created with.
+    pub config: RoomConfig,
+    /// When, in Unix milliseconds.
+    pub created_at_ms: i64,
+}
+
+/// A seat as stored: seat 0 is the creator's, seat 1 the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    /// 0 or 1.
+    pub seat: u8,
+    /// The display name, as given (escaping is the page's job).
+    pub name: String,
+    /// The hash of the seat's token; `None` for an engine seat.
+    pub token_hash: Option<TokenHash>,
+    /// Whether the engine sits here.
+    pub engine: bool,
+    /// When it was taken, in Unix milliseconds.
+    pub joined_at_ms: i64,
+}
+
+/// A game starting in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    /// 1 for the room's first game, one more for each rematch.
+    pub game_no: u32,
+    /// The seat that plays White.
+    pub white_seat: u8,
+    /// When it started, in Unix milliseconds.
+    pub started_at_ms: i64,
+    /// Both clocks at the start (White's, Black's), or `None` without a
+    /// clock.
+    pub clock_ms: Option<[i64; 2]>,
+}
+
+/// One move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The room.
+    pub room_id: String,
+    /// The game in the room.
+    pub game_no: u32,
+    /// 1 for the game's first move.
+    pub ply: u32,
+    /// The move in the rules' notation (`c3-d4`, `c3xe5xg7`).
+    pub text: String,
+    /// The time charged to the mover, in milliseconds.
+    pub elapsed_ms: u64,
+    /// Both clocks after the move (White's, Black's), or `None`.
+    pub clock_ms: Option<[i64; 2]>,
+    /// When the room accepted it, in Unix milliseconds: the next turn
+    /// began then.
+    pub moved_at_ms: i64,
+}
+
+/// How a game ended, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultRecord {
+    /// `2-0`, `0-2` or `1-1` ([`bashni_host::pdn::result_token`]).
+    pub result: String,
+    /// Why, in words (`resignation`, `time`, `threefold repetition`...).
+    pub reason: String,
+    /// When, in Unix milliseconds.
+    pub finished_at_ms: i64,
+}
+
+/// A game as loaded for a restart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game in the room.
+    pub game_no: u32,
+    /// The seat that plays White.
+    pub white_seat: u8,
+    /// When it started, in Unix milliseconds.
+    pub started_at_ms: i64,
+    /// The clocks after the last stored move (or at the start).
+    pub clock_ms: Option<[i64; 2]>,
+    /// When the side to move's turn began, in Unix milliseconds.
+    pub turn_started_at_ms: i64,
+    /// The moves, in order.
+    pub moves: Vec<MoveRecord>,
+    /// The result, once the game has ended.
+    pub result: Option<ResultRecord>,
+}
+
+impl GameRecord {
+    /// How long the side to move had been thinking when the server
+    /// stopped: from the start of its turn to the server's last stored
+    /// heartbeat (`last_alive_ms`), never less than zero; nothing without
+    /// a heartbeat. The time the server was down is not charged.
+    pub fn thought_before_stop(&self, last_alive_ms: Option<i64>) -> Duration {
+        let ms = last_alive_ms.map_or(0, |alive| alive.saturating_sub(self.turn_started_at_ms));
+        Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+    }
+}
+
+/// A room as loaded for a restart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedRoom {
+    /// Its id.
+    pub id: String,
+    /// What it was created with.
+    pub config: RoomConfig,
+    /// Where it stands.
+    pub status: RoomStatus,
+    /// When it was created, in Unix milliseconds.
+    pub created_at_ms: i64,
+    /// The seats taken, seat 0 first.
+    pub seats: Vec<SeatRecord>,
+    /// Its latest game, if one has started.
+    pub game: Option<GameRecord>,
+}
+
+/// A line of the lobby: a public room waiting for an opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomSummary {
+    /// Its id.
+    pub id: String,
+    /// What it was created with.
+    pub config: RoomConfig,
+    /// Who waits in it.
+    pub creator: String,
+    /// When it was created, in Unix milliseconds.
+    pub created_at_ms: i64,
+}
+
+/// The two pools a store can hold.
+#[derive(Clone)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Run `$body` with `$pool` bound to whichever pool the store has: the
+/// body is written once and compiled for each database.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.pool {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// Insert a seat through `$executor`; a taken seat is
+/// [`StoreError::SeatTaken`]. (A macro, like `on_pool!`, so it compiles for
+/// both databases without spelling out sqlx's trait bounds.)
+macro_rules! insert_seat {
+    ($executor:expr, $room_id:expr, $seat:expr) => {{
+        let room_id: &str = $room_id;
+        let seat: &SeatRecord = $seat;
+        let inserted = sqlx::query(
+            "INSERT INTO seats (room_id, seat, display_name, token_hash, engine, joined_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(room_id)
+        .bind(i64::from(seat.seat))
+        .bind(&seat.name)
+        .bind(seat.token_hash.as_ref().map(|h| h.as_str()))
+        .bind(seat.engine)
+        .bind(seat.joined_at_ms)
+        .execute($executor)
+        .await;
+        match inserted {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::SeatTaken),
+            Err(e) if is_foreign_key_violation(&e) => {
+                Err(StoreError::Missing(format!("room {room_id}")))
+            }
+            Err(e) => Err(StoreError::from(e)),
+            Ok(_) => Ok(()),
+        }
+    }};
+}
+
+/// Milliseconds since the Unix epoch now (for `stored_at`).
+pub fn unix_ms_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The database's handle: cheap to clone, safe to share between tasks.
+#[derive(Clone)]
+pub struct Store {
+    pool: Pool,
+}
+
+impl Store {
+    /// Connect to `url` and bring its schema up to date: `sqlite:PATH`
+    /// (`sqlite://PATH`, the file is created if missing) or
+    /// `postgres://user@host:port/db` (`postgresql://` too).
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)?;
+            Pool::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(8)
+                    .connect_with(options)
+                    .await?,
+            )
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?;
+            Pool::Sqlite(sqlite_pool(options).await?)
+        } else {
+            return Err(StoreError::BadUrl(url.to_owned()));
+        };
+        Store::migrated(pool).await
+    }
+
+    /// Open (or create) the SQLite file at `path` and bring its schema up
+    /// to date.
+    pub async fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
+        let pool = sqlite_pool(SqliteConnectOptions::new().filename(path)).await?;
+        Store::migrated(Pool::Sqlite(pool)).await
+    }
+
+    async fn migrated(pool: Pool) -> Result<Store, StoreError> {
+        let store = Store { pool };
+        let migrator = migrator();
+        on_pool!(store, p => migrator.run(p).await)?;
+        Ok(store)
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => "sqlite",
+            Pool::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Close every connection (waits for the ones in use).
+    pub async fn close(&self) {
+        on_pool!(self, p => p.close().await)
+    }
+
+    /// Store a new room with its creator's seat (seat 0).
+    pub async fn create_room(
+        &self,
+        room: &NewRoom,
+        creator: &SeatRecord,
+    ) -> Result<(), StoreError> {
+        let c = &room.config;
+        let (skill, elo) = match c.opponent {
+            Opponent::Engine(Strength::Skill(s)) => (Some(i64::from(s)), None),
+            Opponent::Engine(Strength::Elo(e)) => (None, Some(i64::from(e))),
+            _ => (None, None),
+        };
+        let clock = c.clock;
+        on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            sqlx::query(
+                "INSERT INTO rooms (id, variant, forced_capture, king_landing, \
+                 no_progress_plies, max_plies, repetitions, clock_base_ms, \
+                 clock_increment_ms, clock_moves, opponent, engine_skill, engine_elo, \
+                 status, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+            )
+            .bind(&room.id)
+            .bind(variant_name(c.game.variant))
+            .bind(c.game.forced_capture)
+            .bind(c.game.king_landing.to_string())
+            .bind(i64::from(c.game.draw.no_progress_plies))
+            .bind(i64::from(c.game.draw.max_plies))
+            .bind(i64::from(c.game.draw.repetitions))
+            .bind(clock.map(|t| to_i64(t.base_ms)))
+            .bind(clock.map_or(0, |t| to_i64(t.increment_ms)))
+            .bind(clock.map_or(0, |t| i64::from(t.moves)))
+            .bind(c.opponent.kind())
+            .bind(skill)
+            .bind(elo)
+            .bind(RoomStatus::Open.as_str())
+            .bind(room.created_at_ms)
+            .execute(&mut *tx)
+            .await?;
+            insert_seat!(&mut *tx, &room.id, creator)?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Store a seat taken in a room; [`StoreError::SeatTaken`] if someone
+    /// holds it already.
+    pub async fn take_seat(&self, room_id: &str, seat: &SeatRecord) -> Result<(), StoreError> {
+        on_pool!(self, p => {
+            insert_seat!(p, room_id, seat)
+        })
+    }
+
+    /// Store the start of a game (the first, or a rematch) and mark the
+    /// room as playing.
+    pub async fn start_game(&self, room_id: &str, game: &NewGame) -> Result<(), StoreError> {
+        let [white_ms, black_ms] = split_clock(game.clock_ms);
+        on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            let inserted = sqlx::query(
+                "INSERT INTO games (room_id, game_no, white_seat, started_at, white_ms, \
+                 black_ms, turn_started_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(room_id)
+            .bind(i64::from(game.game_no))
+            .bind(i64::from(game.white_seat))
+            .bind(game.started_at_ms)
+            .bind(white_ms)
+            .bind(black_ms)
+            .bind(game.started_at_ms)
+            .execute(&mut *tx)
+            .await;
+            match inserted {
+                Err(e) if is_foreign_key_violation(&e) => {
+                    return Err(StoreError::Missing(format!("room {room_id}")));
+                }
+                other => other?,
+            };
+            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
+                .bind(RoomStatus::Playing.as_str())
+                .bind(room_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Store one move; see [`Store::append_moves`].
+    pub async fn append_move(&self, mv: &MoveRecord) -> Result<(), StoreError> {
+        self.append_moves(std::slice::from_ref(mv)).await
+    }
+
+    /// Store moves of any rooms in one transaction (a group commit): when
+    /// this returns `Ok`, every one is durable and may be broadcast; on an
+    /// error none is stored. A ply stored already fails the whole batch
+    /// with [`StoreError::DuplicatePly`]. Each game's clock state is set
+    /// from its last move in the batch.
+    pub async fn append_moves(&self, moves: &[MoveRecord]) -> Result<(), StoreError> {
+        if moves.is_empty() {
+            return Ok(());
+        }
+        // The last move of each game in the batch sets its clock state.
+        let mut last: HashMap<(&str, u32), &MoveRecord> = HashMap::new();
+        for mv in moves {
+            last.insert((mv.room_id.as_str(), mv.game_no), mv);
+        }
+        let stored_at = unix_ms_now();
+        on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            for mv in moves {
+                let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                let inserted = sqlx::query(
+                    "INSERT INTO moves (room_id, game_no, ply, move_text, elapsed_ms, \
+                     white_ms, black_ms, moved_at, stored_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(&mv.room_id)
+                .bind(i64::from(mv.game_no))
+                .bind(i64::from(mv.ply))
+                .bind(&mv.text)
+                .bind(to_i64(mv.elapsed_ms))
+                .bind(white_ms)
+                .bind(black_ms)
+                .bind(mv.moved_at_ms)
+                .bind(stored_at)
+                .execute(&mut *tx)
+                .await;
+                match inserted {
+                    Err(e) if is_unique_violation(&e) => {
+                        return Err(StoreError::DuplicatePly {
+                            room_id: mv.room_id.clone(),
+                            game_no: mv.game_no,
+                            ply: mv.ply,
+                        });
+                    }
+                    Err(e) if is_foreign_key_violation(&e) => {
+                        return Err(StoreError::Missing(format!(
+                            "game {} in room {}",
+                            mv.game_no, mv.room_id
+                        )));
+                    }
+                    other => other?,
+                };
+            }
+            for mv in last.values() {
+                let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                sqlx::query(
+                    "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3 \
+                     WHERE room_id = $4 AND game_no = $5",
+                )
+                .bind(white_ms)
+                .bind(black_ms)
+                .bind(mv.moved_at_ms)
+                .bind(&mv.room_id)
+                .bind(i64::from(mv.game_no))
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Take moves back: keep the first `keep_plies` of the game, delete the
+    /// rest, and set the clock state to `clock_ms` with the turn beginning
+    /// at `turn_started_at_ms`.
+    pub async fn take_back(
+        &self,
+        room_id: &str,
+        game_no: u32,
+        keep_plies: u32,
+        clock_ms: Option<[i64; 2]>,
+        turn_started_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        let [white_ms, black_ms] = split_clock(clock_ms);
+        on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            let updated = sqlx::query(
+                "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3 \
+                 WHERE room_id = $4 AND game_no = $5",
+            )
+            .bind(white_ms)
+            .bind(black_ms)
+            .bind(turn_started_at_ms)
+            .bind(room_id)
+            .bind(i64::from(game_no))
+            .execute(&mut *tx)
+            .await?;
+            if updated.rows_affected() == 0 {
+                return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
+            }
+            sqlx::query("DELETE FROM moves WHERE room_id = $1 AND game_no = $2 AND ply > $3")
+                .bind(room_id)
+                .bind(i64::from(game_no))
+                .bind(i64::from(keep_plies))
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Store a game's result and mark the room finished.
+    pub async fn finish_game(
+        &self,
+        room_id: &str,
+        game_no: u32,
+        result: &ResultRecord,
+    ) -> Result<(), StoreError> {
+        on_pool!(self, p => {
+            let mut tx = p.begin().await?;
+            let inserted = sqlx::query(
+                "INSERT INTO results (room_id, game_no, result, reason, finished_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(room_id)
+            .bind(i64::from(game_no))
+            .bind(&result.result)
+            .bind(&result.reason)
+            .bind(result.finished_at_ms)
+            .execute(&mut *tx)
+            .await;
+            match inserted {
+                Err(e) if is_foreign_key_violation(&e) => {
+                    return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
+                }
+                other => other?,
+            };
+            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
+                .bind(RoomStatus::Finished.as_str())
+                .bind(room_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Every room that is not finished (open or playing), with its seats
+    /// and its latest game's moves and clock state: what a restart needs.
+    pub async fn load_unfinished(&self) -> Result<Vec<LoadedRoom>, StoreError> {
+        on_pool!(self, p => {
+            let rows = sqlx::query(
+                "SELECT * FROM rooms WHERE status <> $1 ORDER BY created_at, id",
+            )
+            .bind(RoomStatus::Finished.as_str())
+            .fetch_all(p)
+            .await?;
+            let mut rooms = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let id: String = row.try_get("id")?;
+                let seats = sqlx::query("SELECT * FROM seats WHERE room_id = $1 ORDER BY seat")
+                    .bind(&id)
+                    .fetch_all(p)
+                    .await?
+                    .iter()
+                    .map(seat_from_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let game = sqlx::query(
+                    "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
+                )
+                .bind(&id)
+                .fetch_optional(p)
+                .await?;
+                let game = match game {
+                    None => None,
+                    Some(g) => {
+                        let game_no = to_u32(g.try_get("game_no")?, "game_no")?;
+                        let moves = sqlx::query(
+                            "SELECT * FROM moves WHERE room_id = $1 AND game_no = $2 ORDER BY ply",
+                        )
+                        .bind(&id)
+                        .bind(i64::from(game_no))
+                        .fetch_all(p)
+                        .await?
+                        .iter()
+                        .map(move_from_row)
+                        .collect::<Result<Vec<_>, _>>()?;
+                        let result = sqlx::query(
+                            "SELECT * FROM results WHERE room_id = $1 AND game_no = $2",
+                        )
+                        .bind(&id)
+                        .bind(i64::from(game_no))
+                        .fetch_optional(p)
+                        .await?
+                        .map(|r| result_from_row(&r))
+                        .transpose()?;
+                        Some(GameRecord {
+                            game_no,
+                            white_seat: to_seat(g.try_get("white_seat")?)?,
+                            started_at_ms: g.try_get("started_at")?,
+                            clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
+                            turn_started_at_ms: g.try_get("turn_started_at")?,
+                            moves,
+                            result,
+                        })
+                    }
+                };
+                rooms.push(LoadedRoom {
+                    id,
+                    config: config_from_row(row)?,
+                    status: RoomStatus::parse(&row.try_get::<String, _>("status")?)?,
+                    created_at_ms: row.try_get("created_at")?,
+                    seats,
+                    game,
+                });
+            }
+            Ok(rooms)
+        })
+    }
+
+    /// The lobby: public rooms (anyone may join) waiting for an opponent,
+    /// oldest first, at most `limit`.
+    pub async fn list_open_rooms(&self, limit: u32) -> Result<Vec<RoomSummary>, StoreError> {
+        on_pool!(self, p => {
+            sqlx::query(
+                "SELECT rooms.*, seats.display_name FROM rooms \
+                 JOIN seats ON seats.room_id = rooms.id AND seats.seat = 0 \
+                 WHERE rooms.status = $1 AND rooms.opponent = $2 \
+                 ORDER BY rooms.created_at, rooms.id LIMIT $3",
+            )
+            .bind(RoomStatus::Open.as_str())
+            .bind(Opponent::Anyone.kind())
+            .bind(i64::from(limit))
+            .fetch_all(p)
+            .await?
+            .iter()
+            .map(|row| -> Result<RoomSummary, StoreError> {
+                Ok(RoomSummary {
+                    id: row.try_get("id")?,
+                    config: config_from_row(row)?,
+                    creator: row.try_get("display_name")?,
+                    created_at_ms: row.try_get("created_at")?,
+                })
+            })
+            .collect()
+        })
+    }
+
+    /// Record that `server` is alive at `now_ms` (called every few
+    /// seconds): on a restart, a turn is charged only up to this instant,
+    /// so the time the server was down is not.
+    pub async fn heartbeat(&self, server: &str, now_ms: i64) -> Result<(), StoreError> {
+        on_pool!(self, p => {
+            sqlx::query(
+                "INSERT INTO heartbeats (server, alive_at) VALUES ($1, $2) \
+                 ON CONFLICT (server) DO UPDATE SET alive_at = excluded.alive_at",
+            )
+            .bind(server)
+            .bind(now_ms)
+            .execute(p)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The last sign of life `server` stored, if any.
+    pub async fn last_heartbeat(&self, server: &str) -> Result<Option<i64>, StoreError> {
+        on_pool!(self, p => {
+            Ok(sqlx::query("SELECT alive_at FROM heartbeats WHERE server = $1")
+                .bind(server)
+                .fetch_optional(p)
+                .await?
+                .map(|row| row.try_get::<i64, _>("alive_at"))
+                .transpose()?)
+        })
+    }
+
+    /// The stored token hashes of a room's seats, seat 0 first (`None` for
+    /// an engine seat): for tests and audits that tokens are kept hashed.
+    pub async fn token_hashes(&self, room_id: &str) -> Result<Vec<Option<String>>, StoreError> {
+        on_pool!(self, p => {
+            sqlx::query("SELECT token_hash FROM seats WHERE room_id = $1 ORDER BY seat")
+                .bind(room_id)
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(|row| -> Result<Option<String>, StoreError> {
+                    Ok(row.try_get::<Option<String>, _>("token_hash")?)
+                })
+                .collect()
+        })
+    }
+}
+
+/// A SQLite pool with the options the store relies on: created if
+/// missing, WAL (readers do not wait for the writer), full synchronous
+/// commits (a committed move survives a power cut, not only `kill -9`),
+/// foreign keys on, and a busy timeout for the writers' turns.
+async fn sqlite_pool(options: SqliteConnectOptions) -> Result<SqlitePool, StoreError> {
+    let options = options
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10));
+    Ok(SqlitePoolOptions::new()
+        .max_connections(4)
+        .connect_with(options)
+        .await?)
+}
+
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Bashni => "bashni",
+        Variant::Lasca => "lasca",
+    }
+}
+
+/// Clock values for the store: milliseconds saturate at `i64::MAX`.
+fn to_i64(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn to_u32(value: i64, what: &str) -> Result<u32, StoreError> {
+    u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} {value}")))
+}
+
+fn to_u64(value: i64, what: &str) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} {value}")))
+}
+
+fn to_seat(value: i64) -> Result<u8, StoreError> {
+    match value {
+        0 => Ok(0),
+        1 => Ok(1),
+        other => Err(StoreError::Corrupt(format!("seat {other}"))),
+    }
+}
+
+fn split_clock(clock: Option<[i64; 2]>) -> [Option<i64>; 2] {
+    match clock {
+        Some([white, black]) => [Some(white), Some(black)],
+        None => [None, None],
+    }
+}
+
+fn join_clock(white: Option<i64>, black: Option<i64>) -> Option<[i64; 2]> {
+    Some([white?, black?])
+}
+
+/// Read the room's configuration columns.
+fn config_from_row<R>(row: &R) -> Result<RoomConfig, StoreError>
+where
+    R: Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<i64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let variant: String = row.try_get("variant")?;
+    let variant = Variant::from_str(&variant).map_err(StoreError::Corrupt)?;
+    let king_landing: String = row.try_get("king_landing")?;
+    let king_landing = KingLanding::from_str(&king_landing).map_err(StoreError::Corrupt)?;
+    let draw = DrawRules {
+        no_progress_plies: to_u32(row.try_get("no_progress_plies")?, "no_progress_plies")?,
+        max_plies: to_u32(row.try_get("max_plies")?, "max_plies")?,
+        repetitions: to_u32(row.try_get("repetitions")?, "repetitions")?,
+    };
+    let clock = match row.try_get::<Option<i64>, _>("clock_base_ms")? {
+        None => None,
+        Some(base) => Some(TimeControl {
+            moves: to_u32(row.try_get("clock_moves")?, "clock_moves")?,
+            base_ms: to_u64(base, "clock_base_ms")?,
+            increment_ms: to_u64(row.try_get("clock_increment_ms")?, "clock_increment_ms")?,
+        }),
+    };
+    let opponent: String = row.try_get("opponent")?;
+    let opponent = match opponent.as_str() {
+        "anyone" => Opponent::Anyone,
+        "link" => Opponent::LinkOnly,
+        "engine" => {
+            let skill: Option<i64> = row.try_get("engine_skill")?;
+            let elo: Option<i64> = row.try_get("engine_elo")?;
+            match (skill, elo) {
+                (Some(s), None) => Opponent::Engine(Strength::Skill(to_u32(s, "engine_skill")?)),
+                (None, Some(e)) => Opponent::Engine(Strength::Elo(to_u32(e, "engine_elo")?)),
+                _ => return Err(StoreError::Corrupt("engine strength".into())),
+            }
+        }
+        other => return Err(StoreError::Corrupt(format!("opponent '{other}'"))),
+    };
+    Ok(RoomConfig {
+        game: GameConfig {
+            forced_capture: row.try_get("forced_capture")?,
+            king_landing,
+            draw,
+            ..GameConfig::new(variant)
+        },
+        clock,
+        opponent,
+    })
+}
+
+fn seat_from_row<R>(row: &R) -> Result<SeatRecord, StoreError>
+where
+    R: Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let token_hash = match row.try_get::<Option<String>, _>("token_hash")? {
+        None => None,
+        Some(text) => Some(
+            TokenHash::from_stored(&text)
+                .ok_or_else(|| StoreError::Corrupt("token hash".into()))?,
+        ),
+    };
+    Ok(SeatRecord {
+        seat: to_seat(row.try_get("seat")?)?,
+        name: row.try_get("display_name")?,
+        token_hash,
+        engine: row.try_get("engine")?,
+        joined_at_ms: row.try_get("joined_at")?,
+    })
+}
+
+fn move_from_row<R>(row: &R) -> Result<MoveRecord, StoreError>
+where
+    R: Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<i64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(MoveRecord {
+        room_id: row.try_get("room_id")?,
+        game_no: to_u32(row.try_get("game_no")?, "game_no")?,
+        ply: to_u32(row.try_get("ply")?, "ply")?,
+        text: row.try_get("move_text")?,
+        elapsed_ms: to_u64(row.try_get("elapsed_ms")?, "elapsed_ms")?,
+        clock_ms: join_clock(row.try_get("white_ms")?, row.try_get("black_ms")?),
+        moved_at_ms: row.try_get("moved_at")?,
+    })
+}
+
+fn result_from_row<R>(row: &R) -> Result<ResultRecord, StoreError>
+where
+    R: Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(ResultRecord {
+        result: row.try_get("result")?,
+        reason: row.try_get("reason")?,
+        finished_at_ms: row.try_get("finished_at")?,
+    })
+}

@@ -1,0 +1,716 @@
+//! The `bashni serve` store against both databases: SQLite in a temporary
+//! file always, and PostgreSQL from a private server this test starts in a
+//! temporary directory with `initdb` and `pg_ctl` (Debian's `postgresql`
+//! package, which `.ci/run` installs). Without those binaries the
+//! PostgreSQL test fails under `CI=true` and otherwise says why and skips.
+
+use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
+use bashni::serve::store::writer::{MoveWriter, WriteError};
+use bashni::serve::store::{
+    MoveRecord, NewGame, NewRoom, ResultRecord, RoomStatus, SeatRecord, Store, StoreError,
+};
+use bashni::serve::token::{SeatToken, random_hex128};
+use bashni_host::clock::TimeControl;
+use bashni_rules::Variant;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> TempDir {
+        static COUNT: AtomicU32 = AtomicU32::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("bashni-serve-{what}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+// ----------------------------------------------------------------------
+// The scenarios, each run on a fresh database of each kind.
+
+type Scenario = fn(Store) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
+
+const SCENARIOS: &[(&str, Scenario)] = &[
+    ("migrations apply from empty", |s| {
+        Box::pin(migrations_apply(s))
+    }),
+    ("a move reads back after append", |s| {
+        Box::pin(move_reads_back(s))
+    }),
+    ("a duplicate ply is refused", |s| {
+        Box::pin(duplicate_ply_refused(s))
+    }),
+    ("a batch is all or nothing", |s| {
+        Box::pin(batch_all_or_nothing(s))
+    }),
+    ("unfinished games come back", |s| {
+        Box::pin(unfinished_games_come_back(s))
+    }),
+    ("tokens are stored hashed", |s| {
+        Box::pin(tokens_stored_hashed(s))
+    }),
+    ("the writer commits moves in groups", |s| {
+        Box::pin(group_commit(s))
+    }),
+    ("seats, takebacks, results and the lobby", |s| {
+        Box::pin(seats_takebacks_results_lobby(s))
+    }),
+];
+
+fn config(opponent: Opponent) -> RoomConfig {
+    RoomConfig {
+        game: GameConfig::online(Variant::Bashni),
+        clock: Some(TimeControl {
+            moves: 0,
+            base_ms: 300_000,
+            increment_ms: 3_000,
+        }),
+        opponent,
+    }
+}
+
+fn seat(seat: u8, name: &str, token: &SeatToken) -> SeatRecord {
+    SeatRecord {
+        seat,
+        name: name.into(),
+        token_hash: Some(token.hash()),
+        engine: false,
+        joined_at_ms: 1_000 + i64::from(seat),
+    }
+}
+
+/// A room with both seats and a started game; returns its id.
+async fn room_with_game(store: &Store, opponent: Opponent) -> String {
+    let id = random_hex128();
+    store
+        .create_room(
+            &NewRoom {
+                id: id.clone(),
+                config: config(opponent),
+                created_at_ms: 1_000,
+            },
+            &seat(0, "Ann", &SeatToken::generate()),
+        )
+        .await
+        .expect("create room");
+    store
+        .take_seat(&id, &seat(1, "Bob", &SeatToken::generate()))
+        .await
+        .expect("take seat");
+    store
+        .start_game(
+            &id,
+            &NewGame {
+                game_no: 1,
+                white_seat: 0,
+                started_at_ms: 2_000,
+                clock_ms: Some([300_000, 300_000]),
+            },
+        )
+        .await
+        .expect("start game");
+    id
+}
+
+fn mv(room: &str, ply: u32, text: &str) -> MoveRecord {
+    MoveRecord {
+        room_id: room.into(),
+        game_no: 1,
+        ply,
+        text: text.into(),
+        elapsed_ms: 500 * u64::from(ply),
+        clock_ms: Some([300_000 - i64::from(ply), 300_000 - 2 * i64::from(ply)]),
+        moved_at_ms: 2_000 + 1_000 * i64::from(ply),
+    }
+}
+
+async fn moves_of(store: &Store, room: &str) -> Vec<MoveRecord> {
+    store
+        .load_unfinished()
+        .await
+        .expect("load")
+        .into_iter()
+        .find(|r| r.id == room)
+        .and_then(|r| r.game)
+        .map(|g| g.moves)
+        .unwrap_or_default()
+}
+
+async fn migrations_apply(store: Store) {
+    // The store ran them on connect; the tables are there and empty.
+    assert!(store.load_unfinished().await.expect("load").is_empty());
+    assert!(store.list_open_rooms(10).await.expect("lobby").is_empty());
+    assert_eq!(store.last_heartbeat("a").await.expect("heartbeat"), None);
+}
+
+async fn move_reads_back(store: Store) {
+    let room = room_with_game(&store, Opponent::Anyone).await;
+    store
+        .append_move(&mv(&room, 1, "c3-d4"))
+        .await
+        .expect("append");
+    assert_eq!(moves_of(&store, &room).await, vec![mv(&room, 1, "c3-d4")]);
+}
+
+async fn duplicate_ply_refused(store: Store) {
+    let room = room_with_game(&store, Opponent::Anyone).await;
+    store
+        .append_move(&mv(&room, 1, "c3-d4"))
+        .await
+        .expect("append");
+    let again = store.append_move(&mv(&room, 1, "c3-b4")).await;
+    assert!(
+        matches!(
+            again,
+            Err(StoreError::DuplicatePly {
+                ply: 1,
+                game_no: 1,
+                ..
+            })
+        ),
+        "{again:?}"
+    );
+    assert_eq!(moves_of(&store, &room).await, vec![mv(&room, 1, "c3-d4")]);
+}
+
+async fn batch_all_or_nothing(store: Store) {
+    let a = room_with_game(&store, Opponent::Anyone).await;
+    let b = room_with_game(&store, Opponent::Anyone).await;
+    // A group commit over two rooms.
+    store
+        .append_moves(&[mv(&a, 1, "c3-d4"), mv(&b, 1, "e3-f4"), mv(&a, 2, "f6-g5")])
+        .await
+        .expect("batch");
+    assert_eq!(moves_of(&store, &a).await.len(), 2);
+    assert_eq!(moves_of(&store, &b).await.len(), 1);
+    // A batch with one doubled ply stores nothing, not even its good moves.
+    let failed = store
+        .append_moves(&[mv(&b, 2, "h6-g5"), mv(&a, 3, "g3-h4"), mv(&a, 2, "b6-a5")])
+        .await;
+    assert!(
+        matches!(failed, Err(StoreError::DuplicatePly { ply: 2, .. })),
+        "{failed:?}"
+    );
+    assert_eq!(moves_of(&store, &a).await.len(), 2);
+    assert_eq!(moves_of(&store, &b).await.len(), 1);
+    // A move of a game that does not exist is refused too.
+    let missing = store.append_move(&mv(&random_hex128(), 1, "c3-d4")).await;
+    assert!(
+        matches!(missing, Err(StoreError::Missing(_))),
+        "{missing:?}"
+    );
+}
+
+async fn unfinished_games_come_back(store: Store) {
+    let room = room_with_game(&store, Opponent::Anyone).await;
+    let moves = [
+        mv(&room, 1, "c3-d4"),
+        mv(&room, 2, "f6-g5"),
+        mv(&room, 3, "g3-h4"),
+    ];
+    store.append_moves(&moves).await.expect("append");
+    store.heartbeat("server-a", 9_000).await.expect("heartbeat");
+    store
+        .heartbeat("server-a", 9_500)
+        .await
+        .expect("heartbeat again");
+    let finished = room_with_game(&store, Opponent::Anyone).await;
+    store
+        .finish_game(
+            &finished,
+            1,
+            &ResultRecord {
+                result: "0-2".into(),
+                reason: "resignation".into(),
+                finished_at_ms: 3_000,
+            },
+        )
+        .await
+        .expect("finish");
+
+    // As after a restart: a new connection to the same database.
+    let loaded = store.load_unfinished().await.expect("load");
+    assert_eq!(loaded.len(), 1, "only the unfinished room");
+    let r = &loaded[0];
+    assert_eq!(r.id, room);
+    assert_eq!(r.status, RoomStatus::Playing);
+    assert_eq!(r.config, config(Opponent::Anyone));
+    assert_eq!(r.seats.len(), 2);
+    assert_eq!(r.seats[1].name, "Bob");
+    let game = r.game.as_ref().expect("a game");
+    assert_eq!(game.game_no, 1);
+    assert_eq!(game.white_seat, 0);
+    assert_eq!(game.moves, moves.to_vec());
+    // The clock state is the last move's: its clocks, and the turn began
+    // when it was played.
+    assert_eq!(game.clock_ms, moves[2].clock_ms);
+    assert_eq!(game.turn_started_at_ms, moves[2].moved_at_ms);
+    assert_eq!(game.result, None);
+    assert_eq!(
+        store.last_heartbeat("server-a").await.expect("hb"),
+        Some(9_500)
+    );
+}
+
+async fn tokens_stored_hashed(store: Store) {
+    let token = SeatToken::generate();
+    let id = random_hex128();
+    store
+        .create_room(
+            &NewRoom {
+                id: id.clone(),
+                config: config(Opponent::Engine(Strength::Elo(1500))),
+                created_at_ms: 5,
+            },
+            &seat(0, "Ann", &token),
+        )
+        .await
+        .expect("create");
+    store
+        .take_seat(
+            &id,
+            &SeatRecord {
+                seat: 1,
+                name: "bashni 1500".into(),
+                token_hash: None,
+                engine: true,
+                joined_at_ms: 6,
+            },
+        )
+        .await
+        .expect("engine seat");
+    let stored = store.token_hashes(&id).await.expect("hashes");
+    assert_eq!(stored, vec![Some(token.hash().as_str().to_owned()), None]);
+    assert_ne!(stored[0].as_deref(), Some(token.as_str()));
+    let loaded = store.load_unfinished().await.expect("load");
+    let seat0 = &loaded[0].seats[0];
+    assert!(seat0.token_hash.as_ref().is_some_and(|h| h.matches(&token)));
+    assert!(
+        !seat0
+            .token_hash
+            .as_ref()
+            .is_some_and(|h| h.matches(&SeatToken::generate()))
+    );
+    assert_eq!(
+        loaded[0].config.opponent,
+        Opponent::Engine(Strength::Elo(1500))
+    );
+}
+
+async fn group_commit(store: Store) {
+    let (writer, task) = MoveWriter::spawn(store.clone(), 64, 1024);
+    let mut rooms = Vec::new();
+    for _ in 0..20 {
+        rooms.push(room_with_game(&store, Opponent::Anyone).await);
+    }
+    // Each room plays its moves in order, waiting for each to be stored
+    // (as the server will before broadcasting); the rooms run at once.
+    let mut players = Vec::new();
+    for room in &rooms {
+        let (writer, room) = (writer.clone(), room.clone());
+        players.push(tokio::spawn(async move {
+            for ply in 1..=10 {
+                writer
+                    .append(mv(&room, ply, "c3-d4"))
+                    .await
+                    .expect("stored");
+            }
+        }));
+    }
+    for player in players {
+        player.await.expect("room task");
+    }
+    assert_eq!(writer.stats().moves(), 200);
+    eprintln!(
+        "  200 moves of 20 rooms in {} commits",
+        writer.stats().batches()
+    );
+    assert!(
+        writer.stats().batches() < 200,
+        "{} commits for 200 moves",
+        writer.stats().batches()
+    );
+    // A doubled ply is refused alone; the moves beside it are stored.
+    let (a, b) = (writer.clone(), writer.clone());
+    let (first, second) = (rooms[0].clone(), rooms[1].clone());
+    let (doubled, fresh) = tokio::join!(
+        a.append(mv(&first, 10, "c3-d4")),
+        b.append(mv(&second, 11, "c3-d4"))
+    );
+    assert!(
+        matches!(
+            doubled,
+            Err(WriteError::Store(StoreError::DuplicatePly { ply: 10, .. }))
+        ),
+        "{doubled:?}"
+    );
+    assert!(fresh.is_ok(), "{fresh:?}");
+    for room in &rooms {
+        let plies: Vec<u32> = moves_of(&store, room).await.iter().map(|m| m.ply).collect();
+        let expected = if *room == rooms[1] { 11 } else { 10 };
+        assert_eq!(plies, (1..=expected).collect::<Vec<_>>());
+    }
+    drop((writer, a, b));
+    task.await
+        .expect("the writer stops when its handles are gone");
+}
+
+async fn seats_takebacks_results_lobby(store: Store) {
+    // The lobby lists open public rooms only.
+    let public = random_hex128();
+    let private = random_hex128();
+    for (id, opponent) in [(&public, Opponent::Anyone), (&private, Opponent::LinkOnly)] {
+        store
+            .create_room(
+                &NewRoom {
+                    id: id.clone(),
+                    config: RoomConfig {
+                        clock: None,
+                        ..config(opponent)
+                    },
+                    created_at_ms: 7,
+                },
+                &seat(0, "<b>Ann</b>", &SeatToken::generate()),
+            )
+            .await
+            .expect("create");
+    }
+    let lobby = store.list_open_rooms(10).await.expect("lobby");
+    assert_eq!(lobby.len(), 1);
+    assert_eq!(lobby[0].id, public);
+    assert_eq!(lobby[0].creator, "<b>Ann</b>", "stored as given");
+    assert_eq!(lobby[0].config.clock, None);
+    // A seat is taken once.
+    let taken = store
+        .take_seat(&public, &seat(0, "Eve", &SeatToken::generate()))
+        .await;
+    assert!(matches!(taken, Err(StoreError::SeatTaken)), "{taken:?}");
+    let nowhere = store
+        .take_seat(&random_hex128(), &seat(1, "Eve", &SeatToken::generate()))
+        .await;
+    assert!(
+        matches!(nowhere, Err(StoreError::Missing(_))),
+        "{nowhere:?}"
+    );
+    store
+        .take_seat(&public, &seat(1, "Bob", &SeatToken::generate()))
+        .await
+        .expect("join");
+    store
+        .start_game(
+            &public,
+            &NewGame {
+                game_no: 1,
+                white_seat: 1,
+                started_at_ms: 10,
+                clock_ms: None,
+            },
+        )
+        .await
+        .expect("start");
+    assert!(store.list_open_rooms(10).await.expect("lobby").is_empty());
+    // A takeback deletes the last plies; the ply can be played again.
+    let no_clock = |ply| MoveRecord {
+        clock_ms: None,
+        ..mv(&public, ply, "c3-d4")
+    };
+    store
+        .append_moves(&[no_clock(1), no_clock(2), no_clock(3)])
+        .await
+        .expect("moves");
+    store
+        .take_back(&public, 1, 1, None, 77)
+        .await
+        .expect("take back");
+    let loaded = store.load_unfinished().await.expect("load");
+    let game = loaded
+        .iter()
+        .find(|r| r.id == public)
+        .and_then(|r| r.game.clone())
+        .expect("game");
+    assert_eq!(game.moves, vec![no_clock(1)]);
+    assert_eq!(game.turn_started_at_ms, 77);
+    assert_eq!(game.clock_ms, None);
+    assert_eq!(game.white_seat, 1);
+    store.append_move(&no_clock(2)).await.expect("ply 2 again");
+    // The result ends the room; a rematch opens the next game.
+    let result = ResultRecord {
+        result: "1-1".into(),
+        reason: "draw agreed".into(),
+        finished_at_ms: 99,
+    };
+    store
+        .finish_game(&public, 1, &result)
+        .await
+        .expect("finish");
+    assert!(
+        store
+            .load_unfinished()
+            .await
+            .expect("load")
+            .iter()
+            .all(|r| r.id != public)
+    );
+    store
+        .start_game(
+            &public,
+            &NewGame {
+                game_no: 2,
+                white_seat: 0,
+                started_at_ms: 100,
+                clock_ms: None,
+            },
+        )
+        .await
+        .expect("rematch");
+    let loaded = store.load_unfinished().await.expect("load");
+    let game = loaded
+        .iter()
+        .find(|r| r.id == public)
+        .and_then(|r| r.game.clone())
+        .expect("game");
+    assert_eq!((game.game_no, game.white_seat, game.moves.len()), (2, 0, 0));
+    let twice = store.finish_game(&public, 1, &result).await;
+    assert!(twice.is_err(), "a result is stored once");
+}
+
+// ----------------------------------------------------------------------
+// SQLite: a file in a temporary directory.
+
+#[tokio::test]
+async fn sqlite_store() {
+    for (name, scenario) in SCENARIOS {
+        let dir = TempDir::new("sqlite");
+        let path = dir.0.join("serve.db");
+        eprintln!("sqlite: {name}");
+        let store = Store::open_sqlite(&path).await.expect("open sqlite");
+        assert_eq!(store.backend(), "sqlite");
+        scenario(store.clone()).await;
+        store.close().await;
+        // Reopening runs the migrations again: they are applied once.
+        let url = format!("sqlite:{}", path.display());
+        let again = Store::connect(&url).await.expect("reopen sqlite");
+        again.close().await;
+    }
+}
+
+#[tokio::test]
+async fn sqlite_urls() {
+    let dir = TempDir::new("urls");
+    let url = format!("sqlite://{}", dir.0.join("x.db").display());
+    let store = Store::connect(&url).await.expect("sqlite:// url");
+    store.close().await;
+    let bad = Store::connect("mysql://localhost/x").await;
+    assert!(matches!(bad, Err(StoreError::BadUrl(_))));
+}
+
+// ----------------------------------------------------------------------
+// PostgreSQL: a private server in a temporary directory.
+
+/// Where Debian (or PATH) has the PostgreSQL server binaries.
+fn postgres_bin_dir() -> Option<PathBuf> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|bin| bin.join("initdb").is_file() && bin.join("pg_ctl").is_file())
+        .collect();
+    versions.sort();
+    if let Some(newest) = versions.pop() {
+        return Some(newest);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// A PostgreSQL server of our own, stopped and removed when dropped.
+struct PgServer {
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+    as_postgres: bool,
+    _dir: TempDir,
+}
+
+impl PgServer {
+    fn command(&self, program: &str) -> Command {
+        pg_command(&self.bin, program, self.as_postgres)
+    }
+
+    fn start() -> Result<PgServer, String> {
+        let bin =
+            postgres_bin_dir().ok_or("no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH")?;
+        let dir = TempDir::new("postgres");
+        // initdb refuses to run as root: run the server as the `postgres`
+        // user (Debian's package creates it), who must own the directory.
+        let as_postgres = is_root();
+        if as_postgres {
+            let status = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&dir.0)
+                .status()
+                .map_err(|e| format!("chown: {e}"))?;
+            if !status.success() {
+                return Err("cannot give the temporary directory to the postgres user".into());
+            }
+        }
+        let data = dir.0.join("data");
+        let port = free_port()?;
+        let out = pg_command(&bin, "initdb", as_postgres)
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "-D",
+            ])
+            .arg(&data)
+            .output()
+            .map_err(|e| format!("initdb: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "initdb failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let server = PgServer {
+            bin,
+            data,
+            port,
+            as_postgres,
+            _dir: dir,
+        };
+        let options = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -F",
+            server._dir.0.display()
+        );
+        let out = server
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&server.data)
+            .arg("-l")
+            .arg(server._dir.0.join("log"))
+            .args(["-o", &options, "-w", "-t", "60", "start"])
+            .output()
+            .map_err(|e| format!("pg_ctl: {e}"))?;
+        if !out.status.success() {
+            let log = std::fs::read_to_string(server._dir.0.join("log")).unwrap_or_default();
+            return Err(format!(
+                "pg_ctl start failed: {}{log}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(server)
+    }
+
+    fn url(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        let _ = self
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", "immediate", "-w", "stop"])
+            .output();
+    }
+}
+
+fn pg_command(bin: &Path, program: &str, as_postgres: bool) -> Command {
+    let path = bin.join(program);
+    if as_postgres {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(path);
+        c
+    } else {
+        Command::new(path)
+    }
+}
+
+fn free_port() -> Result<u16, String> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;
+    listener
+        .local_addr()
+        .map(|a| a.port())
+        .map_err(|e| format!("port: {e}"))
+}
+
+#[tokio::test]
+async fn postgres_store() {
+    let server = match PgServer::start() {
+        Ok(server) => server,
+        Err(why) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "the PostgreSQL store tests need a PostgreSQL server to start and \
+                     could not: {why}. .ci/run installs Debian's postgresql package."
+                );
+            }
+            eprintln!("SKIPPED postgres_store: {why} (install Debian's postgresql to run it)");
+            return;
+        }
+    };
+    let admin = Store::connect(&server.url("postgres"))
+        .await
+        .expect("connect to postgres");
+    admin.close().await;
+    for (i, (name, scenario)) in SCENARIOS.iter().enumerate() {
+        eprintln!("postgres: {name}");
+        let database = format!("scenario_{i}");
+        let out = server
+            .command("createdb")
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &server.port.to_string(),
+                "-U",
+                "postgres",
+                &database,
+            ])
+            .output()
+            .expect("createdb");
+        assert!(
+            out.status.success(),
+            "createdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let store = Store::connect(&server.url(&database))
+            .await
+            .expect("connect");
+        assert_eq!(store.backend(), "postgres");
+        scenario(store.clone()).await;
+        store.close().await;
+        let again = Store::connect(&server.url(&database))
+            .await
+            .expect("reconnect");
+        again.close().await;
+    }
+}
