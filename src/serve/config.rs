@@ -10,10 +10,8 @@ use bashni_rules::{DrawRules, KingLanding, RuleSet, Variant};
 pub struct GameConfig {
     /// Bashni or Lasca.
     pub variant: Variant,
-    /// Whether a capture must be taken when one is possible. Kept and
-    /// shown now; played by the rules once `RuleSet` has its
-    /// `ForcedCapture` (being added to `bashni-rules`), until then every
-    /// game is played with forced capture.
+    /// Whether a capture must be taken when one is possible (seed 002's
+    /// configuration; the rules' `ForcedCapture`).
     pub forced_capture: bool,
     /// Where a flying king may land after a capture.
     pub king_landing: KingLanding,
@@ -52,10 +50,11 @@ impl GameConfig {
 
     /// The rule set games in this room are played under.
     pub fn rules(&self) -> RuleSet {
-        // Built through the builders, not a struct literal, so that new
-        // `RuleSet` fields (ForcedCapture) take their defaults here.
+        // Built through the builders, not a struct literal, so that a new
+        // `RuleSet` field takes its default here.
         RuleSet::new(self.variant)
             .with_king_landing(self.king_landing)
+            .with_forced_capture(self.forced_capture)
             .with_draw_rules(self.draw)
     }
 }
@@ -119,5 +118,14 @@ mod tests {
             GameConfig::new(Variant::Lasca).rules(),
             RuleSet::new(Variant::Lasca)
         );
+    }
+
+    #[test]
+    fn optional_captures_reach_the_rules() {
+        let config = GameConfig {
+            forced_capture: false,
+            ..GameConfig::online(Variant::Bashni)
+        };
+        assert!(!config.rules().forced_capture);
     }
 }

@@ -875,9 +875,10 @@ where
     for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
 {
     let variant: String = row.try_get("variant")?;
-    let variant = Variant::from_str(&variant).map_err(StoreError::Corrupt)?;
+    let variant = Variant::from_str(&variant).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let king_landing: String = row.try_get("king_landing")?;
-    let king_landing = KingLanding::from_str(&king_landing).map_err(StoreError::Corrupt)?;
+    let king_landing =
+        KingLanding::from_str(&king_landing).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let draw = DrawRules {
         no_progress_plies: to_u32(row.try_get("no_progress_plies")?, "no_progress_plies")?,
         max_plies: to_u32(row.try_get("max_plies")?, "max_plies")?,
