@@ -10,8 +10,8 @@ use bashni_rules::{DrawRules, KingLanding, RuleSet, Variant};
 pub struct GameConfig {
     /// Bashni or Lasca.
     pub variant: Variant,
-    /// Whether a capture must be taken when one is possible (seed 002's
-    /// configuration; the rules' `ForcedCapture`).
+    /// Whether a capture must be taken when one is possible (the rules'
+    /// `ForcedCapture`, docs/rules.md); rooms may turn it off.
     pub forced_capture: bool,
     /// Where a flying king may land after a capture.
     pub king_landing: KingLanding,
@@ -34,7 +34,7 @@ impl GameConfig {
         }
     }
 
-    /// The configuration of the usual online rooms (seed 002): forced
+    /// The configuration most online rooms play: forced
     /// capture, drawn after 15 moves (30 plies) without a capture or a man
     /// move, or by threefold repetition; no ply limit.
     pub fn online(variant: Variant) -> GameConfig {

@@ -102,8 +102,9 @@ pub struct MatchOptions {
     /// Sent to both engines as `KingLanding` (Bashni only).
     #[arg(long)]
     pub king_landing: Option<KingLanding>,
-    /// `false`: captures are optional (seed 002's configuration). The
-    /// referee plays by it and both engines get `ForcedCapture`.
+    /// `false`: a side may make a plain move even when it can capture
+    /// (docs/rules.md, ForcedCapture). The referee plays by it and both
+    /// engines get `ForcedCapture`.
     #[arg(long, action = clap::ArgAction::Set)]
     pub forced_capture: Option<bool>,
     /// Shuffle the openings with this seed (file order without it).
