@@ -125,15 +125,7 @@ impl Table for DashMapTable {
 mod tests {
     use super::*;
     use crate::tt::Bound;
-
-    fn entry(mv: u32, score: i32, depth: i32, bound: Bound) -> TtEntry {
-        TtEntry {
-            mv,
-            score,
-            depth,
-            bound,
-        }
-    }
+    use crate::tt::tests::entry;
 
     #[test]
     fn clear_forgets_everything() {

@@ -378,7 +378,8 @@ mod tests {
 
     use bashni_rules::SplitMix64;
 
-    fn entry(mv: u32, score: i32, depth: i32, bound: Bound) -> TtEntry {
+    /// An entry from its fields (the map table's tests use it too).
+    pub(super) fn entry(mv: u32, score: i32, depth: i32, bound: Bound) -> TtEntry {
         TtEntry {
             mv,
             score,
