@@ -103,6 +103,62 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What the engine says of one move played.
+struct Judged {
+    /// Who played it.
+    side: Colour,
+    /// The score after it, White's view, in search units.
+    white_view: i32,
+    /// The depth the score comes from.
+    depth: u32,
+    /// Centipawns lost against the engine's best move (mover's view).
+    loss: i32,
+    /// `?` or `??`, with the engine's verdict on the position before it.
+    mark: Option<(&'static str, Verdict)>,
+}
+
+/// One move of a game as the play server's analysis shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// `?`, `??` or none.
+    pub mark: Option<&'static str>,
+    /// The score after the move, White's view, in centipawns (mates
+    /// counted as ±1000).
+    pub white_cp: i32,
+}
+
+/// Judge every move of a game (start `fen`, `moves` in the rules'
+/// notation) with `nodes` nodes per position on one thread, with the
+/// default thresholds of `bashni annotate`: what the play server shows
+/// after a game.
+pub fn judge_game(
+    rules: RuleSet,
+    fen: &str,
+    moves: &[String],
+    nodes: u64,
+) -> anyhow::Result<Vec<MoveNote>> {
+    let annotator = Annotator {
+        limits: Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        },
+        threads: 1,
+        tt: LockFreeTable::try_with_megabytes(16).context("cannot allocate a 16 MiB table")?,
+        mistake: 100,
+        blunder: 300,
+        description: format!("nodes {nodes}"),
+    };
+    let game = Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
+    Ok(annotator
+        .judge(game, moves)?
+        .into_iter()
+        .map(|j| MoveNote {
+            mark: j.mark.map(|(mark, _)| mark),
+            white_cp: capped(j.white_view),
+        })
+        .collect())
+}
+
 impl Annotator {
     /// The game with comments, marks, a summary and an `[Annotator]` tag.
     fn annotate(&self, pdn: &PdnGame) -> anyhow::Result<PdnGame> {
@@ -110,11 +166,53 @@ impl Annotator {
         let fen = pdn
             .tag("FEN")
             .map_or_else(|| rules.variant.start_fen().to_string(), str::to_string);
-        let mut game = Game::from_fen(rules, &fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
+        let game = Game::from_fen(rules, &fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
         let mut out = pdn.clone();
         let mut summary = [SideSummary::default(); 2];
+        for (i, judged) in self.judge(game, &pdn.moves)?.into_iter().enumerate() {
+            let s = &mut summary[judged.side.index()];
+            s.moves += 1;
+            s.loss += i64::from(judged.loss);
+            let mut comment = format!("{}/{}", pawns(judged.white_view), judged.depth);
+            if let Some((mark, before)) = &judged.mark {
+                *if *mark == "??" {
+                    &mut s.blunders
+                } else {
+                    &mut s.mistakes
+                } += 1;
+                out.marks[i] = Some(mark.to_string());
+                let line: Vec<String> = before.pv.iter().map(Move::to_string).collect();
+                let best_white = if judged.side == Colour::White {
+                    before.score
+                } else {
+                    -before.score
+                };
+                if let Some(best) = before.best {
+                    comment += &format!(
+                        " loses {:.2}; best {best} {} line {}",
+                        f64::from(judged.loss) / 100.0,
+                        pawns(best_white),
+                        line.join(" ")
+                    );
+                }
+            }
+            out.comments[i] = Some(comment);
+        }
+        out.preface = Some(self.summary_text(&summary));
+        out.tags.retain(|(name, _)| name != "Annotator");
+        out.tags.push((
+            "Annotator".into(),
+            format!("bashni annotate {}", self.description),
+        ));
+        Ok(out)
+    }
+
+    /// Play `moves` from `game`, searching before and after each: what
+    /// each move lost and the score after it.
+    fn judge(&self, mut game: Game, moves: &[String]) -> anyhow::Result<Vec<Judged>> {
+        let mut judged = Vec::with_capacity(moves.len());
         let mut before = self.search(&game);
-        for (i, text) in pdn.moves.iter().enumerate() {
+        for (i, text) in moves.iter().enumerate() {
             let side = game.position().side_to_move();
             let played = game
                 .play_text(text)
@@ -130,43 +228,23 @@ impl Annotator {
             } else {
                 after.score
             };
-            let mut comment = format!("{}/{}", pawns(white_view), after.depth.max(before.depth));
-            let s = &mut summary[side.index()];
-            s.moves += 1;
-            s.loss += i64::from(loss);
-            if loss >= self.mistake
-                && let Some(best) = before.best
-            {
-                let mark = if loss >= self.blunder { "??" } else { "?" };
-                *if loss >= self.blunder {
-                    &mut s.blunders
-                } else {
-                    &mut s.mistakes
-                } += 1;
-                out.marks[i] = Some(mark.to_string());
-                let line: Vec<String> = before.pv.iter().map(Move::to_string).collect();
-                let best_white = if side == Colour::White {
-                    before.score
-                } else {
-                    -before.score
-                };
-                comment += &format!(
-                    " loses {:.2}; best {best} {} line {}",
-                    f64::from(loss) / 100.0,
-                    pawns(best_white),
-                    line.join(" ")
-                );
-            }
-            out.comments[i] = Some(comment);
-            before = after;
+            let depth = after.depth.max(before.depth);
+            let mark = match () {
+                _ if loss >= self.blunder && before.best.is_some() => Some("??"),
+                _ if loss >= self.mistake && before.best.is_some() => Some("?"),
+                _ => None,
+            };
+            let next = after;
+            let previous = std::mem::replace(&mut before, next);
+            judged.push(Judged {
+                side,
+                white_view,
+                depth,
+                loss,
+                mark: mark.map(|m| (m, previous)),
+            });
         }
-        out.preface = Some(self.summary_text(&summary));
-        out.tags.retain(|(name, _)| name != "Annotator");
-        out.tags.push((
-            "Annotator".into(),
-            format!("bashni annotate {}", self.description),
-        ));
-        Ok(out)
+        Ok(judged)
     }
 
     /// Search the game's current position; a finished game scores itself.

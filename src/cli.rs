@@ -80,6 +80,9 @@ enum Command {
     Stats(crate::tournament::merge::StatsArgs),
     /// Serve a board in the browser that drives an engine (our own by default).
     Gui(crate::gui::GuiArgs),
+    /// The play server: lobby, public rooms, engine seats, stored games
+    /// (docs/serve.md).
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +135,7 @@ pub fn run() -> i32 {
         Some(Command::Stats(args)) => crate::tournament::merge::run(args),
         Some(Command::Annotate(args)) => crate::annotate::run(args),
         Some(Command::Gui(args)) => crate::gui::run(args),
+        Some(Command::Serve(args)) => crate::serve::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -19,7 +19,7 @@ pub struct LegalMove {
 }
 
 impl LegalMove {
-    fn of(mv: &Move) -> LegalMove {
+    pub fn of(mv: &Move) -> LegalMove {
         let path = if mv.is_capture() {
             mv.landings().map(|s| s.to_string()).collect()
         } else {

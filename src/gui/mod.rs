@@ -2,7 +2,7 @@
 //! an engine process over the text protocol exactly as any GUI host would.
 //! Each page (tab) gets its own game and its own engine process.
 
-mod game;
+pub(crate) mod game;
 mod messages;
 mod security;
 mod server;

@@ -1,6 +1,7 @@
-//! `bashni serve`: a play server for many people (issue 23). Public rooms
-//! with two seats and any number of watchers, server-kept clocks, and every
-//! game kept in a database so that a restart resumes it.
+//! `bashni serve`: a play server for many people. Public rooms with two
+//! seats and any number of watchers, server-kept clocks, engine seats from
+//! a capped pool, and every game kept in a database so that a restart
+//! resumes it.
 //!
 //! Built in layers, each usable and tested on its own:
 //! - [`config`]: what a room is created with (variant, rules, clock, who
@@ -11,11 +12,168 @@
 //!   passed in), draw offers, takebacks, rematches, and the events to
 //!   broadcast;
 //! - [`store`]: the storage (SQLite or PostgreSQL, one schema, versioned
-//!   migrations).
-//!
-//! The HTTP/WebSocket server, the lobby and the engine pool come on top.
+//!   migrations);
+//! - [`wire`] and [`view`]: what the page sends (checked) and what it is
+//!   sent;
+//! - [`actor`]: one task per room, which stores an event before anyone
+//!   sees it;
+//! - [`engines`]: the engine processes; [`lobby`]: the public list;
+//!   [`hub`]: the rooms, their limits and the restart;
+//! - [`connection`] and [`http`]: the WebSocket and the page.
 
+pub mod actor;
 pub mod config;
+pub mod connection;
+pub mod engines;
+pub mod http;
+pub mod hub;
+pub mod lobby;
 pub mod room;
 pub mod store;
 pub mod token;
+pub mod view;
+pub mod wire;
+
+use anyhow::Context;
+use bashni_host::spec::EngineSpec;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often the server writes its sign of life (a restart charges a
+/// turn up to the last one).
+const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// Moves per group commit, and moves waiting for one.
+const WRITER_BATCH: usize = 256;
+const WRITER_QUEUE: usize = 4096;
+
+/// Options of `bashni serve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address and port to listen on; a public address serves everyone
+    /// (put TLS in front: docs/serve.md).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// `sqlite:PATH` (created if missing) or `postgres://user@host/db`.
+    #[arg(long, default_value = "sqlite:bashni-serve.db")]
+    pub database: String,
+    /// The engine for engine seats and analysis, as for `match`; this
+    /// program by default.
+    #[arg(long, value_parser = EngineSpec::parse)]
+    pub engine: Option<EngineSpec>,
+    /// Engine searches (and analyses) running at once; more wait in a
+    /// queue the players see.
+    #[arg(long, default_value_t = 2)]
+    pub max_engines: usize,
+    /// Rooms one address may create per minute.
+    #[arg(long, default_value_t = 10)]
+    pub rooms_per_minute: usize,
+    /// Rooms in memory at once.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_rooms: usize,
+    /// Watchers per room.
+    #[arg(long, default_value_t = 500)]
+    pub watchers_per_room: usize,
+    /// Messages per second one page may send.
+    #[arg(long, default_value_t = 20)]
+    pub messages_per_second: u32,
+    /// Connections open at once from one address.
+    #[arg(long, default_value_t = 64)]
+    pub connections_per_address: usize,
+    /// This server's name in the heartbeat table.
+    #[arg(long, default_value = "main")]
+    pub server_id: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Serve until the process is ended.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
+    runtime.block_on(serve(args))
+}
+
+/// This very program, which is the engine when run without arguments.
+pub fn own_engine() -> anyhow::Result<EngineSpec> {
+    let cmd = std::env::current_exe().context("cannot find this program to run as the engine")?;
+    Ok(EngineSpec {
+        name: "bashni".into(),
+        ..EngineSpec::new(cmd)
+    })
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let engine = match args.engine.clone() {
+        Some(engine) => engine,
+        None => own_engine()?,
+    };
+    let store = store::Store::connect(&args.database)
+        .await
+        .with_context(|| format!("cannot open the database {}", args.database))?;
+    let (writer, _writer_task) =
+        store::writer::MoveWriter::spawn(store.clone(), WRITER_BATCH, WRITER_QUEUE);
+    let shared = actor::Shared {
+        store: store.clone(),
+        writer,
+        engines: Arc::new(engines::EnginePool::new(engine, args.max_engines)),
+        lobby: Arc::new(lobby::Lobby::default()),
+        watchers_per_room: args.watchers_per_room,
+    };
+    let limits = hub::Limits {
+        max_rooms: args.max_rooms,
+        rooms_per_minute: args.rooms_per_minute,
+        watchers_per_room: args.watchers_per_room,
+        messages_per_second: args.messages_per_second,
+        connections_per_address: args.connections_per_address,
+    };
+    let ranges = wire::StrengthRanges {
+        skill: range_u32(bashni_engine::protocol::SKILL_RANGE),
+        elo: bashni_engine::search::ELO_RANGE,
+    };
+    let hub = Arc::new(hub::Hub::new(shared, limits, ranges));
+    let restored = hub
+        .restore(&args.server_id)
+        .await
+        .map_err(anyhow::Error::msg)
+        .context("cannot load the unfinished rooms")?;
+    tokio::spawn(heartbeat(store, args.server_id.clone()));
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let local = listener.local_addr()?;
+    let loopback_port = local.ip().is_loopback().then_some(local.port());
+    let url = format!("http://{local}/");
+    println!("bashni serve: {restored} unfinished room(s) restored; open {url}");
+    std::io::stdout().flush()?;
+    if args.open
+        && let Err(e) = open::that_detached(&url)
+    {
+        eprintln!("cannot open a browser ({e}); open the URL above by hand");
+    }
+    let state = Arc::new(http::HttpState { hub, loopback_port });
+    let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .await
+        .context("the server stopped")
+}
+
+fn range_u32((low, high): (u64, u64)) -> (u32, u32) {
+    (
+        u32::try_from(low).unwrap_or(0),
+        u32::try_from(high).unwrap_or(u32::MAX),
+    )
+}
+
+/// Write the server's sign of life every [`HEARTBEAT`].
+async fn heartbeat(store: store::Store, server: String) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    loop {
+        tick.tick().await;
+        if let Err(e) = store.heartbeat(&server, store::unix_ms_now()).await {
+            eprintln!("bashni serve: heartbeat: {e}");
+        }
+    }
+}

@@ -457,6 +457,11 @@ impl Room {
         self.takeback_request
     }
 
+    /// Which seats asked for a rematch of the game that is over.
+    pub fn rematch_requests(&self) -> [bool; 2] {
+        self.rematch
+    }
+
     /// The seat whose token this is, if any. Both seats' hashes are
     /// compared in full, so the time taken tells nothing.
     pub fn authenticate(&self, token: &SeatToken) -> Option<u8> {

@@ -661,6 +661,20 @@ impl Store {
         })
     }
 
+    /// Close a room nobody joined: it is finished, without a game. A
+    /// room that is not open any more is left as it is.
+    pub async fn close_room(&self, room_id: &str) -> Result<(), StoreError> {
+        on_pool!(self, p => {
+            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2 AND status = $3")
+                .bind(RoomStatus::Finished.as_str())
+                .bind(room_id)
+                .bind(RoomStatus::Open.as_str())
+                .execute(p)
+                .await?;
+            Ok(())
+        })
+    }
+
     /// Every room that is not finished (open or playing), with its seats
     /// and its latest game's moves and clock state: what a restart needs.
     pub async fn load_unfinished(&self) -> Result<Vec<LoadedRoom>, StoreError> {

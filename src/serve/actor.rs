@@ -1,0 +1,734 @@
+//! One task per room: it owns the [`Room`], takes every request for it in
+//! turn, stores what changed and only then publishes the room's new state
+//! to every viewer. A move is committed (through the group-commit
+//! [`MoveWriter`]) before anyone sees it; if the store refuses, the room
+//! is put back as it was and the request fails.
+//!
+//! The task also keeps the clock (it wakes at the side to move's
+//! deadline and ends the game on time), drives an engine seat through the
+//! [`EnginePool`], and runs the analysis of a finished game.
+
+use super::config::{Opponent, RoomConfig};
+use super::engines::{EnginePool, SearchJob};
+use super::lobby::Lobby;
+use super::room::{Event, Phase, Player, Room, RoomError};
+use super::store::writer::MoveWriter;
+use super::store::{MoveRecord, NewGame, ResultRecord, SeatRecord, Store, unix_ms_now};
+use super::token::SeatToken;
+use super::view::{AnalysisView, ConfigView, Extras, LobbyRoom, RoomView, phase_name};
+use super::wire::clock_text;
+use bashni_host::pdn::{PdnGame, today};
+use bashni_host::protocol::{Command, Go};
+use bashni_rules::Colour;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// Nodes per position when a finished game is analysed.
+pub const ANALYSIS_NODES: u64 = 20_000;
+
+/// A finished room with nobody looking is dropped from memory after this
+/// (it stays in the database).
+const IDLE_AFTER_GAME: Duration = Duration::from_secs(600);
+
+/// How long an engine seat waits before it tries again after a failure.
+const ENGINE_RETRY: Duration = Duration::from_secs(1);
+
+/// The time an engine seat thinks per move in a room without a clock.
+const ENGINE_MOVETIME_MS: u64 = 1000;
+
+/// What a player may do in their seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play this move.
+    Move(String),
+    /// Resign.
+    Resign,
+    /// Offer (or accept) a draw.
+    OfferDraw,
+    /// Accept the draw offered.
+    AcceptDraw,
+    /// Decline the draw offered.
+    DeclineDraw,
+    /// Ask to take back.
+    Takeback,
+    /// Grant the takeback.
+    AcceptTakeback,
+    /// Refuse the takeback.
+    DeclineTakeback,
+    /// Ask for a rematch.
+    Rematch,
+}
+
+/// A request to a room's task.
+pub enum ToRoom {
+    /// A page shows the room (in `seat`, or as a watcher).
+    Attach {
+        /// The seat, or none for a watcher.
+        seat: Option<u8>,
+        /// Done, or why not (the room has as many watchers as it takes).
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// A page stopped showing it.
+    Detach {
+        /// As attached.
+        seat: Option<u8>,
+    },
+    /// Which seat, if any, this token holds.
+    Authenticate {
+        /// The token the page kept.
+        token: SeatToken,
+        /// The answer.
+        reply: oneshot::Sender<Option<u8>>,
+    },
+    /// Take the free seat.
+    Join {
+        /// Who.
+        player: Player,
+        /// The seat taken, or why not.
+        reply: oneshot::Sender<Result<u8, String>>,
+    },
+    /// A seat acts.
+    Act {
+        /// The seat (authenticated by the connection).
+        seat: u8,
+        /// What it does.
+        action: Action,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// The creator closes a room nobody has joined.
+    Close {
+        /// The seat asking (only 0 may).
+        seat: u8,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// The room's current (or last) game as PDN.
+    Pdn {
+        /// The PDN text.
+        reply: oneshot::Sender<String>,
+    },
+    /// Analyse the finished game for everyone.
+    Analyse {
+        /// Started, or why not.
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// An engine search ended (internal).
+    EngineAnswer {
+        /// The game and ply it was asked for.
+        at: (u32, usize),
+        /// The move text, or why it failed.
+        answer: Result<String, String>,
+    },
+    /// The engine search got a slot and started (internal).
+    EngineThinking {
+        /// The game and ply it was asked for.
+        at: (u32, usize),
+    },
+    /// The analysis ended (internal).
+    AnalysisDone {
+        /// What came out.
+        analysis: AnalysisView,
+    },
+}
+
+/// How the rest of the server reaches a room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    /// Requests.
+    pub tx: mpsc::Sender<ToRoom>,
+    /// The newest state, as JSON.
+    pub state: watch::Receiver<Arc<str>>,
+}
+
+/// What every room's task shares.
+#[derive(Clone)]
+pub struct Shared {
+    /// The database.
+    pub store: Store,
+    /// The group-commit writer of moves.
+    pub writer: MoveWriter,
+    /// The engines.
+    pub engines: Arc<EnginePool>,
+    /// The lobby's list.
+    pub lobby: Arc<Lobby>,
+    /// Watchers a room takes.
+    pub watchers_per_room: usize,
+}
+
+struct Actor {
+    room: Room,
+    shared: Shared,
+    me: mpsc::Sender<ToRoom>,
+    state: watch::Sender<Arc<str>>,
+    seq: u64,
+    online: [usize; 2],
+    watchers: usize,
+    /// The game and ply an engine search was asked for.
+    engine_asked: Option<(u32, usize)>,
+    engine_status: Option<String>,
+    engine_failures: u32,
+    analysis: Option<AnalysisView>,
+    closed: bool,
+    idle_since: Option<Instant>,
+}
+
+/// Start the task of `room`; `on_exit` runs when it ends (idle, closed).
+pub fn spawn(
+    room: Room,
+    shared: Shared,
+    on_exit: impl FnOnce(&str) + Send + 'static,
+) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(256);
+    let (state, state_rx) = watch::channel(Arc::<str>::from("{}"));
+    let mut actor = Actor {
+        room,
+        shared,
+        me: tx.clone(),
+        state,
+        seq: 0,
+        online: [0; 2],
+        watchers: 0,
+        engine_asked: None,
+        engine_status: None,
+        engine_failures: 0,
+        analysis: None,
+        closed: false,
+        idle_since: None,
+    };
+    actor.publish();
+    tokio::spawn(async move {
+        actor.run(rx).await;
+        actor.shared.lobby.remove(actor.room.id());
+        on_exit(actor.room.id());
+    });
+    RoomHandle {
+        tx,
+        state: state_rx,
+    }
+}
+
+impl Actor {
+    async fn run(&mut self, mut rx: mpsc::Receiver<ToRoom>) {
+        self.ask_engine();
+        let mut idle_check = tokio::time::interval(Duration::from_secs(30));
+        while !self.closed {
+            let deadline = self.room.deadline().map(tokio::time::Instant::from_std);
+            tokio::select! {
+                request = rx.recv() => match request {
+                    Some(request) => self.handle(request).await,
+                    None => break,
+                },
+                _ = sleep_until(deadline), if deadline.is_some() => {
+                    let events = self.room.check_time(Instant::now());
+                    self.commit(events, self.room.clone()).await.ok();
+                }
+                _ = idle_check.tick() => {
+                    if self.idle_too_long() {
+                        break;
+                    }
+                }
+            }
+            self.ask_engine();
+        }
+    }
+
+    async fn handle(&mut self, request: ToRoom) {
+        match request {
+            ToRoom::Attach { seat, reply } => {
+                let full = seat.is_none() && self.watchers >= self.shared.watchers_per_room;
+                let _ = reply.send(match full {
+                    true => Err("the room has as many watchers as it takes".into()),
+                    false => {
+                        self.attach(seat, 1);
+                        Ok(())
+                    }
+                });
+            }
+            ToRoom::Detach { seat } => self.attach(seat, -1),
+            ToRoom::Pdn { reply } => {
+                let _ = reply.send(self.pdn());
+            }
+            ToRoom::Authenticate { token, reply } => {
+                let _ = reply.send(self.room.authenticate(&token));
+            }
+            ToRoom::Join { player, reply } => {
+                let before = self.room.clone();
+                let result = match self.room.join(player, Instant::now()) {
+                    Ok(events) => self.commit(events, before).await.map(|()| 1),
+                    Err(e) => Err(e.to_string()),
+                };
+                let _ = reply.send(result);
+            }
+            ToRoom::Act {
+                seat,
+                action,
+                reply,
+            } => {
+                let _ = reply.send(self.act(seat, action).await);
+            }
+            ToRoom::Close { seat, reply } => {
+                let _ = reply.send(self.close(seat).await);
+            }
+            ToRoom::Analyse { reply } => {
+                let _ = reply.send(self.analyse());
+            }
+            ToRoom::EngineThinking { at } => {
+                if self.engine_asked == Some(at) {
+                    self.engine_status = Some("thinking".into());
+                    self.publish();
+                }
+            }
+            ToRoom::EngineAnswer { at, answer } => self.engine_answer(at, answer).await,
+            ToRoom::AnalysisDone { analysis } => {
+                self.analysis = Some(analysis);
+                self.publish();
+            }
+        }
+    }
+
+    fn attach(&mut self, seat: Option<u8>, delta: isize) {
+        let count = match seat {
+            Some(s) => &mut self.online[usize::from(s.min(1))],
+            None => &mut self.watchers,
+        };
+        *count = count.saturating_add_signed(delta);
+        self.publish();
+    }
+
+    async fn act(&mut self, seat: u8, action: Action) -> Result<(), String> {
+        let now = Instant::now();
+        let before = self.room.clone();
+        let room = &mut self.room;
+        let result = match action {
+            Action::Move(text) => room.play(seat, &text, now),
+            Action::Resign => room.resign(seat),
+            Action::OfferDraw => room.offer_draw(seat),
+            Action::AcceptDraw => room.accept_draw(seat),
+            Action::DeclineDraw => room.decline_draw(seat),
+            Action::Takeback => room.request_takeback(seat),
+            Action::AcceptTakeback => room.accept_takeback(seat, now),
+            Action::DeclineTakeback => room.decline_takeback(seat),
+            Action::Rematch => room.offer_rematch(seat, now),
+        };
+        let events = result.map_err(|e: RoomError| e.to_string())?;
+        self.commit(events, before).await?;
+        self.answer_engine_offers(now).await;
+        Ok(())
+    }
+
+    /// An engine seat answers a draw offer or takeback request at once:
+    /// it declines both (and asks for the rematch the person asked for).
+    async fn answer_engine_offers(&mut self, now: Instant) {
+        let Some(seat) = self.engine_seat() else {
+            return;
+        };
+        let colour = self.room.colour_of(seat);
+        let before = self.room.clone();
+        let result = if self.room.draw_offer() == Some(!colour) {
+            self.room.decline_draw(seat)
+        } else if self.room.takeback_request() == Some(!colour) {
+            self.room.decline_takeback(seat)
+        } else if matches!(self.room.phase(), Phase::Over(_))
+            && self.room.rematch_requests()[usize::from(1 - seat)]
+        {
+            self.room.offer_rematch(seat, now)
+        } else {
+            return;
+        };
+        if let Ok(events) = result {
+            let _ = self.commit(events, before).await;
+        }
+    }
+
+    async fn close(&mut self, seat: u8) -> Result<(), String> {
+        if seat != 0 || self.room.phase() != Phase::Waiting {
+            return Err("only the creator may close a room nobody has joined".into());
+        }
+        self.shared
+            .store
+            .close_room(self.room.id())
+            .await
+            .map_err(|e| format!("cannot close the room: {e}"))?;
+        self.closed = true;
+        Ok(())
+    }
+
+    fn idle_too_long(&mut self) -> bool {
+        let idle = matches!(self.room.phase(), Phase::Over(_))
+            && self.watchers == 0
+            && self.online == [0, 0];
+        if !idle {
+            self.idle_since = None;
+            return false;
+        }
+        let since = *self.idle_since.get_or_insert_with(Instant::now);
+        since.elapsed() >= IDLE_AFTER_GAME
+    }
+
+    /// Store `events` (moves through the group commit, the rest directly),
+    /// then publish. If the store refuses, the room goes back to `before`.
+    async fn commit(&mut self, events: Vec<Event>, before: Room) -> Result<(), String> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        for event in &events {
+            if let Err(e) = self.store(event).await {
+                eprintln!("bashni serve: room {}: {e}", self.room.id());
+                self.room = before;
+                self.publish();
+                return Err(format!("not stored, not played: {e}"));
+            }
+            if matches!(event, Event::GameStarted { .. }) {
+                self.analysis = None;
+            }
+        }
+        self.publish();
+        Ok(())
+    }
+
+    async fn store(&self, event: &Event) -> Result<(), String> {
+        let store = &self.shared.store;
+        let id = self.room.id();
+        let now = unix_ms_now();
+        match event {
+            Event::SeatTaken { seat, name, engine } => {
+                let token_hash = self.room.player(*seat).and_then(|p| p.token_hash.clone());
+                let record = SeatRecord {
+                    seat: *seat,
+                    name: name.clone(),
+                    token_hash,
+                    engine: *engine,
+                    joined_at_ms: now,
+                };
+                store
+                    .take_seat(id, &record)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            Event::GameStarted {
+                game_no,
+                white_seat,
+                clock_ms,
+            } => {
+                let game = NewGame {
+                    game_no: *game_no,
+                    white_seat: *white_seat,
+                    started_at_ms: now,
+                    clock_ms: *clock_ms,
+                };
+                store.start_game(id, &game).await.map_err(|e| e.to_string())
+            }
+            Event::Moved {
+                game_no,
+                ply,
+                text,
+                elapsed_ms,
+                clock_ms,
+            } => {
+                let record = MoveRecord {
+                    room_id: id.to_owned(),
+                    game_no: *game_no,
+                    ply: *ply,
+                    text: text.clone(),
+                    elapsed_ms: *elapsed_ms,
+                    clock_ms: *clock_ms,
+                    moved_at_ms: now,
+                };
+                self.shared
+                    .writer
+                    .append(record)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            Event::TookBack {
+                game_no,
+                plies,
+                clock_ms,
+            } => store
+                .take_back(id, *game_no, *plies, *clock_ms, now)
+                .await
+                .map_err(|e| e.to_string()),
+            Event::GameOver { game_no, outcome } => {
+                let record = ResultRecord {
+                    result: outcome.result_token().to_owned(),
+                    reason: outcome.to_string(),
+                    finished_at_ms: now,
+                };
+                store
+                    .finish_game(id, *game_no, &record)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            // Offers live in the room only: a restart forgets them.
+            Event::DrawOffered { .. }
+            | Event::DrawDeclined { .. }
+            | Event::TakebackRequested { .. }
+            | Event::TakebackDeclined { .. }
+            | Event::RematchOffered { .. } => Ok(()),
+        }
+    }
+
+    /// Send the room's state to every viewer and its line to the lobby.
+    fn publish(&mut self) {
+        self.seq += 1;
+        let online = self.online.map(|n| n > 0);
+        let extras = Extras {
+            seq: self.seq,
+            online,
+            watchers: self.watchers,
+            engine_status: self.engine_status.clone(),
+            analysis: self.analysis.as_ref(),
+        };
+        let view = RoomView::of(&self.room, extras, Instant::now());
+        match serde_json::to_string(&view) {
+            Ok(json) => {
+                self.state.send_replace(Arc::from(json));
+            }
+            Err(e) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
+        }
+        self.update_lobby();
+    }
+
+    fn update_lobby(&self) {
+        let room = &self.room;
+        let listed = !matches!(room.config().opponent, Opponent::LinkOnly)
+            && !matches!(room.phase(), Phase::Over(_))
+            && !self.closed;
+        if !listed {
+            self.shared.lobby.remove(room.id());
+            return;
+        }
+        let seats = [0u8, 1].map(|s| room.player(s).map(|p| p.name.clone()));
+        self.shared.lobby.put(LobbyRoom {
+            id: room.id().to_owned(),
+            config: ConfigView::of(room.config()),
+            seats,
+            watchers: self.watchers,
+            phase: phase_name(room.phase()),
+        });
+    }
+
+    fn engine_seat(&self) -> Option<u8> {
+        (0u8..2).find(|&s| self.room.player(s).is_some_and(|p| p.engine))
+    }
+
+    /// The game and ply now, if it is the engine seat's turn.
+    fn engine_turn(&self) -> Option<(u8, (u32, usize))> {
+        let seat = self.engine_seat()?;
+        let game = self.room.game();
+        let on_move = self.room.phase() == Phase::Playing
+            && self.room.colour_of(seat) == game.position().side_to_move();
+        on_move.then_some((seat, (self.room.game_no(), game.moves().len())))
+    }
+
+    /// Start the engine's search if it is its turn and none runs for it.
+    fn ask_engine(&mut self) {
+        let Some((_, at)) = self.engine_turn() else {
+            if self.engine_status.take().is_some() {
+                self.publish();
+            }
+            return;
+        };
+        if self.engine_asked == Some(at) {
+            return;
+        }
+        let Some(job) = self.search_job() else {
+            return;
+        };
+        self.engine_asked = Some(at);
+        let pool = Arc::clone(&self.shared.engines);
+        self.engine_status = Some(match pool.is_full() {
+            true => format!("waiting for a free engine: {} ahead", pool.waiting()),
+            false => "thinking".into(),
+        });
+        self.publish();
+        let me = self.me.clone();
+        let delay = match self.engine_failures {
+            0 => Duration::ZERO,
+            n => ENGINE_RETRY * n.min(30),
+        };
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let answer = match pool.slot().await {
+                Ok(slot) => {
+                    let _ = me.send(ToRoom::EngineThinking { at }).await;
+                    pool.search(&job, &slot).await.map_err(|e| e.to_string())
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            let _ = me.send(ToRoom::EngineAnswer { at, answer }).await;
+        });
+    }
+
+    fn search_job(&self) -> Option<SearchJob> {
+        let RoomConfig {
+            game: config,
+            opponent: Opponent::Engine(strength),
+            ..
+        } = *self.room.config()
+        else {
+            return None;
+        };
+        let game = self.room.game();
+        let go = match (self.room.clock_ms(Instant::now()), self.room.config().clock) {
+            (Some([white, black]), Some(control)) => Go::Clock {
+                wtime: u64::try_from(white.max(1)).unwrap_or(1),
+                btime: u64::try_from(black.max(1)).unwrap_or(1),
+                increment: control.increment_ms,
+                moves_to_go: None,
+            },
+            _ => Go::MoveTime(ENGINE_MOVETIME_MS),
+        };
+        Some(SearchJob {
+            game: config,
+            strength,
+            position: Command::Position {
+                fen: game.start().to_fen(),
+                moves: game.moves().iter().map(ToString::to_string).collect(),
+            },
+            go,
+        })
+    }
+
+    async fn engine_answer(&mut self, at: (u32, usize), answer: Result<String, String>) {
+        if self.engine_asked != Some(at) {
+            return;
+        }
+        let Some((seat, now_at)) = self.engine_turn() else {
+            return;
+        };
+        if now_at != at {
+            return;
+        }
+        let failure = match answer {
+            Ok(text) => {
+                let before = self.room.clone();
+                match self.room.play(seat, &text, Instant::now()) {
+                    Ok(events) => match self.commit(events, before).await {
+                        Ok(()) => None,
+                        Err(e) => Some(e),
+                    },
+                    Err(e) => Some(format!("the engine played '{text}': {e}")),
+                }
+            }
+            Err(e) => Some(e),
+        };
+        match failure {
+            None => self.engine_failures = 0,
+            Some(why) => {
+                // Ask again (a fresh process), from the position the room
+                // holds; the engine's clock keeps running meanwhile.
+                eprintln!("bashni serve: room {}: engine: {why}", self.room.id());
+                self.engine_failures += 1;
+                self.engine_asked = None;
+                self.engine_status = Some(format!("restarting the engine ({why})"));
+                self.publish();
+            }
+        }
+    }
+
+    /// The current (or last) game as PDN, with the room's rules as tags.
+    fn pdn(&self) -> String {
+        let room = &self.room;
+        let name = |colour| {
+            room.player(room.seat_of(colour))
+                .map_or("?", |p| p.name.as_str())
+        };
+        let result = match room.phase() {
+            Phase::Over(outcome) => outcome.result_token(),
+            _ => "*",
+        };
+        let game = room.game();
+        let config = room.config();
+        let mut tags = vec![
+            ("Event", "bashni serve".to_string()),
+            ("Site", format!("room {}", room.id())),
+            ("Date", today()),
+            ("Round", room.game_no().to_string()),
+            ("White", name(Colour::White).to_string()),
+            ("Black", name(Colour::Black).to_string()),
+            ("Result", result.to_string()),
+            ("Variant", config.game.variant.to_string()),
+            ("FEN", game.start().to_fen()),
+            ("KingLanding", config.game.king_landing.to_string()),
+            ("ForcedCapture", config.game.forced_capture.to_string()),
+        ];
+        if let Some(clock) = &config.clock {
+            tags.push(("TimeControl", clock_text(clock)));
+        }
+        PdnGame::new(
+            tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+            game.moves().iter().map(ToString::to_string).collect(),
+            result,
+        )
+        .to_pdn()
+    }
+
+    fn analyse(&mut self) -> Result<(), String> {
+        if !matches!(self.room.phase(), Phase::Over(_)) {
+            return Err("a game is analysed once it is over".into());
+        }
+        let game_no = self.room.game_no();
+        if self
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.game_no == game_no && a.status != "failed")
+        {
+            return Ok(());
+        }
+        let running = AnalysisView {
+            status: "running".into(),
+            game_no,
+            marks: Vec::new(),
+            evals: Vec::new(),
+        };
+        self.analysis = Some(running);
+        self.publish();
+        let game = self.room.game();
+        let rules = *game.rules();
+        let fen = game.start().to_fen();
+        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        let pool = Arc::clone(&self.shared.engines);
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            // The analysis takes an engine slot: it costs what a search does.
+            let notes = match pool.slot().await {
+                Ok(_slot) => tokio::task::spawn_blocking(move || {
+                    crate::annotate::judge_game(rules, &fen, &moves, ANALYSIS_NODES)
+                })
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string())),
+                Err(e) => Err(e.to_string()),
+            };
+            let analysis = match notes {
+                Ok(notes) => AnalysisView {
+                    status: "done".into(),
+                    game_no,
+                    marks: notes.iter().map(|n| n.mark.map(str::to_owned)).collect(),
+                    evals: notes.iter().map(|n| n.white_cp).collect(),
+                },
+                Err(e) => {
+                    eprintln!("bashni serve: analysis: {e}");
+                    AnalysisView {
+                        status: "failed".into(),
+                        game_no,
+                        marks: Vec::new(),
+                        evals: Vec::new(),
+                    }
+                }
+            };
+            let _ = me.send(ToRoom::AnalysisDone { analysis }).await;
+        });
+        Ok(())
+    }
+}
+
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

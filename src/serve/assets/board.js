@@ -1,0 +1,208 @@
+// The board: draws a position (columns from the position string, which
+// is notation, not rules) and lets a player enter one of the legal moves
+// the server sent, by clicking the column and then each landing square.
+// Cues: the columns that can move glow; a picked column shows green dots
+// where it can go; an orange glow says a capture is compulsory; once only
+// one way is left in a chain, the rest plays itself; every column shows
+// its height, and kings wear a crown.
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 100;
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// "W:c3wbb,d4B 0 1" -> Map("c3" -> "wbb", ...), top piece first.
+export function columnsOf(fen) {
+  const [board] = fen.trim().split(/\s+/);
+  const list = board.split(":")[1] || "";
+  const columns = new Map();
+  for (const item of list.split(",").filter(Boolean)) {
+    const match = item.match(/^([a-h][1-8])([wWbB]*)$/);
+    if (match) columns.set(match[1], match[2]);
+  }
+  return columns;
+}
+
+const isDark = (file, rank) => (file + rank) % 2 === 0;
+const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+
+export class Board {
+  // svg: the <svg> element; onMove(text): a move was entered.
+  constructor(svg, onMove) {
+    this.svg = svg;
+    this.onMove = onMove;
+    this.view = null;
+    this.picked = null;
+  }
+
+  // view: {size, fen, legal, lastMove, flipped, canMove, captureForced}
+  show(view) {
+    const samePosition = this.view && this.view.fen === view.fen && this.view.canMove === view.canMove;
+    this.view = view;
+    if (!samePosition) this.picked = null;
+    this.draw();
+  }
+
+  corner(square) {
+    const size = this.view.size;
+    const file = square.charCodeAt(0) - 97;
+    const rank = parseInt(square.slice(1), 10) - 1;
+    const col = this.view.flipped ? size - 1 - file : file;
+    const row = this.view.flipped ? rank : size - 1 - rank;
+    return [col * CELL, row * CELL];
+  }
+
+  draw() {
+    const { size, fen } = this.view;
+    const svg = this.svg;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `0 0 ${size * CELL} ${size * CELL}`);
+    svg.dataset.fen = fen;
+    this.defs();
+    this.squares();
+    this.marks();
+    for (const [square, pieces] of columnsOf(fen)) this.column(square, pieces);
+    this.targets();
+    this.hitAreas();
+  }
+
+  defs() {
+    const d = el("defs", {}, this.svg);
+    for (const [id, inner, outer] of [["face-white", "#fffdf6", "#e4dbc2"], ["face-black", "#c2452f", "#6e1d12"]]) {
+      const g = el("radialGradient", { id, cx: "40%", cy: "35%", r: "70%" }, d);
+      el("stop", { offset: "0%", "stop-color": inner }, g);
+      el("stop", { offset: "100%", "stop-color": outer }, g);
+    }
+  }
+
+  squares() {
+    const size = this.view.size;
+    for (let rank = 0; rank < size; rank++) {
+      for (let file = 0; file < size; file++) {
+        const square = squareName(file, rank);
+        const [x, y] = this.corner(square);
+        const dark = isDark(file, rank);
+        el("rect", { x, y, width: CELL, height: CELL, class: dark ? "dark" : "light" }, this.svg);
+        const coord = (text, tx, ty) => {
+          const t = el("text", { x: tx, y: ty, class: `coord${dark ? " on-dark" : ""}` }, this.svg);
+          t.textContent = text;
+        };
+        if (y === (size - 1) * CELL) coord(String.fromCharCode(97 + file), x + CELL - 14, y + CELL - 6);
+        if (x === 0) coord(rank + 1, x + 5, y + 16);
+      }
+    }
+  }
+
+  movable() {
+    const v = this.view;
+    return v.canMove ? new Set(v.legal.map((m) => m.from)) : new Set();
+  }
+
+  marks() {
+    const v = this.view;
+    if (v.lastMove) {
+      for (const square of [v.lastMove.from, ...v.lastMove.path]) {
+        const [x, y] = this.corner(square);
+        el("rect", { x, y, width: CELL, height: CELL, class: "last" }, this.svg);
+      }
+    }
+    const glow = v.captureForced ? "glow capture" : "glow";
+    for (const square of this.movable()) {
+      const [x, y] = this.corner(square);
+      el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10, class: glow, "data-glow": square }, this.svg);
+    }
+    if (this.picked) {
+      for (const square of [this.picked.from, ...this.picked.path]) {
+        const [x, y] = this.corner(square);
+        el("rect", { x, y, width: CELL, height: CELL, class: square === this.picked.from ? "selected" : "path" }, this.svg);
+      }
+    }
+  }
+
+  // A column as a stack of discs seen slightly from the side: the bottom
+  // piece lowest, the top one with its whole face showing.
+  column(square, pieces) {
+    const [x, y] = this.corner(square);
+    const height = pieces.length;
+    const cx = x + CELL / 2;
+    const rx = 34, ry = 16;
+    const step = height > 1 ? Math.min(11, 50 / (height - 1)) : 0;
+    const thick = Math.max(3, Math.min(10, step || 10));
+    const g = el("g", { class: "column", "data-square": square, "data-height": height, "data-pieces": pieces }, this.svg);
+    const bottomFace = y + CELL / 2 + ((height - 1) * step) / 2 - thick / 2 + 4;
+    for (let i = height - 1; i >= 0; i--) {
+      const letter = pieces[i];
+      const top = bottomFace - (height - 1 - i) * step;
+      const p = el("g", { class: `piece ${letter}` }, g);
+      el("ellipse", { cx, cy: top + thick, rx, ry, class: "band" }, p);
+      el("rect", { x: cx - rx, y: top, width: 2 * rx, height: thick, class: "band", "stroke-width": 0 }, p);
+      el("ellipse", { cx, cy: top, rx, ry, class: "face" }, p);
+      if (i === 0 && (letter === "W" || letter === "B")) crown(p, cx, top);
+    }
+    const badge = el("g", { class: "badge" }, g);
+    el("circle", { cx: x + CELL - 15, cy: y + 15, r: 12 }, badge);
+    const t = el("text", { x: x + CELL - 15, y: y + 20 }, badge);
+    t.textContent = height;
+  }
+
+  matching() {
+    const { from, path } = this.picked;
+    return this.view.legal.filter((m) => m.from === from && path.every((sq, i) => m.path[i] === sq));
+  }
+
+  targets() {
+    if (!this.picked) return;
+    const depth = this.picked.path.length;
+    const next = new Set(this.matching().filter((m) => m.path.length > depth).map((m) => m.path[depth]));
+    for (const square of next) {
+      const [x, y] = this.corner(square);
+      el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 16, class: "target", "data-target": square }, this.svg);
+    }
+  }
+
+  hitAreas() {
+    const size = this.view.size;
+    for (let rank = 0; rank < size; rank++) {
+      for (let file = 0; file < size; file++) {
+        if (!isDark(file, rank)) continue;
+        const square = squareName(file, rank);
+        const [x, y] = this.corner(square);
+        const hit = el("rect", { x, y, width: CELL, height: CELL, class: "hit", "data-square": square }, this.svg);
+        hit.addEventListener("click", () => this.click(square));
+      }
+    }
+  }
+
+  click(square) {
+    if (!this.view.canMove) return;
+    if (this.picked) {
+      const depth = this.picked.path.length;
+      const extended = this.matching().filter((m) => m.path[depth] === square);
+      if (extended.length > 0) {
+        this.picked.path.push(square);
+        // One way left: the rest of the chain plays itself.
+        if (extended.length === 1) return this.play(extended[0].text);
+        return this.draw();
+      }
+    }
+    this.picked = this.movable().has(square) ? { from: square, path: [] } : null;
+    this.draw();
+  }
+
+  play(text) {
+    this.picked = null;
+    this.onMove(text);
+    this.draw();
+  }
+}
+
+function crown(parent, cx, cy) {
+  const points = [[-13, 6], [-15, -6], [-7, 0], [0, -9], [7, 0], [15, -6], [13, 6]]
+    .map(([dx, dy]) => `${cx + dx},${cy + dy}`).join(" ");
+  el("polygon", { points, class: "crown" }, parent);
+}

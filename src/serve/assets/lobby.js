@@ -1,0 +1,98 @@
+// The lobby: the form that creates a room and the live list of public
+// rooms. Everything it offers (variants, clocks, strength ranges) comes
+// from the server's welcome message.
+
+import { $, fill, h } from "./text.js";
+
+export function rulesText(config) {
+  const parts = [config.forced_capture ? "forced capture" : "captures optional"];
+  if (config.no_progress_plies) parts.push(`${config.no_progress_plies / 2}-move draw`);
+  if (config.repetitions) parts.push(config.repetitions === 3 ? "threefold" : `${config.repetitions}-fold`);
+  if (config.max_plies) parts.push(`${config.max_plies} plies`);
+  if (config.king_landing !== "continue") parts.push("free king landing");
+  return parts.join(", ");
+}
+
+export function variantTitle(welcome, name) {
+  const info = welcome && welcome.variants.find((v) => v.name === name);
+  return info ? info.title : name;
+}
+
+export class Lobby {
+  // app: {send(message), name(), welcome, watch(id)}
+  constructor(app) {
+    this.app = app;
+    $("create").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.create();
+    });
+    $("opponent").addEventListener("change", () => this.syncStrength());
+    $("strength-kind").addEventListener("change", () => this.syncStrength());
+  }
+
+  // Fill the form's choices from what the server offers.
+  setup(welcome) {
+    fill($("variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    const clocks = welcome.clocks.map((c) => h("option", { value: c }, `${c.replace("+", " + ")} (min + s)`));
+    fill($("clock"), h("option", { value: "" }, "no clock"), clocks);
+    $("clock").value = welcome.clocks.includes("5+3") ? "5+3" : "";
+    const [low, high] = welcome.strength.skill;
+    const levels = [];
+    for (let level = low; level <= high; level++) levels.push(h("option", { value: level }, String(level)));
+    fill($("skill"), levels);
+    $("skill").value = Math.min(high, Math.max(low, 5));
+    const [eloLow, eloHigh] = welcome.strength.elo;
+    Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 2) });
+    $("no-progress").value = welcome.online_no_progress_plies;
+    this.syncStrength();
+  }
+
+  syncStrength() {
+    const engine = $("opponent").value === "engine";
+    $("strength").hidden = !engine;
+    const elo = $("strength-kind").value === "elo";
+    $("skill").hidden = elo;
+    $("elo").hidden = !elo;
+  }
+
+  create() {
+    const engine = $("opponent").value === "engine";
+    const elo = $("strength-kind").value === "elo";
+    const setup = {
+      variant: $("variant").value,
+      forced_capture: $("forced-capture").checked,
+      king_landing: $("king-landing").value,
+      no_progress_plies: $("no-progress-on").checked ? Number($("no-progress").value) : 0,
+      repetitions: $("threefold").checked ? 3 : 0,
+      max_plies: 0,
+      clock: $("clock").value || null,
+      colour: $("colour").value,
+      opponent: $("opponent").value,
+      skill: engine && !elo ? Number($("skill").value) : null,
+      elo: engine && elo ? Number($("elo").value) : null,
+    };
+    this.app.send({ type: "create", name: this.app.name(), setup });
+  }
+
+  render(rooms) {
+    const row = (room) => {
+      const free = room.seats.findIndex((s) => s === null);
+      const players = room.seats.map((s) => s ?? "—").join(" vs ");
+      const join = room.phase === "waiting" && free >= 0 && room.config.opponent === "anyone"
+        ? h("button", { class: "join", onclick: () => this.app.send({ type: "join", room: room.id, name: this.app.name() }) }, "Join")
+        : null;
+      const watch = h("button", { class: "watch", onclick: () => this.app.watch(room.id) }, "Watch");
+      return h("tr", { dataset: { room: room.id } },
+        h("td", {}, variantTitle(this.app.welcome, room.config.variant)),
+        h("td", {}, rulesText(room.config)),
+        h("td", {}, room.config.clock ?? "—"),
+        h("td", { class: "players" }, players),
+        h("td", {}, String(room.watchers)),
+        h("td", {}, join, watch));
+    };
+    const waiting = rooms.filter((r) => r.phase === "waiting");
+    const playing = rooms.filter((r) => r.phase !== "waiting");
+    fill($("open-rooms"), waiting.length ? waiting.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No open game: create one.")));
+    fill($("live-rooms"), playing.length ? playing.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No game being played.")));
+  }
+}

@@ -1,0 +1,107 @@
+// The play server's page: the lobby and one room at a time, drawn from
+// what the server sends. The browser keeps a display name and the seat
+// tokens it was given (one per room): with them a reload, or a lost and
+// regained connection, brings the player back to their seat.
+
+import { Connection } from "./network.js";
+import { Lobby } from "./lobby.js";
+import { Room } from "./room.js";
+import { $, h } from "./text.js";
+
+const TOKENS_KEY = "bashni.tokens";
+const NAME_KEY = "bashni.name";
+const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
+
+function loadTokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+const app = {
+  welcome: null,
+  roomId: null,
+  seats: {}, // room id -> seat, as the server confirmed
+  tokens: loadTokens(),
+  send: (message) => connection.send(message),
+  name: () => $("name").value.trim() || "Guest",
+  seat: (id) => (id in app.seats ? app.seats[id] : null),
+  watch: (id) => go(`/room/${id}`),
+};
+
+$("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
+$("name").addEventListener("change", () => localStorage.setItem(NAME_KEY, app.name()));
+localStorage.setItem(NAME_KEY, app.name());
+
+const lobby = new Lobby(app);
+const room = new Room(app);
+
+// Show what the address says: a room, or the lobby.
+function route() {
+  const match = location.pathname.match(ROOM_PATH);
+  app.roomId = match ? match[1] : null;
+  document.body.dataset.view = app.roomId ? "room" : "lobby";
+  if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
+}
+
+function go(path) {
+  if (location.pathname !== path) history.pushState(null, "", path);
+  route();
+}
+
+window.addEventListener("popstate", route);
+$("to-lobby").addEventListener("click", (event) => {
+  event.preventDefault();
+  if (app.roomId) app.send({ type: "leave" });
+  go("/");
+});
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      app.welcome = message;
+      lobby.setup(message);
+      break;
+    case "lobby":
+      lobby.render(message.rooms);
+      break;
+    case "seated":
+      app.tokens[message.room] = message.token;
+      app.seats[message.room] = message.seat;
+      localStorage.setItem(TOKENS_KEY, JSON.stringify(app.tokens));
+      if (app.roomId !== message.room) {
+        history.pushState(null, "", `/room/${message.room}`);
+        app.roomId = message.room;
+        document.body.dataset.view = "room";
+      }
+      break;
+    case "room":
+      if (message.id === app.roomId) room.show(message);
+      break;
+    case "left":
+      break;
+    case "error":
+      showError(message.message);
+      break;
+  }
+}
+
+function showError(text) {
+  const note = h("div", { class: "error" }, text);
+  $("errors").append(note);
+  setTimeout(() => note.remove(), 6000);
+}
+
+const connection = new Connection({
+  onMessage: receive,
+  onOpen: () => {
+    app.send({ type: "lobby" });
+    route();
+  },
+  onStatus: (status) => {
+    $("connection").textContent = status;
+    $("connection").dataset.status = status.split(":")[0];
+  },
+});

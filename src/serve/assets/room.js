@@ -1,0 +1,145 @@
+// A room: the board from the player's side, the two players with their
+// clocks, what is pending (offers, a takeback, a rematch), the result,
+// the move list with the analysis marks, and the PDN download. Drawn
+// from the room's state as the server sent it; the clocks count down
+// between states from the time the state arrived.
+
+import { $, clockText, fill, h } from "./text.js";
+import { Board } from "./board.js";
+import { drawGraph, markOf } from "./analysis.js";
+import { rulesText, variantTitle } from "./lobby.js";
+
+export class Room {
+  // app: {send(message), name(), welcome, seat(roomId)}
+  constructor(app) {
+    this.app = app;
+    this.state = null;
+    this.receivedAt = 0;
+    this.board = new Board($("board"), (text) => app.send({ type: "move", text }));
+    const act = (id, type) => $(id).addEventListener("click", () => app.send({ type }));
+    act("resign", "resign");
+    act("offer-draw", "offer_draw");
+    act("accept-draw", "accept_draw");
+    act("decline-draw", "decline_draw");
+    act("takeback", "takeback");
+    act("accept-takeback", "accept_takeback");
+    act("decline-takeback", "decline_takeback");
+    act("rematch", "rematch");
+    act("analyse", "analyse");
+    $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
+    $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+    setInterval(() => this.tickClocks(), 100);
+  }
+
+  mySeat() {
+    return this.state ? this.app.seat(this.state.id) : null;
+  }
+
+  myColour() {
+    const seat = this.mySeat();
+    const seats = this.state.seats;
+    return seat !== null && seats[seat] ? seats[seat].colour : null;
+  }
+
+  show(state) {
+    if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
+    this.state = state;
+    this.receivedAt = performance.now();
+    const s = state;
+    const colour = this.myColour();
+    const size = (this.app.welcome.variants.find((v) => v.name === s.config.variant) || { size: 8 }).size;
+    const myTurn = s.phase === "playing" && colour === s.to_move;
+    this.board.show({
+      size,
+      fen: s.fen,
+      legal: myTurn ? s.legal : [],
+      lastMove: s.last_move,
+      flipped: colour === "black",
+      canMove: myTurn,
+      captureForced: s.capture_forced,
+    });
+    document.body.dataset.phase = s.phase;
+    document.body.dataset.seated = colour ? "yes" : "no";
+    $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config)}`;
+    this.players(colour);
+    this.status(colour, myTurn);
+    this.buttons(colour);
+    this.moves();
+    drawGraph($("graph"), s.analysis && s.analysis.status === "done" ? s.analysis.evals : []);
+    $("analysis-status").textContent = s.analysis ? `analysis: ${s.analysis.status}` : "";
+    $("watchers").textContent = `${s.watchers} watching`;
+    $("pdn-link").href = `/pdn/${s.id}`;
+    this.tickClocks();
+  }
+
+  // The player bars: the viewer's colour at the bottom (White for a watcher).
+  players(colour) {
+    const s = this.state;
+    const bottom = colour ?? "white";
+    for (const [place, wanted] of [["bottom", bottom], ["top", bottom === "white" ? "black" : "white"]]) {
+      const seat = s.seats.find((p) => p && p.colour === wanted);
+      const bar = $(`player-${place}`);
+      bar.dataset.colour = wanted;
+      fill(bar.querySelector(".name"), seat ? seat.name : "(free seat)");
+      bar.querySelector(".online").hidden = !seat || seat.online;
+      bar.classList.toggle("to-move", s.phase === "playing" && s.to_move === wanted);
+    }
+  }
+
+  status(colour, myTurn) {
+    const s = this.state;
+    let text;
+    if (s.phase === "waiting") text = "Waiting for an opponent: share this page's address, or wait for someone from the lobby.";
+    else if (s.phase === "over") text = `Game over: ${s.result.result} (${s.result.reason})`;
+    else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
+    else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
+    if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
+    $("status").textContent = text;
+    const offer = (who) => who && colour && who !== colour;
+    $("draw-offered").hidden = !offer(s.draw_offer);
+    $("takeback-asked").hidden = !offer(s.takeback);
+    const free = s.seats.some((p) => p === null);
+    $("take-seat").hidden = !(s.phase === "waiting" && free && !colour && s.config.opponent !== "engine");
+  }
+
+  buttons(colour) {
+    const s = this.state;
+    const playing = s.phase === "playing" && colour;
+    for (const id of ["resign", "offer-draw", "takeback"]) $(id).hidden = !playing;
+    $("rematch").hidden = !(s.phase === "over" && colour);
+    const seat = this.mySeat();
+    $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
+    $("analyse").hidden = s.phase !== "over" || (s.analysis && s.analysis.status !== "failed");
+  }
+
+  moves() {
+    const s = this.state;
+    const items = [];
+    for (let i = 0; i < s.moves.length; i += 2) {
+      const cell = (j) => j < s.moves.length ? h("span", { class: "move", dataset: { ply: j + 1 } }, s.moves[j] + markOf(s.analysis, j)) : null;
+      items.push(h("li", {}, cell(i), " ", cell(i + 1)));
+    }
+    const list = $("moves");
+    fill(list, items);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  tickClocks() {
+    const s = this.state;
+    if (!s || !s.clock_ms) {
+      for (const place of ["top", "bottom"]) $(`player-${place}`).querySelector(".clock").textContent = "";
+      return;
+    }
+    const passed = s.phase === "playing" ? performance.now() - this.receivedAt : 0;
+    for (const place of ["top", "bottom"]) {
+      const bar = $(`player-${place}`);
+      const colour = bar.dataset.colour;
+      const index = colour === "white" ? 0 : 1;
+      const running = s.phase === "playing" && s.to_move === colour;
+      const ms = s.clock_ms[index] - (running ? passed : 0);
+      const clock = bar.querySelector(".clock");
+      clock.textContent = clockText(ms);
+      clock.classList.toggle("running", running);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// Building the page from data without ever parsing data as HTML: every
+// name and text a user sent goes in as a text node, so no markup from a
+// user can reach the page.
+
+// h("button", {class: "x", onclick: f}, "text", child, ...)
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const $ = (id) => document.getElementById(id);
+
+// Replace a node's children.
+export function fill(node, ...children) {
+  node.replaceChildren();
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) node.append(child);
+  }
+}
+
+// "m:ss" (and tenths under ten seconds) of milliseconds.
+export function clockText(ms) {
+  const clamped = Math.max(0, ms);
+  const total = clamped / 1000;
+  const minutes = Math.floor(total / 60);
+  const seconds = total - minutes * 60;
+  if (total < 10) return `${minutes}:${seconds.toFixed(1).padStart(4, "0")}`;
+  return `${minutes}:${String(Math.floor(seconds)).padStart(2, "0")}`;
+}

@@ -1,0 +1,325 @@
+//! One WebSocket connection: a page. It may show the lobby and one room
+//! at a time, in a seat (proved by the seat's token) or as a watcher.
+//! Every message is checked ([`ClientMessage::parse`]) and rate-limited;
+//! a page that keeps flooding is cut off.
+
+use super::actor::{Action, RoomHandle, ToRoom};
+use super::hub::Hub;
+use super::room::Player;
+use super::token::SeatToken;
+use super::view::ServerMessage;
+use super::wire::ClientMessage;
+use axum::extract::ws::{Message, WebSocket};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::{oneshot, watch};
+
+/// Messages over the rate a connection may send before it is closed.
+const STRIKES_BEFORE_CLOSE: u32 = 100;
+
+/// A token bucket: `rate` a second, bursts of twice that.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32) -> Bucket {
+        let rate = f64::from(rate.max(1));
+        Bucket {
+            tokens: 2.0 * rate,
+            rate,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(2.0 * self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The room a page shows.
+struct Shown {
+    handle: RoomHandle,
+    seat: Option<u8>,
+    state: watch::Receiver<Arc<str>>,
+}
+
+/// A page's connection.
+struct Connection {
+    hub: Arc<Hub>,
+    addr: IpAddr,
+    room: Option<Shown>,
+    lobby: Option<watch::Receiver<Arc<str>>>,
+    bucket: Bucket,
+    strikes: u32,
+    outbox: Vec<String>,
+}
+
+/// Serve one page until it goes (or is cut off for flooding).
+pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
+    let mut conn = Connection {
+        bucket: Bucket::new(hub.limits.messages_per_second),
+        hub,
+        addr,
+        room: None,
+        lobby: None,
+        strikes: 0,
+        outbox: Vec::new(),
+    };
+    conn.outbox.push(conn.hub.welcome.to_string());
+    loop {
+        let outbox = std::mem::take(&mut conn.outbox);
+        for text in outbox {
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                conn.leave_room().await;
+                return;
+            }
+        }
+        if conn.strikes >= STRIKES_BEFORE_CLOSE {
+            break;
+        }
+        tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => conn.on_text(&text).await,
+                Some(Ok(Message::Binary(_))) => conn.refuse("binary messages are not understood"),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => break,
+            },
+            Some(state) = changed(conn.room.as_mut().map(|r| &mut r.state)) => {
+                conn.outbox.push(state.to_string());
+            }
+            Some(lobby) = changed(conn.lobby.as_mut()) => {
+                conn.outbox.push(lobby.to_string());
+            }
+        }
+    }
+    conn.leave_room().await;
+}
+
+/// The next value of `rx`, or never if there is none to watch.
+async fn changed(rx: Option<&mut watch::Receiver<Arc<str>>>) -> Option<Arc<str>> {
+    match rx {
+        Some(rx) => match rx.changed().await {
+            Ok(()) => Some(Arc::clone(&rx.borrow_and_update())),
+            Err(_) => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
+}
+
+impl Connection {
+    fn refuse(&mut self, message: &str) {
+        let error = ServerMessage::Error { message };
+        if let Ok(text) = serde_json::to_string(&error) {
+            self.outbox.push(text);
+        }
+    }
+
+    fn say(&mut self, message: &ServerMessage<'_>) {
+        if let Ok(text) = serde_json::to_string(message) {
+            self.outbox.push(text);
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        if !self.bucket.take() {
+            self.strikes += 1;
+            self.refuse("too many messages: slow down");
+            return;
+        }
+        match ClientMessage::parse(text) {
+            Ok(message) => {
+                if let Err(e) = self.on_message(message).await {
+                    self.refuse(&e);
+                }
+            }
+            Err(e) => self.refuse(&e.0),
+        }
+    }
+
+    async fn on_message(&mut self, message: ClientMessage) -> Result<(), String> {
+        let action = match message {
+            ClientMessage::Lobby => {
+                let mut lobby = self.hub.lobby.clone();
+                self.outbox.push(lobby.borrow_and_update().to_string());
+                self.lobby = Some(lobby);
+                return Ok(());
+            }
+            ClientMessage::Create { name, setup } => {
+                let (room, token) = self.hub.create(self.addr, &name, &setup).await?;
+                return self.seated(&room, 0, token).await;
+            }
+            ClientMessage::Join { room, name } => return self.join(&room, &name).await,
+            ClientMessage::Open { room, token } => return self.open(&room, token.as_deref()).await,
+            ClientMessage::Leave => {
+                self.close_or_leave().await?;
+                self.say(&ServerMessage::Left);
+                return Ok(());
+            }
+            ClientMessage::Analyse => return self.analyse().await,
+            ClientMessage::Move { text } => Action::Move(text),
+            ClientMessage::Resign => Action::Resign,
+            ClientMessage::OfferDraw => Action::OfferDraw,
+            ClientMessage::AcceptDraw => Action::AcceptDraw,
+            ClientMessage::DeclineDraw => Action::DeclineDraw,
+            ClientMessage::Takeback => Action::Takeback,
+            ClientMessage::AcceptTakeback => Action::AcceptTakeback,
+            ClientMessage::DeclineTakeback => Action::DeclineTakeback,
+            ClientMessage::Rematch => Action::Rematch,
+        };
+        self.act(action).await
+    }
+
+    fn find(&self, id: &str) -> Result<RoomHandle, String> {
+        self.hub
+            .room(id)
+            .ok_or_else(|| format!("no room '{}'", id.chars().take(40).collect::<String>()))
+    }
+
+    async fn join(&mut self, id: &str, name: &str) -> Result<(), String> {
+        let handle = self.find(id)?;
+        let token = SeatToken::generate();
+        let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
+        let (reply, answer) = oneshot::channel();
+        send(&handle, ToRoom::Join { player, reply }).await?;
+        let seat = answer.await.map_err(|_| closed())??;
+        self.seated(id, seat, token).await
+    }
+
+    /// Tell the page its seat and token, and show it the room from there.
+    async fn seated(&mut self, id: &str, seat: u8, token: SeatToken) -> Result<(), String> {
+        self.say(&ServerMessage::Seated {
+            room: id,
+            seat,
+            token: token.as_str(),
+        });
+        self.show(id, Some(seat)).await
+    }
+
+    async fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
+        let handle = self.find(id)?;
+        let seat = match token.and_then(SeatToken::parse) {
+            Some(token) => {
+                let (reply, answer) = oneshot::channel();
+                send(&handle, ToRoom::Authenticate { token, reply }).await?;
+                answer.await.map_err(|_| closed())?
+            }
+            None => None,
+        };
+        match (token, seat) {
+            (Some(token), Some(seat)) => {
+                self.say(&ServerMessage::Seated {
+                    room: id,
+                    seat,
+                    token,
+                });
+                self.show(id, Some(seat)).await
+            }
+            (Some(_), None) => {
+                self.show(id, None).await?;
+                Err("that token holds no seat in this room: you are watching".into())
+            }
+            (None, _) => self.show(id, None).await,
+        }
+    }
+
+    /// Show room `id` (leaving the one shown), in `seat` or as a watcher.
+    async fn show(&mut self, id: &str, seat: Option<u8>) -> Result<(), String> {
+        let handle = self.find(id)?;
+        self.leave_room().await;
+        let (reply, answer) = oneshot::channel();
+        send(&handle, ToRoom::Attach { seat, reply }).await?;
+        answer.await.map_err(|_| closed())??;
+        let mut state = handle.state.clone();
+        self.outbox.push(state.borrow_and_update().to_string());
+        self.room = Some(Shown {
+            handle,
+            seat,
+            state,
+        });
+        Ok(())
+    }
+
+    async fn leave_room(&mut self) {
+        if let Some(shown) = self.room.take() {
+            let _ = shown
+                .handle
+                .tx
+                .send(ToRoom::Detach { seat: shown.seat })
+                .await;
+        }
+    }
+
+    async fn close_or_leave(&mut self) -> Result<(), String> {
+        if let Some(Shown {
+            handle,
+            seat: Some(seat),
+            ..
+        }) = &self.room
+        {
+            let (reply, answer) = oneshot::channel();
+            send(handle, ToRoom::Close { seat: *seat, reply }).await?;
+            // A seat in a game under way is not given up by leaving: the
+            // clock runs, and the player may come back.
+            let _ = answer.await;
+        }
+        self.leave_room().await;
+        Ok(())
+    }
+
+    fn seated_room(&self) -> Result<(&RoomHandle, u8), String> {
+        match &self.room {
+            Some(Shown {
+                handle,
+                seat: Some(seat),
+                ..
+            }) => Ok((handle, *seat)),
+            Some(_) => Err("watchers cannot play: you hold no seat in this room".into()),
+            None => Err("open a room first".into()),
+        }
+    }
+
+    async fn act(&mut self, action: Action) -> Result<(), String> {
+        let (handle, seat) = self.seated_room()?;
+        let (reply, answer) = oneshot::channel();
+        send(
+            handle,
+            ToRoom::Act {
+                seat,
+                action,
+                reply,
+            },
+        )
+        .await?;
+        answer.await.map_err(|_| closed())?
+    }
+
+    async fn analyse(&mut self) -> Result<(), String> {
+        let Some(shown) = &self.room else {
+            return Err("open a room first".into());
+        };
+        let (reply, answer) = oneshot::channel();
+        send(&shown.handle, ToRoom::Analyse { reply }).await?;
+        answer.await.map_err(|_| closed())?
+    }
+}
+
+fn closed() -> String {
+    "the room has closed".into()
+}
+
+async fn send(handle: &RoomHandle, request: ToRoom) -> Result<(), String> {
+    handle.tx.send(request).await.map_err(|_| closed())
+}

@@ -1,0 +1,221 @@
+//! The HTTP side of the play server: the page (ES modules built into the
+//! binary: no build step, nothing from another site), the WebSocket, and
+//! a room's game as a PDN download.
+//!
+//! Every request passes [`guard`] first. On a loopback address the `Host`
+//! must name this server (which defeats DNS rebinding); everywhere, a
+//! browser request that carries an `Origin` must come from the page's
+//! own origin, and the WebSocket requires one.
+
+use super::actor::ToRoom;
+use super::connection;
+use super::hub::Hub;
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// The page's files: (path, content type, text).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css", include_str!("assets/style.css")),
+    ("main.js", "text/javascript", include_str!("assets/main.js")),
+    (
+        "network.js",
+        "text/javascript",
+        include_str!("assets/network.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript",
+        include_str!("assets/board.js"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript",
+        include_str!("assets/lobby.js"),
+    ),
+    ("room.js", "text/javascript", include_str!("assets/room.js")),
+    (
+        "analysis.js",
+        "text/javascript",
+        include_str!("assets/analysis.js"),
+    ),
+    ("text.js", "text/javascript", include_str!("assets/text.js")),
+];
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+
+/// What the handlers share.
+pub struct HttpState {
+    /// The rooms.
+    pub hub: Arc<Hub>,
+    /// `Some(port)` when the server listens on a loopback address: then
+    /// only `127.0.0.1:port` and `localhost:port` are accepted as `Host`.
+    pub loopback_port: Option<u16>,
+}
+
+type Shared = State<Arc<HttpState>>;
+
+/// The router of the play server.
+pub fn router(state: Arc<HttpState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/room/{id}", get(index))
+        .route("/assets/{file}", get(asset))
+        .route("/pdn/{id}", get(pdn))
+        .route("/ws", get(socket))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Whether `host` is a name this server answers to.
+pub fn host_allowed(host: Option<&str>, loopback_port: Option<u16>) -> bool {
+    let Some(host) = host else {
+        return false;
+    };
+    match loopback_port {
+        Some(port) => [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
+            .iter()
+            .any(|own| host.eq_ignore_ascii_case(own)),
+        None => !host.is_empty(),
+    }
+}
+
+/// Whether `origin` is the page's own: `http://` or `https://` and the
+/// very `Host` the request was sent to (behind a TLS proxy the browser
+/// says `https`).
+pub fn same_origin(origin: &str, host: &str) -> bool {
+    ["http://", "https://"].iter().any(|scheme| {
+        origin
+            .strip_prefix(scheme)
+            .is_some_and(|rest| rest.eq_ignore_ascii_case(host))
+    })
+}
+
+async fn guard(State(state): Shared, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = header_text(headers, header::HOST);
+    if !host_allowed(host, state.loopback_port) {
+        return (StatusCode::FORBIDDEN, "forbidden: wrong Host\n").into_response();
+    }
+    if let Some(origin) = header_text(headers, header::ORIGIN)
+        && !same_origin(origin, host.unwrap_or(""))
+    {
+        return (StatusCode::FORBIDDEN, "forbidden: foreign Origin\n").into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    // The page runs only its own scripts: no inline code, nothing from
+    // another site, and it cannot be framed.
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+async fn index() -> Html<&'static str> {
+    Html(INDEX_HTML)
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, content_type, text)) => {
+            ([(header::CONTENT_TYPE, *content_type)], *text).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "no such file\n").into_response(),
+    }
+}
+
+async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
+    let Some(handle) = state.hub.room(&id) else {
+        return (StatusCode::NOT_FOUND, "no such room\n").into_response();
+    };
+    let (reply, answer) = oneshot::channel();
+    if handle.tx.send(ToRoom::Pdn { reply }).await.is_err() {
+        return (StatusCode::NOT_FOUND, "the room has closed\n").into_response();
+    }
+    match answer.await {
+        Ok(text) => (
+            [
+                (header::CONTENT_TYPE, "application/x-pdn; charset=utf-8"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"bashni-game.pdn\"",
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(_) => (StatusCode::NOT_FOUND, "the room has closed\n").into_response(),
+    }
+}
+
+async fn socket(
+    State(state): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if header_text(&headers, header::ORIGIN).is_none() {
+        return (StatusCode::FORBIDDEN, "forbidden: no Origin\n").into_response();
+    }
+    let hub = Arc::clone(&state.hub);
+    let addr = peer.ip();
+    if !hub.connect(addr) {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many connections from your address\n",
+        )
+            .into_response();
+    }
+    upgrade
+        .max_message_size(super::wire::MAX_CLIENT_MESSAGE_BYTES)
+        .on_failed_upgrade({
+            let hub = Arc::clone(&hub);
+            move |_| hub.disconnect(addr)
+        })
+        .on_upgrade(move |socket| async move {
+            connection::serve(socket, Arc::clone(&hub), addr).await;
+            hub.disconnect(addr);
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_and_origins() {
+        assert!(host_allowed(Some("127.0.0.1:8080"), Some(8080)));
+        assert!(host_allowed(Some("LOCALHOST:8080"), Some(8080)));
+        assert!(!host_allowed(Some("evil.example:8080"), Some(8080)));
+        assert!(!host_allowed(Some("127.0.0.1:8081"), Some(8080)));
+        assert!(host_allowed(Some("play.example.org"), None));
+        assert!(!host_allowed(None, None));
+        assert!(same_origin("http://127.0.0.1:8080", "127.0.0.1:8080"));
+        assert!(same_origin("https://play.example.org", "play.example.org"));
+        assert!(!same_origin("http://evil.example", "play.example.org"));
+        assert!(!same_origin("null", "play.example.org"));
+        assert!(!same_origin(
+            "http://play.example.org.evil",
+            "play.example.org"
+        ));
+    }
+}

@@ -1,0 +1,337 @@
+//! What the server tells the page: the lobby, a room's whole state, and
+//! replies. A room's state is built once per change and sent to every
+//! viewer as it is (the page knows its own seat from its token), so the
+//! page draws from it alone: the position, the legal moves with the
+//! squares to click, the clocks, the offers and the result. No rules
+//! knowledge is needed in the page.
+
+use super::config::{Opponent, RoomConfig, Strength};
+use super::room::{Phase, Room};
+use super::wire::{StrengthRanges, clock_text};
+use crate::gui::game::LegalMove;
+use bashni_rules::{Colour, Variant};
+use serde::Serialize;
+use std::time::Instant;
+
+/// A message to the page.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage<'a> {
+    /// Sent first: what the server offers.
+    Welcome(&'a Welcome),
+    /// The public rooms.
+    Lobby {
+        /// Newest last.
+        rooms: &'a [LobbyRoom],
+    },
+    /// You sit in `seat` of `room`; keep `token` to come back.
+    Seated {
+        /// The room's id.
+        room: &'a str,
+        /// 0 or 1.
+        seat: u8,
+        /// The secret that proves the seat is yours.
+        token: &'a str,
+    },
+    /// You left the room.
+    Left,
+    /// Something you asked for was refused.
+    Error {
+        /// What and where.
+        message: &'a str,
+    },
+}
+
+/// What the server offers, sent once to every connection.
+#[derive(Debug, Serialize)]
+pub struct Welcome {
+    /// The variants with their boards and start positions.
+    pub variants: Vec<VariantInfo>,
+    /// The engine strengths a room may ask for.
+    pub strength: StrengthRanges,
+    /// Clocks offered as buttons (`M+S`); any within the bounds is taken.
+    pub clocks: Vec<&'static str>,
+    /// The usual online configuration (15 moves = 30 plies, threefold).
+    pub online_no_progress_plies: u32,
+}
+
+/// A variant as the page needs it.
+#[derive(Debug, Serialize)]
+pub struct VariantInfo {
+    /// `bashni` or `lasca`.
+    pub name: &'static str,
+    /// What the page calls it.
+    pub title: &'static str,
+    /// Squares per side.
+    pub size: u8,
+    /// The start position.
+    pub start_fen: &'static str,
+    /// The variant's own draw rules: plies without progress, plies in all.
+    pub no_progress_plies: u32,
+    /// Plies in all (0: none).
+    pub max_plies: u32,
+}
+
+impl VariantInfo {
+    /// Both variants.
+    pub fn all() -> Vec<VariantInfo> {
+        [Variant::Bashni, Variant::Lasca]
+            .into_iter()
+            .map(|variant| {
+                let rules = bashni_rules::RuleSet::new(variant);
+                VariantInfo {
+                    name: variant_name(variant),
+                    title: match variant {
+                        Variant::Bashni => "Bashni 8×8",
+                        Variant::Lasca => "Lasca 7×7",
+                    },
+                    size: match variant {
+                        Variant::Bashni => 8,
+                        Variant::Lasca => 7,
+                    },
+                    start_fen: variant.start_fen(),
+                    no_progress_plies: rules.draw.no_progress_plies,
+                    max_plies: rules.draw.max_plies,
+                }
+            })
+            .collect()
+    }
+}
+
+/// `bashni` or `lasca`.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Bashni => "bashni",
+        Variant::Lasca => "lasca",
+    }
+}
+
+fn colour_name(colour: Colour) -> &'static str {
+    match colour {
+        Colour::White => "white",
+        Colour::Black => "black",
+    }
+}
+
+/// A room's configuration as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ConfigView {
+    /// `bashni` or `lasca`.
+    pub variant: &'static str,
+    /// Whether captures are compulsory.
+    pub forced_capture: bool,
+    /// `continue` or `free`.
+    pub king_landing: String,
+    /// Draw after this many plies without progress (0: off).
+    pub no_progress_plies: u32,
+    /// Draw on this repetition (0: off).
+    pub repetitions: u32,
+    /// Draw after this many plies (0: off).
+    pub max_plies: u32,
+    /// `M+S`, or none.
+    pub clock: Option<String>,
+    /// `anyone`, `link` or `engine`.
+    pub opponent: &'static str,
+    /// The engine's strength in words (`Skill 5`, `Elo 1500`).
+    pub strength: Option<String>,
+}
+
+impl ConfigView {
+    /// The view of `config`.
+    pub fn of(config: &RoomConfig) -> ConfigView {
+        ConfigView {
+            variant: variant_name(config.game.variant),
+            forced_capture: config.game.forced_capture,
+            king_landing: config.game.king_landing.to_string(),
+            no_progress_plies: config.game.draw.no_progress_plies,
+            repetitions: config.game.draw.repetitions,
+            max_plies: config.game.draw.max_plies,
+            clock: config.clock.as_ref().map(clock_text),
+            opponent: config.opponent.kind(),
+            strength: match config.opponent {
+                Opponent::Engine(Strength::Skill(s)) => Some(format!("Skill {s}")),
+                Opponent::Engine(Strength::Elo(e)) => Some(format!("Elo {e}")),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A line of the lobby.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LobbyRoom {
+    /// The room's id.
+    pub id: String,
+    /// What it plays.
+    pub config: ConfigView,
+    /// Who sits, seat 0 first (`None`: free).
+    pub seats: [Option<String>; 2],
+    /// How many watch.
+    pub watchers: usize,
+    /// `waiting`, `playing` or `over`.
+    pub phase: &'static str,
+}
+
+/// A seat as the page shows it.
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    /// The display name (the page escapes it).
+    pub name: String,
+    /// Whether the engine sits here.
+    pub engine: bool,
+    /// Whether the player has a page open on the room.
+    pub online: bool,
+    /// White or black in the current game.
+    pub colour: &'static str,
+}
+
+/// How a game ended, as the page shows it.
+#[derive(Debug, Serialize)]
+pub struct ResultView {
+    /// `2-0`, `0-2` or `1-1`.
+    pub result: &'static str,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// A room's whole state: what every viewer draws.
+#[derive(Debug, Serialize)]
+pub struct RoomView {
+    /// Always `room`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Counts every state sent for this room, so the page can tell the
+    /// newest.
+    pub seq: u64,
+    /// The room's id.
+    pub id: String,
+    /// What it plays.
+    pub config: ConfigView,
+    /// The seats, seat 0 first.
+    pub seats: [Option<SeatView>; 2],
+    /// How many watch (seated players not counted).
+    pub watchers: usize,
+    /// `waiting`, `playing` or `over`.
+    pub phase: &'static str,
+    /// 1, then one more per rematch.
+    pub game_no: u32,
+    /// The start position.
+    pub start_fen: String,
+    /// The position now.
+    pub fen: String,
+    /// The moves played.
+    pub moves: Vec<String>,
+    /// The last move with its squares, for the marks.
+    pub last_move: Option<LegalMove>,
+    /// The legal moves of the side to move (none unless playing).
+    pub legal: Vec<LegalMove>,
+    /// Whether the side to move must capture (the orange cue).
+    pub capture_forced: bool,
+    /// `white` or `black`.
+    pub to_move: &'static str,
+    /// Clocks (White's, Black's) in milliseconds when this was sent, or
+    /// none; only the side to move's runs.
+    pub clock_ms: Option<[i64; 2]>,
+    /// The result, once over.
+    pub result: Option<ResultView>,
+    /// Who offers a draw (`white`, `black`).
+    pub draw_offer: Option<&'static str>,
+    /// Who asks for a takeback.
+    pub takeback: Option<&'static str>,
+    /// Which seats asked for a rematch.
+    pub rematch: [bool; 2],
+    /// What the engine seat is doing, in words (`thinking`, `waiting for
+    /// a free engine: 2 ahead`).
+    pub engine_status: Option<String>,
+    /// The analysis of the finished game, once asked for.
+    pub analysis: Option<AnalysisView>,
+}
+
+/// A finished game's analysis as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AnalysisView {
+    /// `running` or `done`, or why it failed.
+    pub status: String,
+    /// The game analysed.
+    pub game_no: u32,
+    /// Per move: `?`, `??` or none.
+    pub marks: Vec<Option<String>>,
+    /// Per position after each move: the score in centipawns from White's
+    /// view (mates capped at ±1000).
+    pub evals: Vec<i32>,
+}
+
+/// What the room's task knows beside the [`Room`].
+pub struct Extras<'a> {
+    /// The state's number.
+    pub seq: u64,
+    /// Pages open per seat.
+    pub online: [bool; 2],
+    /// Watchers.
+    pub watchers: usize,
+    /// The engine seat's doing.
+    pub engine_status: Option<String>,
+    /// The analysis, if any.
+    pub analysis: Option<&'a AnalysisView>,
+}
+
+/// The phase in one word.
+pub fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Waiting => "waiting",
+        Phase::Playing => "playing",
+        Phase::Over(_) => "over",
+    }
+}
+
+impl RoomView {
+    /// The state of `room` at `now`.
+    pub fn of(room: &Room, extras: Extras<'_>, now: Instant) -> RoomView {
+        let game = room.game();
+        let position = game.position();
+        let playing = room.phase() == Phase::Playing;
+        let legal: Vec<LegalMove> = if playing {
+            position.legal_moves().iter().map(LegalMove::of).collect()
+        } else {
+            Vec::new()
+        };
+        let seats = [0u8, 1].map(|seat| {
+            room.player(seat).map(|p| SeatView {
+                name: p.name.clone(),
+                engine: p.engine,
+                online: p.engine || extras.online[usize::from(seat)],
+                colour: colour_name(room.colour_of(seat)),
+            })
+        });
+        RoomView {
+            kind: "room",
+            seq: extras.seq,
+            id: room.id().to_owned(),
+            config: ConfigView::of(room.config()),
+            seats,
+            watchers: extras.watchers,
+            phase: phase_name(room.phase()),
+            game_no: room.game_no(),
+            start_fen: game.start().to_fen(),
+            fen: position.to_fen(),
+            moves: game.moves().iter().map(ToString::to_string).collect(),
+            last_move: game.moves().last().map(LegalMove::of),
+            capture_forced: playing && position.forced_capture() && position.has_capture(),
+            legal,
+            to_move: colour_name(position.side_to_move()),
+            clock_ms: room.clock_ms(now),
+            result: match room.phase() {
+                Phase::Over(outcome) => Some(ResultView {
+                    result: outcome.result_token(),
+                    reason: outcome.to_string(),
+                }),
+                _ => None,
+            },
+            draw_offer: room.draw_offer().map(colour_name),
+            takeback: room.takeback_request().map(colour_name),
+            rematch: room.rematch_requests(),
+            engine_status: extras.engine_status,
+            analysis: extras.analysis.cloned(),
+        }
+    }
+}

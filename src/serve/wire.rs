@@ -1,0 +1,402 @@
+//! What the page and the play server say to each other over the
+//! WebSocket: one JSON object per message, tagged by `type`.
+//!
+//! Everything a client sends is untrusted: [`ClientMessage::parse`] turns
+//! a text into a message or into one [`WireError`] that says what is wrong
+//! and where; [`RoomSetup::check`] turns a creator's choices into a
+//! [`RoomConfig`] only from whitelisted values (a variant by name, a clock
+//! within bounds, a strength within the engine's range), never engine
+//! commands or options.
+
+use super::config::{GameConfig, Opponent, RoomConfig, Strength};
+use bashni_host::clock::TimeControl;
+use bashni_rules::{Colour, DrawRules, KingLanding, Variant};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The largest message a client may send, in bytes (a room setup or a
+/// move is far below it).
+pub const MAX_CLIENT_MESSAGE_BYTES: usize = 4096;
+
+/// Clocks a creator may choose: minutes from this range…
+pub const CLOCK_MINUTES: (f64, f64) = (0.25, 180.0);
+/// …and an increment in seconds from this one.
+pub const CLOCK_INCREMENT_SECONDS: (f64, f64) = (0.0, 180.0);
+
+/// The largest draw-rule values a creator may set (plies, repetitions).
+pub const MAX_RULE_PLIES: u32 = 1000;
+
+/// What a client asks for.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Send me the lobby, and again whenever it changes.
+    Lobby,
+    /// Create a room and sit in its first seat.
+    Create {
+        /// The creator's display name.
+        name: String,
+        /// What the room plays.
+        setup: RoomSetup,
+    },
+    /// Take the free seat of a room.
+    Join {
+        /// The room's id.
+        room: String,
+        /// The display name.
+        name: String,
+    },
+    /// Show me a room: as a watcher, or in my seat if `token` is mine.
+    Open {
+        /// The room's id.
+        room: String,
+        /// The seat token the browser kept, if any.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Leave the room shown: a watcher stops watching; a creator still
+    /// alone in a room closes it.
+    Leave,
+    /// Play a move in the room shown, in the rules' notation.
+    Move {
+        /// The move (`c3-d4`, `c3xe5xg7`).
+        text: String,
+    },
+    /// Resign the game.
+    Resign,
+    /// Offer a draw (accepts one offered by the other side).
+    OfferDraw,
+    /// Accept the draw offered.
+    AcceptDraw,
+    /// Decline the draw offered.
+    DeclineDraw,
+    /// Ask to take the last move back.
+    Takeback,
+    /// Grant the other side's takeback.
+    AcceptTakeback,
+    /// Refuse the other side's takeback.
+    DeclineTakeback,
+    /// Ask for a rematch with colours swapped.
+    Rematch,
+    /// Annotate the finished game for everyone in the room.
+    Analyse,
+}
+
+/// Why a client's message was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireError(pub String);
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WireError {}
+
+impl ClientMessage {
+    /// Read a client's text. Too long, not JSON, an unknown type or field:
+    /// one error saying what and where (serde's line and column).
+    pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
+        if text.len() > MAX_CLIENT_MESSAGE_BYTES {
+            return Err(WireError(format!(
+                "message of {} bytes; at most {MAX_CLIENT_MESSAGE_BYTES}",
+                text.len()
+            )));
+        }
+        serde_json::from_str(text).map_err(|e| WireError(format!("bad message: {e}")))
+    }
+}
+
+/// A creator's choices for a new room, as the page sends them.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomSetup {
+    /// `bashni` or `lasca`.
+    pub variant: String,
+    /// Whether captures are compulsory.
+    pub forced_capture: bool,
+    /// `continue` or `free` (where a flying king lands).
+    #[serde(default = "default_king_landing")]
+    pub king_landing: String,
+    /// Draw after this many plies without a capture or a man move (0: off;
+    /// the usual 15 moves are 30 plies).
+    pub no_progress_plies: u32,
+    /// Draw when a position occurs this often (0: off; 3 is threefold).
+    pub repetitions: u32,
+    /// Draw after this many plies in all (0: off).
+    #[serde(default)]
+    pub max_plies: u32,
+    /// `M+S`: minutes each plus seconds per move (`5+3`), or none.
+    #[serde(default)]
+    pub clock: Option<String>,
+    /// `white`, `black` or `random`: the creator's colour in game 1.
+    pub colour: String,
+    /// `anyone`, `link` or `engine`.
+    pub opponent: String,
+    /// The engine's `Skill Level`, for `engine`.
+    #[serde(default)]
+    pub skill: Option<u32>,
+    /// The engine's `UCI_Elo`, for `engine` (instead of `skill`).
+    #[serde(default)]
+    pub elo: Option<u32>,
+}
+
+fn default_king_landing() -> String {
+    "continue".into()
+}
+
+/// The strengths a client may pick from, as the server announces them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StrengthRanges {
+    /// `Skill Level` from, to.
+    pub skill: (u32, u32),
+    /// `UCI_Elo` from, to.
+    pub elo: (u32, u32),
+}
+
+impl RoomSetup {
+    /// The room's configuration and the creator's colour (`None`: drawn at
+    /// random by the caller), or what is wrong with the setup.
+    pub fn check(
+        &self,
+        ranges: &StrengthRanges,
+    ) -> Result<(RoomConfig, Option<Colour>), WireError> {
+        let bad = |what: &str| Err(WireError(what.to_owned()));
+        let variant: Variant = match self.variant.parse() {
+            Ok(v) => v,
+            Err(_) => return bad("variant: bashni or lasca"),
+        };
+        let king_landing: KingLanding = match self.king_landing.parse() {
+            Ok(k) => k,
+            Err(_) => return bad("king_landing: continue or free"),
+        };
+        for (name, value) in [
+            ("no_progress_plies", self.no_progress_plies),
+            ("repetitions", self.repetitions),
+            ("max_plies", self.max_plies),
+        ] {
+            if value > MAX_RULE_PLIES {
+                return Err(WireError(format!("{name}: at most {MAX_RULE_PLIES}")));
+            }
+        }
+        if self.repetitions == 1 {
+            return bad("repetitions: 0 (off) or at least 2");
+        }
+        let colour = match self.colour.as_str() {
+            "white" => Some(Colour::White),
+            "black" => Some(Colour::Black),
+            "random" => None,
+            _ => return bad("colour: white, black or random"),
+        };
+        let clock = match &self.clock {
+            None => None,
+            Some(text) if text.trim().is_empty() => None,
+            Some(text) => Some(parse_clock(text)?),
+        };
+        let game = GameConfig {
+            forced_capture: self.forced_capture,
+            king_landing,
+            draw: DrawRules {
+                no_progress_plies: self.no_progress_plies,
+                max_plies: self.max_plies,
+                repetitions: self.repetitions,
+            },
+            ..GameConfig::new(variant)
+        };
+        let opponent = self.opponent(ranges)?;
+        Ok((
+            RoomConfig {
+                game,
+                clock,
+                opponent,
+            },
+            colour,
+        ))
+    }
+
+    fn opponent(&self, ranges: &StrengthRanges) -> Result<Opponent, WireError> {
+        let within = |value: u32, (low, high): (u32, u32), name: &str| {
+            if (low..=high).contains(&value) {
+                Ok(value)
+            } else {
+                Err(WireError(format!("{name}: {low} to {high}")))
+            }
+        };
+        match (self.opponent.as_str(), self.skill, self.elo) {
+            ("anyone", None, None) => Ok(Opponent::Anyone),
+            ("link", None, None) => Ok(Opponent::LinkOnly),
+            ("engine", Some(skill), None) => Ok(Opponent::Engine(Strength::Skill(within(
+                skill,
+                ranges.skill,
+                "skill",
+            )?))),
+            ("engine", None, Some(elo)) => Ok(Opponent::Engine(Strength::Elo(within(
+                elo, ranges.elo, "elo",
+            )?))),
+            ("engine", _, _) => Err(WireError("engine: give skill or elo, not both".into())),
+            ("anyone" | "link", _, _) => Err(WireError(
+                "skill and elo are only for an engine opponent".into(),
+            )),
+            _ => Err(WireError("opponent: anyone, link or engine".into())),
+        }
+    }
+}
+
+/// `M+S`: minutes (a fraction allowed) and an increment in seconds, as
+/// online rooms write clocks (`5+3`, `1+0`, `0.5+1`).
+pub fn parse_clock(text: &str) -> Result<TimeControl, WireError> {
+    let bad = || {
+        WireError(format!(
+            "clock '{}': minutes+seconds such as 5+3, minutes {} to {}, seconds {} to {}",
+            text.chars().take(20).collect::<String>(),
+            CLOCK_MINUTES.0,
+            CLOCK_MINUTES.1,
+            CLOCK_INCREMENT_SECONDS.0,
+            CLOCK_INCREMENT_SECONDS.1
+        ))
+    };
+    let (minutes, seconds) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+    let minutes: f64 = minutes.trim().parse().map_err(|_| bad())?;
+    let seconds: f64 = seconds.trim().parse().map_err(|_| bad())?;
+    let in_range = |v: f64, (low, high): (f64, f64)| v.is_finite() && (low..=high).contains(&v);
+    if !in_range(minutes, CLOCK_MINUTES) || !in_range(seconds, CLOCK_INCREMENT_SECONDS) {
+        return Err(bad());
+    }
+    Ok(TimeControl {
+        moves: 0,
+        base_ms: (minutes * 60_000.0).round() as u64,
+        increment_ms: (seconds * 1000.0).round() as u64,
+    })
+}
+
+/// `M+S` of a clock, the inverse of [`parse_clock`].
+pub fn clock_text(clock: &TimeControl) -> String {
+    let minutes = clock.base_ms as f64 / 60_000.0;
+    let seconds = clock.increment_ms as f64 / 1000.0;
+    format!("{minutes}+{seconds}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges() -> StrengthRanges {
+        StrengthRanges {
+            skill: (0, 20),
+            elo: (800, 2400),
+        }
+    }
+
+    fn setup() -> RoomSetup {
+        RoomSetup {
+            variant: "bashni".into(),
+            forced_capture: true,
+            king_landing: "continue".into(),
+            no_progress_plies: 30,
+            repetitions: 3,
+            max_plies: 0,
+            clock: Some("5+3".into()),
+            colour: "white".into(),
+            opponent: "anyone".into(),
+            skill: None,
+            elo: None,
+        }
+    }
+
+    #[test]
+    fn a_setup_becomes_the_online_configuration() {
+        let (config, colour) = setup().check(&ranges()).expect("valid");
+        assert_eq!(config.game, GameConfig::online(Variant::Bashni));
+        assert_eq!(
+            config.clock.map(|c| (c.base_ms, c.increment_ms)),
+            Some((300_000, 3_000))
+        );
+        assert_eq!(config.opponent, Opponent::Anyone);
+        assert_eq!(colour, Some(Colour::White));
+    }
+
+    #[test]
+    fn only_whitelisted_strengths_and_values_pass() {
+        let engine = |skill, elo| RoomSetup {
+            opponent: "engine".into(),
+            skill,
+            elo,
+            ..setup()
+        };
+        assert_eq!(
+            engine(Some(5), None).check(&ranges()).map(|c| c.0.opponent),
+            Ok(Opponent::Engine(Strength::Skill(5)))
+        );
+        for wrong in [
+            engine(Some(21), None),
+            engine(None, Some(100)),
+            engine(Some(1), Some(900)),
+            engine(None, None),
+        ] {
+            assert!(wrong.check(&ranges()).is_err(), "{wrong:?}");
+        }
+        let skill_for_people = RoomSetup {
+            skill: Some(3),
+            ..setup()
+        };
+        assert!(skill_for_people.check(&ranges()).is_err());
+        for (field, value) in [
+            ("variant", "chess"),
+            ("colour", "green"),
+            ("opponent", "Hash"),
+        ] {
+            let mut s = setup();
+            match field {
+                "variant" => s.variant = value.into(),
+                "colour" => s.colour = value.into(),
+                _ => s.opponent = value.into(),
+            }
+            let error = s.check(&ranges()).expect_err(field);
+            assert!(error.0.starts_with(field), "{error}");
+        }
+    }
+
+    #[test]
+    fn clocks_are_minutes_plus_seconds_within_bounds() {
+        assert_eq!(parse_clock("5+3").map(|c| c.base_ms), Ok(300_000));
+        assert_eq!(parse_clock("0.5").map(|c| c.increment_ms), Ok(0));
+        assert_eq!(clock_text(&parse_clock("5+3").expect("clock")), "5+3");
+        for bad in ["", "x+1", "0+1", "181+0", "5+-1", "NaN+1", "inf+0", "5+3+1"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+        let none = RoomSetup {
+            clock: Some(" ".into()),
+            ..setup()
+        };
+        assert_eq!(none.check(&ranges()).map(|c| c.0.clock), Ok(None));
+    }
+
+    #[test]
+    fn client_messages_parse_or_say_what_is_wrong() {
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"move","text":"c3-d4"}"#),
+            Ok(ClientMessage::Move {
+                text: "c3-d4".into()
+            })
+        );
+        for (text, expected) in [
+            ("not json", "bad message"),
+            (r#"{"type":"setoption","name":"Hash"}"#, "unknown variant"),
+            (
+                r#"{"type":"move","text":"c3-d4","go":"infinite"}"#,
+                "unknown field",
+            ),
+        ] {
+            let error = ClientMessage::parse(text).expect_err(text);
+            assert!(error.0.contains(expected), "{text}: {error}");
+        }
+        let huge = format!(r#"{{"type":"move","text":"{}"}}"#, "x".repeat(5000));
+        assert!(
+            ClientMessage::parse(&huge)
+                .expect_err("huge")
+                .0
+                .contains("at most")
+        );
+    }
+}
