@@ -8,134 +8,28 @@
 //! under CI (CI=true; the CI script installs them) and are skipped with a
 //! note elsewhere.
 
+#[path = "support/browser.rs"]
+mod browser;
 #[path = "support/gui.rs"]
 mod gui;
+#[path = "support/socket.rs"]
+mod socket;
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{
+    Driver, ONE_BROWSER, browser, browser_programs, click, click_square, screenshot, select,
+    type_into, wait_for,
+};
+use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
-use gui::{PATIENCE, Server};
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use gui::Server;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// A position with a column of nine: a white king over two white men over
 /// six black prisoners on h6 (docs/notation.md).
 const TALL: &str = "W:b2w,d2w,a3w,e3w,f4www,g5b,b6wbb,f6bw,h6Wwwbbbbbb,c7b,g7b 0 22";
 const LASCA: &str = "W:a1w,c1w,e1w,b2w,f2w,a3w,c3wb,g3w,e5bw,b6b,f6bww,a7b,c7b,g7b 0 9";
-
-fn find_program(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
-
-/// chromedriver on a free port; killed when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Driver {
-    fn start(program: &Path) -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(program)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let deadline = Instant::now() + PATIENCE;
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Driver { child, port }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn browser(driver: &Driver, chromium: &Path) -> Client {
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1280,820"]
-        }),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a browser session")
-}
-
-/// Poll a script until it returns something truthy; that value.
-async fn wait_for(client: &Client, script: &str, what: &str) -> Value {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        let value = client.execute(script, vec![]).await.expect("script runs");
-        let truthy = !matches!(&value, Value::Null | Value::Bool(false))
-            && value != json!(0)
-            && value != json!("");
-        if truthy {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
-}
-
-async fn click_square(client: &Client, square: &str) {
-    click(client, &format!(".hit[data-square='{square}']")).await;
-}
-
-async fn select(client: &Client, id: &str, value: &str) {
-    let element = client.find(Locator::Id(id)).await.expect("select");
-    element.select_by_value(value).await.expect("option");
-}
-
-async fn type_into(client: &Client, id: &str, text: &str) {
-    let element = client.find(Locator::Id(id)).await.expect("input");
-    // Focused, the field is not refreshed by the page while we type (the
-    // WebDriver clear command would take the focus away).
-    element.click().await.expect("focus");
-    let empty = format!("document.getElementById('{id}').value = ''");
-    client
-        .execute(&empty, vec![])
-        .await
-        .expect("empty the field");
-    element.send_keys(text).await.expect("type");
-}
-
-async fn screenshot(client: &Client, path: &Path) {
-    let png = client.screenshot().await.expect("screenshot");
-    std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
-    std::fs::write(path, png).expect("write screenshot");
-}
 
 /// A script that returns the moves of the move list (as `m`) once
 /// `condition` holds.
@@ -175,23 +69,12 @@ fn screenshots(for_docs: bool) -> PathBuf {
     }
 }
 
-/// One browser at a time: each test starts its own chromedriver, Chromium
-/// and server, and several at once on two cores would only make each
-/// slower than its patience.
-static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 /// Open the board (the Bashni start) in a fresh Chromium and run `body`;
 /// the browser is closed even when a check in `body` fails. Without
 /// chromium and chromedriver this fails under CI (CI=true; the CI script
 /// installs them) and is skipped with a printed reason elsewhere.
 async fn on_the_board(body: impl AsyncFnOnce(&Client)) {
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let chromedriver = find_program(&["chromedriver"]);
-    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-        let note = "the browser tests need `chromium` and `chromedriver` on PATH \
-                    (Debian: apt-get install chromium chromium-driver)";
-        assert!(std::env::var_os("CI").is_none(), "{note}");
-        eprintln!("skipped: {note}");
+    let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
     let _turn = ONE_BROWSER.lock().await;

@@ -4,6 +4,8 @@
 
 #[path = "support/gui.rs"]
 mod gui;
+#[path = "support/socket.rs"]
+mod socket;
 
 use gui::{Server, settings};
 use serde_json::{Value, json};

@@ -4,6 +4,11 @@
 //! package, which `.ci/run` installs). Without those binaries the
 //! PostgreSQL test fails under `CI=true` and otherwise says why and skips.
 
+#[path = "support/postgres.rs"]
+mod postgres;
+#[path = "support/temp.rs"]
+mod temp;
+
 use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
 use bashni::serve::store::writer::{MoveWriter, WriteError};
 use bashni::serve::store::{
@@ -12,30 +17,7 @@ use bashni::serve::store::{
 use bashni::serve::token::{SeatToken, random_hex128};
 use bashni_host::clock::TimeControl;
 use bashni_rules::Variant;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(what: &str) -> TempDir {
-        static COUNT: AtomicU32 = AtomicU32::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("bashni-serve-{what}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temporary directory");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use temp::TempDir;
 
 // ----------------------------------------------------------------------
 // The scenarios, each run on a fresh database of each kind.
@@ -493,7 +475,7 @@ async fn seats_takebacks_results_lobby(store: Store) {
 async fn sqlite_store() {
     for (name, scenario) in SCENARIOS {
         let dir = TempDir::new("sqlite");
-        let path = dir.0.join("serve.db");
+        let path = dir.path().join("serve.db");
         eprintln!("sqlite: {name}");
         let store = Store::open_sqlite(&path).await.expect("open sqlite");
         assert_eq!(store.backend(), "sqlite");
@@ -509,7 +491,7 @@ async fn sqlite_store() {
 #[tokio::test]
 async fn sqlite_urls() {
     let dir = TempDir::new("urls");
-    let url = format!("sqlite://{}", dir.0.join("x.db").display());
+    let url = format!("sqlite://{}", dir.path().join("x.db").display());
     let store = Store::connect(&url).await.expect("sqlite:// url");
     store.close().await;
     let bad = Store::connect("mysql://localhost/x").await;
@@ -519,163 +501,10 @@ async fn sqlite_urls() {
 // ----------------------------------------------------------------------
 // PostgreSQL: a private server in a temporary directory.
 
-/// Where Debian (or PATH) has the PostgreSQL server binaries.
-fn postgres_bin_dir() -> Option<PathBuf> {
-    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path().join("bin"))
-        .filter(|bin| bin.join("initdb").is_file() && bin.join("pg_ctl").is_file())
-        .collect();
-    versions.sort();
-    if let Some(newest) = versions.pop() {
-        return Some(newest);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-/// A PostgreSQL server of our own, stopped and removed when dropped.
-struct PgServer {
-    bin: PathBuf,
-    data: PathBuf,
-    port: u16,
-    as_postgres: bool,
-    _dir: TempDir,
-}
-
-impl PgServer {
-    fn command(&self, program: &str) -> Command {
-        pg_command(&self.bin, program, self.as_postgres)
-    }
-
-    fn start() -> Result<PgServer, String> {
-        let bin =
-            postgres_bin_dir().ok_or("no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH")?;
-        let dir = TempDir::new("postgres");
-        // initdb refuses to run as root: run the server as the `postgres`
-        // user (Debian's package creates it), who must own the directory.
-        let as_postgres = is_root();
-        if as_postgres {
-            let status = Command::new("chown")
-                .args(["-R", "postgres:postgres"])
-                .arg(&dir.0)
-                .status()
-                .map_err(|e| format!("chown: {e}"))?;
-            if !status.success() {
-                return Err("cannot give the temporary directory to the postgres user".into());
-            }
-        }
-        let data = dir.0.join("data");
-        let port = free_port()?;
-        let out = pg_command(&bin, "initdb", as_postgres)
-            .args([
-                "-A",
-                "trust",
-                "-U",
-                "postgres",
-                "-E",
-                "UTF8",
-                "--no-sync",
-                "-D",
-            ])
-            .arg(&data)
-            .output()
-            .map_err(|e| format!("initdb: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "initdb failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        let server = PgServer {
-            bin,
-            data,
-            port,
-            as_postgres,
-            _dir: dir,
-        };
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -F",
-            server._dir.0.display()
-        );
-        let out = server
-            .command("pg_ctl")
-            .arg("-D")
-            .arg(&server.data)
-            .arg("-l")
-            .arg(server._dir.0.join("log"))
-            .args(["-o", &options, "-w", "-t", "60", "start"])
-            .output()
-            .map_err(|e| format!("pg_ctl: {e}"))?;
-        if !out.status.success() {
-            let log = std::fs::read_to_string(server._dir.0.join("log")).unwrap_or_default();
-            return Err(format!(
-                "pg_ctl start failed: {}{log}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        Ok(server)
-    }
-
-    fn url(&self, database: &str) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
-    }
-}
-
-impl Drop for PgServer {
-    fn drop(&mut self) {
-        let _ = self
-            .command("pg_ctl")
-            .arg("-D")
-            .arg(&self.data)
-            .args(["-m", "immediate", "-w", "stop"])
-            .output();
-    }
-}
-
-fn pg_command(bin: &Path, program: &str, as_postgres: bool) -> Command {
-    let path = bin.join(program);
-    if as_postgres {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(path);
-        c
-    } else {
-        Command::new(path)
-    }
-}
-
-fn free_port() -> Result<u16, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;
-    listener
-        .local_addr()
-        .map(|a| a.port())
-        .map_err(|e| format!("port: {e}"))
-}
-
 #[tokio::test]
 async fn postgres_store() {
-    let server = match PgServer::start() {
-        Ok(server) => server,
-        Err(why) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!(
-                    "the PostgreSQL store tests need a PostgreSQL server to start and \
-                     could not: {why}. .ci/run installs Debian's postgresql package."
-                );
-            }
-            eprintln!("SKIPPED postgres_store: {why} (install Debian's postgresql to run it)");
-            return;
-        }
+    let Some(server) = postgres::start_or_skip("postgres_store") else {
+        return;
     };
     let admin = Store::connect(&server.url("postgres"))
         .await

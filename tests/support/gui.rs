@@ -2,19 +2,13 @@
 //! process, the URL it printed, and a WebSocket client that acts as a page.
 #![allow(dead_code)] // each test file uses part of it
 
-use futures_util::{SinkExt, StreamExt};
+use crate::socket::Page;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-use tokio::net::TcpStream as AsyncTcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-/// Generous: these tests check behaviour, not speed.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+pub use crate::socket::PATIENCE;
 
 /// A running `bashni gui`; killed when dropped.
 pub struct Server {
@@ -92,21 +86,7 @@ impl Server {
     /// handshake's HTTP status when it is refused.
     pub async fn connect(&self, token: Option<&str>, origin: Option<&str>) -> Result<Page, u16> {
         let query = token.map_or(String::new(), |t| format!("?token={t}"));
-        let mut request = format!("ws://127.0.0.1:{}/ws{query}", self.port)
-            .into_client_request()
-            .expect("request");
-        if let Some(origin) = origin {
-            request
-                .headers_mut()
-                .insert("Origin", origin.parse().expect("header"));
-        }
-        match tokio_tungstenite::connect_async(request).await {
-            Ok((socket, _)) => Ok(Page { socket }),
-            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-                Err(response.status().as_u16())
-            }
-            Err(e) => panic!("WebSocket failed: {e}"),
-        }
+        Page::open(&format!("ws://127.0.0.1:{}/ws{query}", self.port), origin).await
     }
 
     /// A page as the browser opens it.
@@ -121,59 +101,6 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-/// One page's WebSocket.
-pub struct Page {
-    socket: WebSocketStream<MaybeTlsStream<AsyncTcpStream>>,
-}
-
-impl Page {
-    pub async fn send(&mut self, message: Value) {
-        self.send_text(&message.to_string()).await;
-    }
-
-    pub async fn send_text(&mut self, text: &str) {
-        self.socket
-            .send(Message::Text(text.into()))
-            .await
-            .expect("send");
-    }
-
-    /// The next message of the server.
-    pub async fn next(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(PATIENCE, self.socket.next())
-                .await
-                .expect("the server answers in time")
-                .expect("the socket stays open")
-                .expect("a message");
-            if let Message::Text(text) = message {
-                if std::env::var("GUI_TEST_TRACE").is_ok() {
-                    eprintln!("<< {text}");
-                }
-                return serde_json::from_str(&text).expect("JSON");
-            }
-        }
-    }
-
-    /// Read messages until one passes `wanted`; the ones passed over are
-    /// returned too, for tests that look at what came before.
-    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
-        let mut seen = Vec::new();
-        loop {
-            let message = self.next().await;
-            if wanted(&message) {
-                return (message, seen);
-            }
-            seen.push(message);
-        }
-    }
-
-    /// The next `state` message that passes `wanted`.
-    pub async fn state(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        self.until(|m| m["type"] == "state" && wanted(m)).await.0
     }
 }
 

@@ -1,0 +1,357 @@
+//! `bashni serve` driven as browsers would drive it, over its WebSocket,
+//! with the real binary and a real database: games between pages and a
+//! watcher, seats kept by tokens, engine seats, hostile clients, and a
+//! `kill -9` in the middle of games.
+
+#[path = "support/postgres.rs"]
+mod postgres;
+#[path = "support/serve.rs"]
+mod serve;
+#[path = "support/socket.rs"]
+mod socket;
+#[path = "support/temp.rs"]
+mod temp;
+
+use serde_json::{Value, json};
+use serve::{Serve, create, error, first_legal, moves, room_state, setup};
+use socket::Page;
+use std::time::Duration;
+use temp::TempDir;
+
+fn sqlite(dir: &TempDir) -> String {
+    format!("sqlite:{}", dir.path().join("serve.db").display())
+}
+
+/// Ann creates a room (White, the given clock), Bob joins it: both pages,
+/// the room's id, both tokens, and the state once both see the game
+/// started.
+async fn two_players(
+    server: &Serve,
+    clock: Option<&str>,
+) -> (Page, Page, String, [String; 2], Value) {
+    let mut ann = server.page().await;
+    let (room, ann_token) = create(&mut ann, "Ann", setup("anyone", clock, "white")).await;
+    room_state(&mut ann, |s| s["phase"] == "waiting").await;
+    let mut bob = server.page().await;
+    bob.send(json!({"type": "join", "room": room, "name": "Bob"}))
+        .await;
+    let (seated, _) = bob.until(|m| m["type"] == "seated").await;
+    assert_eq!(seated["seat"], 1);
+    let bob_token = seated["token"].as_str().expect("token").to_string();
+    room_state(&mut ann, |s| s["phase"] == "playing").await;
+    let state = room_state(&mut bob, |s| s["phase"] == "playing").await;
+    (ann, bob, room, [ann_token, bob_token], state)
+}
+
+/// The side to move plays its first legal move; every page in `others`
+/// sees it. The state after it, as the mover saw it.
+async fn play_one(mover: &mut Page, others: &mut [&mut Page], state: &Value) -> Value {
+    let text = first_legal(state);
+    let ply = moves(state).len() + 1;
+    mover.send(json!({"type": "move", "text": text})).await;
+    let after = room_state(mover, |s| moves(s).len() == ply).await;
+    for page in others.iter_mut() {
+        let seen = room_state(page, |s| moves(s).len() == ply).await;
+        assert_eq!(
+            moves(&seen),
+            moves(&after),
+            "every viewer sees the same moves"
+        );
+    }
+    after
+}
+
+#[tokio::test]
+async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
+    let dir = TempDir::new("serve-game");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, room, _, _) = two_players(&server, Some("5+3")).await;
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    let (listed, _) = lobby
+        .until(|m| m["type"] == "lobby" && m["rooms"].to_string().contains(&room))
+        .await;
+    assert!(listed["rooms"].to_string().contains("Ann"), "{listed}");
+    let mut watcher = server.page().await;
+    watcher.send(json!({"type": "open", "room": room})).await;
+    let mut state = room_state(&mut watcher, |s| s["phase"] == "playing").await;
+    let white_ms = state["clock_ms"][0].as_i64().expect("a clock");
+    assert!(
+        (290_000..=300_000).contains(&white_ms),
+        "White's clock runs: {white_ms}"
+    );
+    assert_eq!(state["clock_ms"][1], 300_000, "Black's waits");
+    for ply in 0..6 {
+        let (mover, other) = match ply % 2 {
+            0 => (&mut ann, &mut bob),
+            _ => (&mut bob, &mut ann),
+        };
+        state = play_one(mover, &mut [other, &mut watcher], &state).await;
+        assert_eq!(moves(&state).len(), ply + 1);
+    }
+    watcher
+        .send(json!({"type": "move", "text": first_legal(&state)}))
+        .await;
+    assert!(error(&mut watcher).await.contains("watchers cannot play"));
+    bob.send(json!({"type": "move", "text": first_legal(&state)}))
+        .await;
+    assert!(error(&mut bob).await.contains("not your turn"));
+    ann.send(json!({"type": "offer_draw"})).await;
+    room_state(&mut bob, |s| s["draw_offer"] == "white").await;
+    bob.send(json!({"type": "decline_draw"})).await;
+    room_state(&mut ann, |s| s["draw_offer"].is_null()).await;
+    ann.send(json!({"type": "resign"})).await;
+    for page in [&mut ann, &mut bob, &mut watcher] {
+        let over = room_state(page, |s| s["phase"] == "over").await;
+        assert_eq!(over["result"]["result"], "0-2");
+        assert_eq!(over["result"]["reason"], "White resigned");
+    }
+    lobby
+        .until(|m| m["type"] == "lobby" && !m["rooms"].to_string().contains(&room))
+        .await;
+    let (status, pdn) = server.get(
+        &format!("/pdn/{room}"),
+        &format!("127.0.0.1:{}", server.port),
+        &[],
+    );
+    assert_eq!(status, 200);
+    assert!(
+        pdn.contains("[Result \"0-2\"]") && pdn.contains("[White \"Ann\"]"),
+        "{pdn}"
+    );
+    assert!(pdn.contains(&moves(&state)[5]), "{pdn}");
+}
+
+#[tokio::test]
+async fn a_reload_resumes_the_seat_and_no_other_token_moves() {
+    let dir = TempDir::new("serve-seat");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (ann, _bob, room, [ann_token, bob_token], _) = two_players(&server, None).await;
+    drop(ann);
+    // A reload: a new page with the token the browser kept.
+    let mut again = server.page().await;
+    again
+        .send(json!({"type": "open", "room": room, "token": ann_token}))
+        .await;
+    let (seated, _) = again.until(|m| m["type"] == "seated").await;
+    assert_eq!(seated["seat"], 0);
+    let state = room_state(&mut again, |s| s["phase"] == "playing").await;
+    // A guessed token, and Bob's token used by someone else on White's turn.
+    let mut thief = server.page().await;
+    let guess = "0123456789abcdef0123456789abcdef";
+    thief
+        .send(json!({"type": "open", "room": room, "token": guess}))
+        .await;
+    assert!(error(&mut thief).await.contains("holds no seat"));
+    thief
+        .send(json!({"type": "move", "text": first_legal(&state)}))
+        .await;
+    assert!(error(&mut thief).await.contains("watchers cannot play"));
+    let mut impostor = server.page().await;
+    impostor
+        .send(json!({"type": "open", "room": room, "token": bob_token}))
+        .await;
+    impostor
+        .send(json!({"type": "move", "text": first_legal(&state)}))
+        .await;
+    assert!(error(&mut impostor).await.contains("not your turn"));
+    again
+        .send(json!({"type": "move", "text": first_legal(&state)}))
+        .await;
+    let moved = room_state(&mut again, |s| moves(s).len() == 1).await;
+    assert_eq!(moves(&moved), [first_legal(&state)]);
+}
+
+#[tokio::test]
+async fn hostile_clients_are_refused_and_cut_off() {
+    let dir = TempDir::new("serve-hostile");
+    let server = Serve::start(&sqlite(&dir), &["--rooms-per-minute", "3"]);
+    let own_host = format!("127.0.0.1:{}", server.port);
+    assert_eq!(server.get("/", "evil.example", &[]).0, 403, "foreign Host");
+    assert_eq!(
+        server
+            .get("/", &own_host, &[("Origin", "http://evil.example")])
+            .0,
+        403,
+        "foreign Origin"
+    );
+    let (status, _) = server.get("/", &own_host, &[]);
+    assert_eq!(status, 200);
+    let ws = format!("ws://127.0.0.1:{}/ws", server.port);
+    assert_eq!(
+        Page::open(&ws, Some("http://evil.example")).await.err(),
+        Some(403)
+    );
+    assert_eq!(Page::open(&ws, None).await.err(), Some(403));
+
+    let mut page = server.page().await;
+    page.send_text("not json").await;
+    assert!(error(&mut page).await.contains("bad message"));
+    page.send(json!({"type": "setoption", "name": "Hash", "value": "4096"}))
+        .await;
+    assert!(error(&mut page).await.contains("unknown variant"));
+    let mut engine_setup = setup("engine", None, "white");
+    engine_setup["skill"] = json!(99);
+    page.send(json!({"type": "create", "name": "Eve", "setup": engine_setup}))
+        .await;
+    assert!(error(&mut page).await.starts_with("skill: 0 to"));
+    page.send(json!({"type": "create", "name": "", "setup": setup("anyone", None, "white")}))
+        .await;
+    assert!(error(&mut page).await.contains("a name has 1 to 40"));
+
+    // A name with markup travels as text (the page puts it in text nodes).
+    let html = "<img src=x onerror=alert(1)>";
+    let (room, _) = create(&mut page, html, setup("anyone", None, "white")).await;
+    let state = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+    assert_eq!(state["seats"][0]["name"], html);
+    for name in ["Eve 2", "Eve 3"] {
+        create(&mut page, name, setup("link", None, "white")).await;
+    }
+    page.send(json!({"type": "create", "name": "Eve 4", "setup": setup("anyone", None, "white")}))
+        .await;
+    assert!(
+        error(&mut page)
+            .await
+            .contains("at most 3 new rooms a minute")
+    );
+
+    let mut big = server.page().await;
+    big.send_text(&format!(
+        r#"{{"type":"move","text":"{}"}}"#,
+        "x".repeat(10_000)
+    ))
+    .await;
+    assert!(
+        big.is_closed().await,
+        "an oversized message closes the socket"
+    );
+
+    let mut flood = server.page().await;
+    for _ in 0..400 {
+        flood.send(json!({"type": "lobby"})).await;
+    }
+    assert!(error(&mut flood).await.contains("too many messages"));
+    assert!(flood.is_closed().await, "a flooding page is cut off");
+}
+
+/// Start three games (two with clocks), play a few moves in each, kill
+/// the server with SIGKILL, wait, start it again on the same database:
+/// every game is back with its moves, the downtime is not charged, and
+/// the players take their seats again and play on.
+async fn kill_nine_and_restart(database: &str) {
+    let mut server = Serve::start(database, &[]);
+    let mut games = Vec::new();
+    for (clock, plies) in [(Some("5+3"), 3), (Some("10+5"), 4), (None, 5)] {
+        let (mut ann, mut bob, room, tokens, mut state) = two_players(&server, clock).await;
+        for ply in 0..plies {
+            let (mover, other) = match ply % 2 {
+                0 => (&mut ann, &mut bob),
+                _ => (&mut bob, &mut ann),
+            };
+            state = play_one(mover, &mut [other], &state).await;
+        }
+        games.push((room, tokens, state));
+    }
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    server.kill9();
+    let downtime = Duration::from_secs(6);
+    tokio::time::sleep(downtime).await;
+    let server = Serve::start(database, &[]);
+    assert_eq!(server.restored, 3, "every unfinished game comes back");
+    for (room, tokens, before) in &games {
+        let to_move = usize::from(before["to_move"] == "black");
+        let seat = if before["seats"][0]["colour"] == before["to_move"] {
+            0
+        } else {
+            1
+        };
+        let mut page = server.page().await;
+        page.send(json!({"type": "open", "room": room, "token": tokens[seat]}))
+            .await;
+        let (seated, _) = page.until(|m| m["type"] == "seated").await;
+        assert_eq!(seated["seat"], seat);
+        let after = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+        assert_eq!(moves(&after), moves(before), "the same moves");
+        if let (Some(was), Some(now)) = (
+            before["clock_ms"][to_move].as_i64(),
+            after["clock_ms"][to_move].as_i64(),
+        ) {
+            // Charged at most from its turn's start to the last heartbeat
+            // (every 2 s) plus the 2.5 s waited before the kill: never the
+            // 6 s the server was down.
+            let charged = was - now;
+            assert!(charged < 5_000, "{charged} ms charged across the restart");
+        }
+        page.send(json!({"type": "move", "text": first_legal(&after)}))
+            .await;
+        let played = room_state(&mut page, |s| moves(s).len() == moves(before).len() + 1).await;
+        assert_eq!(played["phase"], "playing");
+    }
+}
+
+#[tokio::test]
+async fn kill_nine_mid_games_then_every_game_resumes_sqlite() {
+    let dir = TempDir::new("serve-kill");
+    kill_nine_and_restart(&sqlite(&dir)).await;
+}
+
+#[tokio::test]
+async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
+    let Some(server) = postgres::start_or_skip("the PostgreSQL restart test") else {
+        return;
+    };
+    kill_nine_and_restart(&server.url("postgres")).await;
+}
+
+#[tokio::test]
+async fn an_engine_seat_waits_for_a_free_engine_and_survives_a_crash() {
+    let dir = TempDir::new("serve-engine");
+    let marker = dir.path().join("crashed");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
+    let engine = format!(
+        "cmd={script},arg=crashonce,arg={},arg={}",
+        marker.display(),
+        env!("CARGO_BIN_EXE_bashni")
+    );
+    let server = Serve::start(&sqlite(&dir), &["--max-engines", "1", "--engine", &engine]);
+    let mut engine_setup = setup("engine", None, "black");
+    // Full strength: each move takes the whole second a room without a
+    // clock gives (a weak level answers at once).
+    engine_setup["skill"] = json!(20);
+    let mut first = server.page().await;
+    let (room, _) = create(&mut first, "Ann", engine_setup.clone()).await;
+    // The first process crashes on its first search; a fresh one plays.
+    let moved = room_state(&mut first, |s| moves(s).len() == 1).await;
+    assert!(marker.exists(), "the first engine process crashed");
+    assert_eq!(moved["to_move"], "black");
+    // The person answers; while the only engine thinks (a second per
+    // move without a clock), a second engine room waits its turn.
+    first
+        .send(json!({"type": "move", "text": first_legal(&moved)}))
+        .await;
+    room_state(&mut first, |s| {
+        moves(s).len() == 2 && s["engine_status"] == "thinking"
+    })
+    .await;
+    let mut second = server.page().await;
+    create(&mut second, "Bob", engine_setup).await;
+    let waiting = room_state(&mut second, |s| {
+        s["engine_status"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("waiting for a free engine"))
+    })
+    .await;
+    assert_eq!(waiting["phase"], "playing");
+    room_state(&mut first, |s| moves(s).len() == 3).await;
+    room_state(&mut second, |s| moves(s).len() == 1).await;
+    assert_eq!(
+        server
+            .get(
+                &format!("/pdn/{room}"),
+                &format!("127.0.0.1:{}", server.port),
+                &[]
+            )
+            .0,
+        200
+    );
+}

@@ -1,0 +1,165 @@
+//! `bashni serve` run as an operator would run it, for the play server's
+//! tests: the process on a free port of 127.0.0.1 and a database of the
+//! test's choosing, pages (WebSocket clients) that act as a browser would,
+//! and `kill -9`.
+#![allow(dead_code)] // each test file uses part of it
+
+use crate::socket::Page;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running `bashni serve`; killed when dropped.
+pub struct Serve {
+    child: Child,
+    /// Its port on 127.0.0.1.
+    pub port: u16,
+    /// How many unfinished rooms it said it restored.
+    pub restored: usize,
+}
+
+impl Serve {
+    /// Start `bashni serve` on `database` with extra arguments, and read
+    /// the line it prints once it listens.
+    pub fn start(database: &str, args: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("bashni serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let port = url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches('/')
+            .parse()
+            .expect("a port");
+        let restored = line
+            .split_whitespace()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count in {line:?}"));
+        Serve {
+            child,
+            port,
+            restored,
+        }
+    }
+
+    /// The page's origin.
+    pub fn origin(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// A page as a browser opens it (its welcome read).
+    pub async fn page(&self) -> Page {
+        let mut page = Page::open(
+            &format!("ws://127.0.0.1:{}/ws", self.port),
+            Some(&self.origin()),
+        )
+        .await
+        .expect("the page connects");
+        let welcome = page.next().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        page
+    }
+
+    /// `kill -9`: no chance to flush or say goodbye.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// A raw HTTP GET with the given Host and extra headers: the status
+    /// and the body.
+    pub fn get(&self, path: &str, host: &str, headers: &[(&str, &str)]) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        let mut request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+        for (name, value) in headers {
+            request += &format!("{name}: {value}\r\n");
+        }
+        request += "\r\n";
+        stream.write_all(request.as_bytes()).expect("send");
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        let status = response
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {response:?}"));
+        let body = response
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
+        (status, body)
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+/// A room setup as the page's form sends it.
+pub fn setup(opponent: &str, clock: Option<&str>, colour: &str) -> Value {
+    json!({
+        "variant": "bashni", "forced_capture": true, "king_landing": "continue",
+        "no_progress_plies": 30, "repetitions": 3, "max_plies": 0,
+        "clock": clock, "colour": colour, "opponent": opponent
+    })
+}
+
+/// Create a room as `name`: its id and the creator's token.
+pub async fn create(page: &mut Page, name: &str, setup: Value) -> (String, String) {
+    page.send(json!({"type": "create", "name": name, "setup": setup}))
+        .await;
+    let (seated, _) = page
+        .until(|m| m["type"] == "seated" || m["type"] == "error")
+        .await;
+    assert_eq!(seated["type"], "seated", "{seated}");
+    (
+        seated["room"].as_str().expect("room").to_string(),
+        seated["token"].as_str().expect("token").to_string(),
+    )
+}
+
+/// The next room state that passes `wanted`.
+pub async fn room_state(page: &mut Page, wanted: impl Fn(&Value) -> bool) -> Value {
+    page.until(|m| m["type"] == "room" && wanted(m)).await.0
+}
+
+/// The next error message.
+pub async fn error(page: &mut Page) -> String {
+    let (error, _) = page.until(|m| m["type"] == "error").await;
+    error["message"].as_str().expect("message").to_string()
+}
+
+/// The moves of a room state.
+pub fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("text").to_string())
+        .collect()
+}
+
+/// The first legal move of a room state.
+pub fn first_legal(state: &Value) -> String {
+    state["legal"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no legal move in {state}"))
+        .to_string()
+}

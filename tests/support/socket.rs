@@ -1,0 +1,96 @@
+//! A page's WebSocket for the server tests: open it with a chosen
+//! Origin, send JSON, and read the server's messages until one is wanted.
+#![allow(dead_code)] // each test file uses part of it
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::time::Duration;
+use tokio::net::TcpStream as AsyncTcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Generous: these tests check behaviour, not speed.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// One page's WebSocket.
+pub struct Page {
+    socket: WebSocketStream<MaybeTlsStream<AsyncTcpStream>>,
+}
+
+impl Page {
+    /// Open `url` (`ws://...`) with this `Origin`; the handshake's HTTP
+    /// status when it is refused.
+    pub async fn open(url: &str, origin: Option<&str>) -> Result<Page, u16> {
+        let mut request = url.into_client_request().expect("request");
+        if let Some(origin) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().expect("header"));
+        }
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((socket, _)) => Ok(Page { socket }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                Err(response.status().as_u16())
+            }
+            Err(e) => panic!("WebSocket failed: {e}"),
+        }
+    }
+
+    /// Whether the server has closed the socket (within a moment).
+    pub async fn is_closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(PATIENCE, self.socket.next()).await {
+                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => continue,
+                Err(_) => return false,
+            }
+        }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.socket
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next message of the server.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("the server answers in time")
+                .expect("the socket stays open")
+                .expect("a message");
+            if let Message::Text(text) = message {
+                if std::env::var("GUI_TEST_TRACE").is_ok() {
+                    eprintln!("<< {text}");
+                }
+                return serde_json::from_str(&text).expect("JSON");
+            }
+        }
+    }
+
+    /// Read messages until one passes `wanted`; the ones passed over are
+    /// returned too, for tests that look at what came before.
+    pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let mut seen = Vec::new();
+        loop {
+            let message = self.next().await;
+            if wanted(&message) {
+                return (message, seen);
+            }
+            seen.push(message);
+        }
+    }
+
+    /// The next `state` message that passes `wanted`.
+    pub async fn state(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        self.until(|m| m["type"] == "state" && wanted(m)).await.0
+    }
+}
