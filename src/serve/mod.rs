@@ -11,11 +11,14 @@
 //!   passed in), draw offers, takebacks, rematches, and the events to
 //!   broadcast;
 //! - [`store`]: the storage (SQLite or PostgreSQL, one schema, versioned
-//!   migrations).
+//!   migrations);
+//! - [`ladder`]: the ladder of computer rivals (issue 24): the rivals, their
+//!   seeded random moves, the handicapped starts, the score and a run.
 //!
 //! The HTTP/WebSocket server, the lobby and the engine pool come on top.
 
 pub mod config;
+pub mod ladder;
 pub mod room;
 pub mod store;
 pub mod token;
