@@ -85,6 +85,9 @@ pub enum LadderError {
     RunOver,
     /// Stored fields that no run can have (a restore).
     BadRecord(String),
+    /// A handicapped start the rules refused (never expected: it is made
+    /// from the start position).
+    BadPosition(String),
 }
 
 impl fmt::Display for LadderError {
@@ -99,6 +102,7 @@ impl fmt::Display for LadderError {
             }
             LadderError::RunOver => f.write_str("the run is over"),
             LadderError::BadRecord(why) => write!(f, "bad ladder record: {why}"),
+            LadderError::BadPosition(why) => write!(f, "bad handicapped start: {why}"),
         }
     }
 }
@@ -202,7 +206,7 @@ pub fn start_position(variant: Variant, rival: &Rival) -> Result<Position, Ladde
     let fen = handicap_fen(variant, checked.handicap);
     // The text is built from the start position, so it always parses;
     // the error is kept rather than unwrapped all the same.
-    Position::from_fen(&rules, &fen).map_err(|e| LadderError::BadRecord(e.to_string()))
+    Position::from_fen(&rules, &fen).map_err(|e| LadderError::BadPosition(e.to_string()))
 }
 
 /// The start position's text with the first `handicap` squares emptied.
