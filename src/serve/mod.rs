@@ -13,6 +13,8 @@
 //!   broadcast;
 //! - [`store`]: the storage (SQLite or PostgreSQL, one schema, versioned
 //!   migrations);
+//! - [`ladder`]: the ladder of computer rivals: the rivals, their seeded
+//!   random moves, the handicapped starts, the score and a run;
 //! - [`wire`] and [`view`]: what the page sends (checked) and what it is
 //!   sent;
 //! - [`actor`]: one task per room, which stores an event before anyone
@@ -27,6 +29,7 @@ pub mod connection;
 pub mod engines;
 pub mod http;
 pub mod hub;
+pub mod ladder;
 pub mod lobby;
 pub mod room;
 pub mod store;
