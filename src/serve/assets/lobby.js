@@ -42,7 +42,7 @@ export class Lobby {
     fill($("skill"), levels);
     $("skill").value = Math.min(high, Math.max(low, 5));
     const [eloLow, eloHigh] = welcome.strength.elo;
-    Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 2) });
+    Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 100) * 50 });
     $("no-progress").value = welcome.online_no_progress_plies;
     this.syncStrength();
   }

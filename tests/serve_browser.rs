@@ -1,0 +1,236 @@
+//! The play server in real browsers: three headless Chromium sessions
+//! (WebDriver) against `bashni serve`. Ann creates a room, Bob finds it in
+//! the lobby and joins, Cat watches by its link; Ann and Bob play a whole
+//! game by clicking columns and landing squares, Bob reloads in the middle
+//! and keeps his seat, Cat sees every move and the result, and the lobby
+//! lists the room and then drops it. A second, private room is joined by
+//! its link. Screenshots go to target/serve-screenshots/, or with
+//! BASHNI_UPDATE_SCREENSHOTS set, the two docs/serve.md shows to docs/.
+
+#[path = "support/browser.rs"]
+mod browser;
+#[path = "support/serve.rs"]
+mod serve;
+#[path = "support/socket.rs"]
+mod socket;
+#[path = "support/temp.rs"]
+mod temp;
+
+use browser::{
+    Driver, ONE_BROWSER, browser, browser_programs, click, click_square, screenshot, select,
+    type_into, wait_for,
+};
+use fantoccini::Client;
+use futures_util::FutureExt;
+use serde_json::json;
+use serve::Serve;
+use std::path::PathBuf;
+use temp::TempDir;
+
+/// A game this long has gone wrong: the draw rules end a game long before.
+const MAX_PLIES: usize = 400;
+
+fn screenshot_path(name: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os("BASHNI_UPDATE_SCREENSHOTS") {
+        Some(_) => root.join("docs").join(name),
+        None => root.join("target/serve-screenshots").join(name),
+    }
+}
+
+async fn strings(client: &Client, script: &str) -> Vec<String> {
+    let value = client.execute(script, vec![]).await.expect("script runs");
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn move_list(client: &Client) -> Vec<String> {
+    strings(
+        client,
+        "return [...document.querySelectorAll('#moves .move')].map(m => m.textContent)",
+    )
+    .await
+}
+
+/// Wait until the page's move list has `n` moves.
+async fn moves_reach(client: &Client, n: usize) {
+    let script = format!("return document.querySelectorAll('#moves .move').length === {n}");
+    wait_for(client, &script, &format!("{n} moves on the page")).await;
+}
+
+/// If it is this page's turn (its columns glow), play a move by clicks:
+/// a glowing column, then green dots until the move is made. A small
+/// linear congruential generator picks, so a run is repeatable.
+async fn click_a_move(client: &Client, seed: &mut u64) -> bool {
+    let pick = |seed: &mut u64, n: usize| {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize % n
+    };
+    let columns = strings(
+        client,
+        "return [...document.querySelectorAll('#board .glow')].map(g => g.dataset.glow)",
+    )
+    .await;
+    if columns.is_empty() {
+        return false;
+    }
+    click_square(client, &columns[pick(seed, columns.len())]).await;
+    loop {
+        let dots = strings(
+            client,
+            "return [...document.querySelectorAll('#board .target')].map(t => t.dataset.target)",
+        )
+        .await;
+        if dots.is_empty() {
+            return true;
+        }
+        click_square(client, &dots[pick(seed, dots.len())]).await;
+    }
+}
+
+async fn open_page(client: &Client, server: &Serve, path: &str, name: &str) {
+    client
+        .goto(&format!("{}{path}", server.origin()))
+        .await
+        .expect("the page loads");
+    wait_for(
+        client,
+        "return document.getElementById('connection').dataset.status === 'online'",
+        "online",
+    )
+    .await;
+    type_into(client, "name", name).await;
+}
+
+async fn text_of(client: &Client, css: &str) -> String {
+    let script =
+        format!("const e = document.querySelector(\"{css}\"); return e ? e.textContent : null");
+    client
+        .execute(&script, vec![])
+        .await
+        .expect("script")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Run `body` with three browsers on one server; they are closed even
+/// when a check fails. Fails under CI without Chromium.
+async fn with_three_browsers(body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().await;
+    let dir = TempDir::new("serve-browser");
+    let server = Serve::start(
+        &format!("sqlite:{}", dir.path().join("serve.db").display()),
+        &[],
+    );
+    let driver = Driver::start(&chromedriver);
+    let ann = browser(&driver, &chromium).await;
+    let bob = browser(&driver, &chromium).await;
+    let cat = browser(&driver, &chromium).await;
+    let outcome = std::panic::AssertUnwindSafe(body(&server, [&ann, &bob, &cat]))
+        .catch_unwind()
+        .await;
+    for client in [ann, bob, cat] {
+        let _ = client.close().await;
+    }
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+#[tokio::test]
+async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
+    with_three_browsers(async |server, [ann, bob, cat]| {
+        // Ann creates a public room, White, without a clock.
+        open_page(ann, server, "/", "Ann").await;
+        select(ann, "opponent", "anyone").await;
+        select(ann, "colour", "white").await;
+        select(ann, "clock", "").await;
+        click(ann, "#create-button").await;
+        let path = wait_for(ann, "return location.pathname.startsWith('/room/') && location.pathname", "the room").await;
+        let path = path.as_str().expect("a path").to_string();
+        let room = path.trim_start_matches("/room/").to_string();
+        wait_for(ann, "return document.getElementById('status').textContent.startsWith('Waiting')", "waiting").await;
+
+        // Bob finds it in the lobby and joins.
+        open_page(bob, server, "/", "Bob").await;
+        let row = format!("#open-rooms tr[data-room='{room}']");
+        wait_for(bob, &format!("return !!document.querySelector(\"{row}\")"), "the room in the lobby").await;
+        assert!(text_of(bob, &format!("{row} .players")).await.contains("Ann"));
+        screenshot(bob, &screenshot_path("serve-lobby.png")).await;
+        click(bob, &format!("{row} button.join")).await;
+        wait_for(bob, &format!("return location.pathname === '{path}'"), "Bob in the room").await;
+
+        // Cat, whose name is markup, opens the room by its link and watches.
+        open_page(cat, server, &path, "<b>Cat</b>").await;
+        wait_for(cat, "return document.body.dataset.phase === 'playing'", "Cat sees the game").await;
+        assert_eq!(text_of(cat, "#player-bottom .name").await, "Ann");
+        assert_eq!(text_of(bob, "#player-bottom .name").await, "Bob", "Bob sees the board from Black's side");
+
+        // They play to the end by clicks; Bob reloads after ten moves.
+        let mut seed = 7u64;
+        let mut plies = 0;
+        while plies < MAX_PLIES {
+            let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
+            if over == json!(true) {
+                break;
+            }
+            if plies == 10 {
+                bob.refresh().await.expect("reload");
+                wait_for(bob, "return document.body.dataset.seated === 'yes'", "Bob's seat after a reload").await;
+            }
+            if plies == 12 {
+                screenshot(ann, &screenshot_path("serve-room.png")).await;
+            }
+            let moved = click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await;
+            if moved {
+                plies += 1;
+                for client in [ann, bob, cat] {
+                    moves_reach(client, plies).await;
+                }
+            } else {
+                tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+            }
+        }
+        assert!(plies < MAX_PLIES, "the game ended by the rules");
+        for client in [ann, bob, cat] {
+            wait_for(client, "return document.getElementById('status').textContent.startsWith('Game over')", "the result").await;
+        }
+        let seen = move_list(cat).await;
+        assert_eq!(seen.len(), plies, "Cat saw every move");
+        assert_eq!(seen, move_list(ann).await);
+        assert_eq!(text_of(cat, "#status").await, text_of(ann, "#status").await);
+
+        // The watcher's name stayed text (Cat is no seat, so check the
+        // lobby's copy of a markup name instead: Cat creates a room).
+        click(cat, "#to-lobby").await;
+        let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
+        wait_for(cat, &gone, "the finished room leaves the lobby").await;
+        select(cat, "opponent", "link").await;
+        click(cat, "#create-button").await;
+        let private = wait_for(cat, "return location.pathname.startsWith('/room/') && location.pathname", "the private room").await;
+        let private = private.as_str().expect("a path").to_string();
+        wait_for(cat, "return document.querySelector('#player-bottom .name').textContent === '<b>Cat</b>'", "the name as text").await;
+        let bold = cat.execute("return document.querySelectorAll('#player-bottom b').length", vec![]).await.expect("script");
+        assert_eq!(bold, json!(0), "no markup from a name reaches the page");
+
+        // Ann joins the private room by its link.
+        open_page(ann, server, &private, "Ann").await;
+        wait_for(ann, "return !document.getElementById('take-seat').hidden", "the free seat").await;
+        click(ann, "#take-seat").await;
+        wait_for(ann, "return document.body.dataset.seated === 'yes' && document.body.dataset.phase === 'playing'", "Ann seated").await;
+        wait_for(cat, "return document.body.dataset.phase === 'playing'", "Cat's game starts").await;
+    })
+    .await;
+}
