@@ -109,6 +109,14 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     lobby
         .until(|m| m["type"] == "lobby" && !m["rooms"].to_string().contains(&room))
         .await;
+    // Anyone in the room may ask for the analysis; everyone gets it.
+    watcher.send(json!({"type": "analyse"})).await;
+    for page in [&mut watcher, &mut ann] {
+        let analysed = room_state(page, |s| s["analysis"]["status"] == "done").await;
+        let analysis = &analysed["analysis"];
+        assert_eq!(analysis["evals"].as_array().map(Vec::len), Some(6), "{analysis}");
+        assert_eq!(analysis["marks"].as_array().map(Vec::len), Some(6), "{analysis}");
+    }
     let (status, pdn) = server.get(
         &format!("/pdn/{room}"),
         &format!("127.0.0.1:{}", server.port),
