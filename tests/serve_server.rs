@@ -3,6 +3,9 @@
 //! watcher, seats kept by tokens, engine seats, hostile clients, and a
 //! `kill -9` in the middle of games.
 
+#[allow(dead_code)] // the kit's engine helper, of which this file uses part
+#[path = "support/engine.rs"]
+mod engine;
 #[path = "support/postgres.rs"]
 mod postgres;
 #[path = "support/serve.rs"]
@@ -12,6 +15,7 @@ mod socket;
 #[path = "support/temp.rs"]
 mod temp;
 
+use engine::Engine;
 use serde_json::{Value, json};
 use serve::{Serve, create, error, first_legal, moves, room_state, setup};
 use socket::Page;
@@ -114,8 +118,16 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     for page in [&mut watcher, &mut ann] {
         let analysed = room_state(page, |s| s["analysis"]["status"] == "done").await;
         let analysis = &analysed["analysis"];
-        assert_eq!(analysis["evals"].as_array().map(Vec::len), Some(6), "{analysis}");
-        assert_eq!(analysis["marks"].as_array().map(Vec::len), Some(6), "{analysis}");
+        assert_eq!(
+            analysis["evals"].as_array().map(Vec::len),
+            Some(6),
+            "{analysis}"
+        );
+        assert_eq!(
+            analysis["marks"].as_array().map(Vec::len),
+            Some(6),
+            "{analysis}"
+        );
     }
     let (status, pdn) = server.get(
         &format!("/pdn/{room}"),
@@ -361,5 +373,91 @@ async fn an_engine_seat_waits_for_a_free_engine_and_survives_a_crash() {
             )
             .0,
         200
+    );
+}
+
+/// The engine's move (100 ms at full strength) in a room state's position.
+fn engine_move(engine: &mut Engine, state: &Value) -> String {
+    let start = state["start_fen"].as_str().expect("start");
+    let played = moves(state);
+    let line = match played.is_empty() {
+        true => format!("position fen {start}"),
+        false => format!("position fen {start} moves {}", played.join(" ")),
+    };
+    engine.send(&line);
+    engine.send("go movetime 100");
+    engine.bestmove()
+}
+
+/// From `state`, play White's moves with the full-strength engine until
+/// the ladder run leaves that game; the first state after it.
+async fn beat_rival(page: &mut Page, engine: &mut Engine, mut state: Value) -> Value {
+    let game_no = state["game_no"].clone();
+    loop {
+        if state["game_no"] != game_no || state["phase"] == "over" {
+            return state;
+        }
+        if state["to_move"] == "white" {
+            let ply = moves(&state).len();
+            page.send(json!({"type": "move", "text": engine_move(engine, &state)}))
+                .await;
+            state = room_state(page, |s| moves(s).len() > ply || s["game_no"] != game_no).await;
+        } else {
+            state = room_state(page, |s| s["to_move"] == "white" || s["game_no"] != game_no).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
+    let dir = TempDir::new("serve-ladder");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut page = server.page().await;
+    let device = "00112233445566778899aabbccddeeff";
+    page.send(json!({"type": "ladder", "variant": "bashni", "name": "Lia", "device": device}))
+        .await;
+    let (seated, _) = page.until(|m| m["type"] == "seated").await;
+    assert_eq!(seated["seat"], 0, "the player sits first and plays White");
+    let first = room_state(&mut page, |s| s["phase"] == "playing").await;
+    assert_eq!(first["ladder"]["rival"], 1);
+    assert_eq!(
+        first["start_fen"],
+        bashni_rules::Variant::Bashni.start_fen()
+    );
+    assert_eq!(first["seats"][0]["colour"], "white");
+    assert_eq!(first["config"]["opponent"], "engine");
+    let mut engine = Engine::start();
+    let after = beat_rival(&mut page, &mut engine, first).await;
+    let next = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;
+    assert_eq!(
+        next["ladder"]["rival"], 2,
+        "a win moves the run up: {after}"
+    );
+    let score = next["ladder"]["score"].as_u64().expect("a score");
+    assert!(
+        (10_000..=19_999).contains(&score),
+        "one win and a speed bonus: {score}"
+    );
+    assert_eq!(next["ladder"]["best"], score);
+    assert_eq!(next["phase"], "playing");
+    // A loss ends the run; the score stays.
+    page.send(json!({"type": "resign"})).await;
+    let over = room_state(&mut page, |s| s["ladder"]["status"] == "lost").await;
+    assert_eq!(over["ladder"]["score"], score);
+    page.send(json!({"type": "leaderboard", "variant": "bashni"}))
+        .await;
+    let (board, _) = page.until(|m| m["type"] == "leaderboard").await;
+    assert_eq!(board["lines"][0]["name"], "Lia");
+    assert_eq!(board["lines"][0]["best"], score);
+    // The next run starts at rival 1 and knows the best.
+    page.send(json!({"type": "ladder", "variant": "bashni", "name": "Lia", "device": device}))
+        .await;
+    let again = room_state(&mut page, |s| {
+        s["ladder"]["wins"] == 0 && s["phase"] == "playing"
+    })
+    .await;
+    assert_eq!(
+        again["ladder"]["best"], score,
+        "the best is kept per name and device"
     );
 }

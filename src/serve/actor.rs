@@ -8,6 +8,7 @@
 //! deadline and ends the game on time), drives an engine seat through the
 //! [`EnginePool`], and runs the analysis of a finished game.
 
+use super::climb::{Climb, RivalMove};
 use super::config::{Opponent, RoomConfig};
 use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
@@ -172,12 +173,18 @@ struct Actor {
     analysis: Option<AnalysisView>,
     closed: bool,
     idle_since: Option<Instant>,
+    /// The ladder run played here, if the room is a ladder's.
+    climb: Option<Climb>,
+    /// A ladder game has ended: record it and start the next.
+    climb_due: bool,
 }
 
-/// Start the task of `room`; `on_exit` runs when it ends (idle, closed).
+/// Start the task of `room` (with the ladder run played in it, if any);
+/// `on_exit` runs when it ends (idle, closed).
 pub fn spawn(
     room: Room,
     shared: Shared,
+    climb: Option<Climb>,
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
@@ -196,6 +203,8 @@ pub fn spawn(
         analysis: None,
         closed: false,
         idle_since: None,
+        climb,
+        climb_due: false,
     };
     actor.publish();
     tokio::spawn(async move {
@@ -229,6 +238,9 @@ impl Actor {
                         break;
                     }
                 }
+            }
+            if self.climb_due {
+                self.climb_on().await;
             }
             self.ask_engine();
         }
@@ -380,8 +392,10 @@ impl Actor {
                 self.publish();
                 return Err(format!("not stored, not played: {e}"));
             }
-            if matches!(event, Event::GameStarted { .. }) {
-                self.analysis = None;
+            match event {
+                Event::GameStarted { .. } => self.analysis = None,
+                Event::GameOver { .. } => self.climb_due = self.climb.is_some(),
+                _ => {}
             }
         }
         self.publish();
@@ -411,12 +425,14 @@ impl Actor {
                 game_no,
                 white_seat,
                 clock_ms,
+                start_fen,
             } => {
                 let game = NewGame {
                     game_no: *game_no,
                     white_seat: *white_seat,
                     started_at_ms: now,
                     clock_ms: *clock_ms,
+                    start_fen: start_fen.clone(),
                 };
                 store.start_game(id, &game).await.map_err(|e| e.to_string())
             }
@@ -480,6 +496,7 @@ impl Actor {
             watchers: self.watchers,
             engine_status: self.engine_status.clone(),
             analysis: self.analysis.as_ref(),
+            ladder: self.climb.as_ref().map(Climb::view),
         };
         let view = RoomView::of(&self.room, extras, Instant::now());
         match serde_json::to_string(&view) {
@@ -494,6 +511,7 @@ impl Actor {
     fn update_lobby(&self) {
         let room = &self.room;
         let listed = !matches!(room.config().opponent, Opponent::LinkOnly)
+            && self.climb.is_none()
             && !matches!(room.phase(), Phase::Over(_))
             && !self.closed;
         if !listed {
@@ -534,6 +552,16 @@ impl Actor {
         if self.engine_asked == Some(at) {
             return;
         }
+        if let Some(RivalMove::Play(text)) = self.rival_move() {
+            // The seed chose a random move: no engine needed.
+            self.engine_asked = Some(at);
+            let me = self.me.clone();
+            tokio::spawn(async move {
+                let answer = Ok(text);
+                let _ = me.send(ToRoom::EngineAnswer { at, answer }).await;
+            });
+            return;
+        }
         let Some(job) = self.search_job() else {
             return;
         };
@@ -562,6 +590,20 @@ impl Actor {
         });
     }
 
+    /// A ladder rival's move now, if the room is a ladder's.
+    fn rival_move(&self) -> Option<RivalMove> {
+        let climb = self.climb.as_ref()?;
+        let game = self.room.game();
+        let legal: Vec<String> = game
+            .position()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let ply = u32::try_from(game.moves().len()).unwrap_or(u32::MAX);
+        climb.rival_move(ply, &legal)
+    }
+
     fn search_job(&self) -> Option<SearchJob> {
         let RoomConfig {
             game: config,
@@ -572,14 +614,9 @@ impl Actor {
             return None;
         };
         let game = self.room.game();
-        let go = match (self.room.clock_ms(Instant::now()), self.room.config().clock) {
-            (Some([white, black]), Some(control)) => Go::Clock {
-                wtime: u64::try_from(white.max(1)).unwrap_or(1),
-                btime: u64::try_from(black.max(1)).unwrap_or(1),
-                increment: control.increment_ms,
-                moves_to_go: None,
-            },
-            _ => Go::MoveTime(ENGINE_MOVETIME_MS),
+        let (strength, go) = match self.rival_move() {
+            Some(RivalMove::Search { depth, strength }) => (strength, Go::Depth(depth)),
+            _ => (strength, self.clock_go()),
         };
         Some(SearchJob {
             game: config,
@@ -590,6 +627,48 @@ impl Actor {
             },
             go,
         })
+    }
+
+    /// The search limit of an engine seat: the room's clocks, or a time
+    /// per move without one.
+    fn clock_go(&self) -> Go {
+        match (self.room.clock_ms(Instant::now()), self.room.config().clock) {
+            (Some([white, black]), Some(control)) => Go::Clock {
+                wtime: u64::try_from(white.max(1)).unwrap_or(1),
+                btime: u64::try_from(black.max(1)).unwrap_or(1),
+                increment: control.increment_ms,
+                moves_to_go: None,
+            },
+            _ => Go::MoveTime(ENGINE_MOVETIME_MS),
+        }
+    }
+
+    /// A ladder game has ended: record it for the run, store the run, and
+    /// start the next rival's game from its handicap if the run goes on.
+    async fn climb_on(&mut self) {
+        self.climb_due = false;
+        let Phase::Over(outcome) = self.room.phase() else {
+            return;
+        };
+        let think_ms = self.room.thinking_ms(Colour::White);
+        let Some(climb) = &mut self.climb else {
+            return;
+        };
+        let next = climb.record(outcome.winner, think_ms);
+        let record = climb.record.clone();
+        if let Err(e) = self.shared.store.update_run(&record, unix_ms_now()).await {
+            eprintln!("bashni serve: ladder run {}: {e}", record.id);
+        }
+        if let Some(fen) = next {
+            let before = self.room.clone();
+            match self.room.next_game_from(&fen, Instant::now()) {
+                Ok(events) => {
+                    let _ = self.commit(events, before).await;
+                }
+                Err(e) => eprintln!("bashni serve: ladder run {}: {e}", record.id),
+            }
+        }
+        self.publish();
     }
 
     async fn engine_answer(&mut self, at: (u32, usize), answer: Result<String, String>) {

@@ -7,7 +7,7 @@ use super::actor::{Action, RoomHandle, ToRoom};
 use super::hub::Hub;
 use super::room::Player;
 use super::token::SeatToken;
-use super::view::ServerMessage;
+use super::view::{BoardLineView, ServerMessage};
 use super::wire::ClientMessage;
 use axum::extract::ws::{Message, WebSocket};
 use std::net::IpAddr;
@@ -169,6 +169,35 @@ impl Connection {
                 return Ok(());
             }
             ClientMessage::Analyse => return self.analyse().await,
+            ClientMessage::Ladder {
+                variant,
+                name,
+                device,
+            } => {
+                let hub = Arc::clone(&self.hub);
+                let (room, token) = hub
+                    .start_ladder(self.addr, &name, &device, &variant)
+                    .await?;
+                return self.seated(&room, 0, token).await;
+            }
+            ClientMessage::Leaderboard { variant } => {
+                let lines: Vec<BoardLineView> = self
+                    .hub
+                    .leaderboard(&variant)
+                    .await?
+                    .into_iter()
+                    .map(|l| BoardLineView {
+                        name: l.name,
+                        best: l.best,
+                        wins: l.wins,
+                    })
+                    .collect();
+                self.say(&ServerMessage::Leaderboard {
+                    variant: &variant,
+                    lines: &lines,
+                });
+                return Ok(());
+            }
             ClientMessage::Move { text } => Action::Move(text),
             ClientMessage::Resign => Action::Resign,
             ClientMessage::OfferDraw => Action::OfferDraw,

@@ -2,13 +2,15 @@
 //! them by id, and bringing back the unfinished ones after a restart.
 
 use super::actor::{self, RoomHandle, Shared, ToRoom};
-use super::config::{Opponent, Strength};
+use super::climb::Climb;
+use super::config::{GameConfig, Opponent, RoomConfig, Strength};
+use super::ladder::{Run, ladder_rules};
 use super::room::{Player, Room};
-use super::store::{NewRoom, SeatRecord, unix_ms_now};
+use super::store::{BoardLine, NewRoom, RunRecord, SeatRecord, unix_ms_now};
 use super::token::{SeatToken, random_hex128};
 use super::view::{ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges};
-use bashni_rules::Colour;
+use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
 use rand::RngExt;
 use std::collections::{HashMap, VecDeque};
@@ -149,9 +151,9 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
         let room = Room::new(id.clone(), config, creator, colour, Instant::now());
-        let handle = self.spawn(room);
+        let handle = self.spawn(room, None);
         if let Opponent::Engine(strength) = config.opponent {
-            seat_engine(&handle, strength).await?;
+            seat_engine(&handle, &engine_name(strength)).await?;
         }
         Ok((id, token))
     }
@@ -180,10 +182,10 @@ impl Hub {
         Ok(())
     }
 
-    fn spawn(&self, room: Room) -> RoomHandle {
+    fn spawn(&self, room: Room, climb: Option<Climb>) -> RoomHandle {
         let id = room.id().to_owned();
         let rooms = Arc::clone(&self.rooms);
-        let handle = actor::spawn(room, self.shared.clone(), move |id| {
+        let handle = actor::spawn(room, self.shared.clone(), climb, move |id| {
             rooms.remove(id);
         });
         self.rooms.insert(id, handle.clone());
@@ -208,8 +210,9 @@ impl Hub {
                 .as_ref()
                 .map_or(Duration::ZERO, |g| g.thought_before_stop(alive));
             match Room::restore(room, thinking, now) {
-                Ok(room) => {
-                    self.spawn(room);
+                Ok(restored_room) => {
+                    let climb = self.climb_of(&room.id).await?;
+                    self.spawn(restored_room, climb);
                     restored += 1;
                 }
                 Err(e) => eprintln!("bashni serve: room {} not restored: {e}", room.id),
@@ -219,15 +222,138 @@ impl Hub {
     }
 }
 
-/// Seat the engine at `strength` in the room's free seat.
-async fn seat_engine(handle: &RoomHandle, strength: Strength) -> Result<(), String> {
-    let name = match strength {
+impl Hub {
+    /// Start a ladder run in `variant` for `name` on the browser whose
+    /// device id is `device` (32 hex digits): a private room against
+    /// rival 1, the player White. The room's id and the player's token.
+    pub async fn start_ladder(
+        &self,
+        addr: IpAddr,
+        name: &str,
+        device: &str,
+        variant: &str,
+    ) -> Result<(String, SeatToken), String> {
+        let variant: Variant = variant
+            .parse()
+            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        let device_hash = SeatToken::parse(device)
+            .ok_or("device: 32 lowercase hex digits")?
+            .hash();
+        let token = SeatToken::generate();
+        let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
+        self.admit(addr)?;
+        let run = Run::new(variant, rand::rng().random());
+        let rival = run.rival().ok_or("the ladder has no rival")?;
+        let start = run
+            .start_position()
+            .ok_or("the ladder has no start")?
+            .to_fen();
+        let config = RoomConfig {
+            game: GameConfig {
+                draw: ladder_rules(variant).draw,
+                ..GameConfig::new(variant)
+            },
+            clock: None,
+            opponent: Opponent::Engine(Strength::Skill(rival.skill_level())),
+        };
+        let id = random_hex128();
+        let now_ms = unix_ms_now();
+        let store = &self.shared.store;
+        let seat = SeatRecord {
+            seat: 0,
+            name: player.name.clone(),
+            token_hash: player.token_hash.clone(),
+            engine: false,
+            joined_at_ms: now_ms,
+        };
+        let new_room = NewRoom {
+            id: id.clone(),
+            config,
+            created_at_ms: now_ms,
+        };
+        let record = RunRecord {
+            id: random_hex128(),
+            room_id: id.clone(),
+            variant,
+            player_name: player.name.clone(),
+            device_hash: device_hash.as_str().to_owned(),
+            seed: run.seed(),
+            wins: 0,
+            think_ms: 0,
+            score: 0,
+            status: run.status().as_str().to_owned(),
+        };
+        let stored = async {
+            store.create_room(&new_room, &seat).await?;
+            store.create_run(&record, now_ms).await?;
+            store
+                .best_score(variant, &record.player_name, &record.device_hash)
+                .await
+        };
+        let best_before = stored
+            .await
+            .map_err(|e| format!("cannot store the run: {e}"))?
+            .unwrap_or(0);
+        let room = Room::new(id.clone(), config, player, Colour::White, Instant::now())
+            .with_start(&start)
+            .map_err(|e| e.to_string())?;
+        let climb = Climb {
+            run,
+            record,
+            best_before,
+        };
+        let handle = self.spawn(room, Some(climb));
+        seat_engine(&handle, "Rival").await?;
+        Ok((id, token))
+    }
+
+    /// The ladder run of a restored room, if it is a ladder's.
+    async fn climb_of(&self, room_id: &str) -> Result<Option<Climb>, String> {
+        let store = &self.shared.store;
+        let Some(record) = store
+            .run_of_room(room_id)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        let best = store
+            .best_score(record.variant, &record.player_name, &record.device_hash)
+            .await
+            .map_err(|e| e.to_string())?
+            .unwrap_or(0);
+        Ok(Climb::restore(record, best))
+    }
+
+    /// The best runs of `variant`, as the leaderboard shows them.
+    pub async fn leaderboard(&self, variant: &str) -> Result<Vec<BoardLine>, String> {
+        let variant: Variant = variant
+            .parse()
+            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        self.shared
+            .store
+            .leaderboard(variant, LEADERBOARD_LINES)
+            .await
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Lines of the ladder's leaderboard.
+pub const LEADERBOARD_LINES: u32 = 20;
+
+/// The engine's display name at `strength`.
+fn engine_name(strength: Strength) -> String {
+    match strength {
         Strength::Skill(level) => format!("bashni (Skill {level})"),
         Strength::Elo(elo) => format!("bashni (Elo {elo})"),
-    };
+    }
+}
+
+/// Seat the engine, shown as `name`, in the room's free seat.
+async fn seat_engine(handle: &RoomHandle, name: &str) -> Result<(), String> {
     let (reply, answer) = oneshot::channel();
     let join = ToRoom::Join {
-        player: Player::engine(&name),
+        player: Player::engine(name),
         reply,
     };
     handle

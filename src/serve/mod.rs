@@ -14,7 +14,8 @@
 //! - [`store`]: the storage (SQLite or PostgreSQL, one schema, versioned
 //!   migrations);
 //! - [`ladder`]: the ladder of computer rivals: the rivals, their seeded
-//!   random moves, the handicapped starts, the score and a run;
+//!   random moves, the handicapped starts, the score and a run; [`climb`]:
+//!   a run as a room plays it;
 //! - [`wire`] and [`view`]: what the page sends (checked) and what it is
 //!   sent;
 //! - [`actor`]: one task per room, which stores an event before anyone
@@ -24,6 +25,7 @@
 //! - [`connection`] and [`http`]: the WebSocket and the page.
 
 pub mod actor;
+pub mod climb;
 pub mod config;
 pub mod connection;
 pub mod engines;

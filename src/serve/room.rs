@@ -160,6 +160,8 @@ pub enum Event {
         white_seat: u8,
         /// Both clocks (White's, Black's), or `None` without a clock.
         clock_ms: Option<[i64; 2]>,
+        /// The position it starts from, if not the variant's.
+        start_fen: Option<String>,
     },
     /// A move was played.
     Moved {
@@ -276,6 +278,10 @@ pub struct Room {
     seats: [Option<Player>; 2],
     game_no: u32,
     white_seat: u8,
+    /// The position every game of the room starts from (the variant's,
+    /// or a ladder's handicap), and its text when it is not the variant's.
+    start: Game,
+    start_fen: Option<String>,
     game: Game,
     clocks: Option<Clocks>,
     /// The time charged for each move of the game, to rebuild the clocks
@@ -308,6 +314,8 @@ impl Room {
                 Colour::White => 0,
                 Colour::Black => 1,
             },
+            start: Game::new(config.game.rules()),
+            start_fen: None,
             game: Game::new(config.game.rules()),
             clocks: config.clock.map(Clocks::new),
             elapsed_ms: Vec::new(),
@@ -362,6 +370,11 @@ impl Room {
         }
         room.game_no = game.game_no;
         room.white_seat = game.white_seat;
+        if let Some(fen) = &game.start_fen {
+            room.set_start(fen)
+                .map_err(|e| RoomError::Corrupt(e.to_string()))?;
+            room.game = room.start.clone();
+        }
         room.phase = Phase::Playing;
         for (i, mv) in game.moves.iter().enumerate() {
             if usize::try_from(mv.ply).ok() != Some(i + 1) {
@@ -526,8 +539,45 @@ impl Room {
         Ok(events)
     }
 
+    /// Games start from `fen` (a position of this room's variant)
+    /// instead of the variant's start: a ladder's handicap.
+    pub fn with_start(mut self, fen: &str) -> Result<Room, RoomError> {
+        self.set_start(fen)?;
+        self.game = self.start.clone();
+        Ok(self)
+    }
+
+    fn set_start(&mut self, fen: &str) -> Result<(), RoomError> {
+        self.start = Game::from_fen(self.config.game.rules(), fen)
+            .map_err(|e| RoomError::IllegalMove(format!("start position: {e}")))?;
+        self.start_fen = Some(fen.to_owned());
+        Ok(())
+    }
+
+    /// Once a game is over, start the next one from `fen` with the same
+    /// colours (a ladder's next rival), its clock running from `now`.
+    pub fn next_game_from(&mut self, fen: &str, now: Instant) -> Result<Vec<Event>, RoomError> {
+        if !matches!(self.phase, Phase::Over(_)) {
+            return Err(RoomError::StillPlaying);
+        }
+        self.set_start(fen)?;
+        self.game_no += 1;
+        Ok(vec![self.start_game(now)])
+    }
+
+    /// The time charged to `colour` over the current game's moves.
+    pub fn thinking_ms(&self, colour: Colour) -> u64 {
+        let first = self.start.position().side_to_move();
+        self.elapsed_ms
+            .iter()
+            .enumerate()
+            .filter(|(ply, _)| (ply % 2 == 0) == (colour == first))
+            .map(|(_, ms)| *ms)
+            .sum()
+    }
+
     fn start_game(&mut self, now: Instant) -> Event {
-        self.game = Game::new(self.config.game.rules());
+        self.game = self.start.clone();
         self.clocks = self.config.clock.map(Clocks::new);
         self.elapsed_ms.clear();
         self.turn_began = now;
@@ -539,6 +589,7 @@ impl Room {
             game_no: self.game_no,
             white_seat: self.white_seat,
             clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
+            start_fen: self.start_fen.clone(),
         }
     }
 
@@ -701,7 +752,7 @@ impl Room {
         let keep = self.game.moves().len() - plies;
         let moves: Vec<_> = self.game.moves()[..keep].to_vec();
         let elapsed: Vec<u64> = self.elapsed_ms[..keep].to_vec();
-        self.game = Game::new(self.config.game.rules());
+        self.game = self.start.clone();
         self.clocks = self.config.clock.map(Clocks::new);
         self.elapsed_ms.clear();
         for (mv, ms) in moves.iter().zip(elapsed) {

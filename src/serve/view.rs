@@ -5,6 +5,7 @@
 //! squares to click, the clocks, the offers and the result. No rules
 //! knowledge is needed in the page.
 
+use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::room::{Phase, Room};
 use super::wire::{StrengthRanges, clock_text};
@@ -35,11 +36,29 @@ pub enum ServerMessage<'a> {
     },
     /// You left the room.
     Left,
+    /// The ladder's best runs.
+    Leaderboard {
+        /// `bashni` or `lasca`.
+        variant: &'a str,
+        /// Best first.
+        lines: &'a [BoardLineView],
+    },
     /// Something you asked for was refused.
     Error {
         /// What and where.
         message: &'a str,
     },
+}
+
+/// A line of the ladder's leaderboard.
+#[derive(Debug, Serialize)]
+pub struct BoardLineView {
+    /// The player's name (the page escapes it).
+    pub name: String,
+    /// The best score.
+    pub best: u64,
+    /// The most wins in one run.
+    pub wins: u32,
 }
 
 /// What the server offers, sent once to every connection.
@@ -245,6 +264,8 @@ pub struct RoomView {
     pub engine_status: Option<String>,
     /// The analysis of the finished game, once asked for.
     pub analysis: Option<AnalysisView>,
+    /// The ladder run played in the room, if any.
+    pub ladder: Option<ClimbView>,
 }
 
 /// A finished game's analysis as the page shows it.
@@ -273,6 +294,8 @@ pub struct Extras<'a> {
     pub engine_status: Option<String>,
     /// The analysis, if any.
     pub analysis: Option<&'a AnalysisView>,
+    /// The ladder run played in the room, if any.
+    pub ladder: Option<ClimbView>,
 }
 
 /// The phase in one word.
@@ -332,6 +355,7 @@ impl RoomView {
             rematch: room.rematch_requests(),
             engine_status: extras.engine_status,
             analysis: extras.analysis.cloned(),
+            ladder: extras.ladder,
         }
     }
 }

@@ -80,6 +80,21 @@ pub enum ClientMessage {
     Rematch,
     /// Annotate the finished game for everyone in the room.
     Analyse,
+    /// Start a run up the ladder of rivals.
+    Ladder {
+        /// `bashni` or `lasca`.
+        variant: String,
+        /// The display name.
+        name: String,
+        /// The browser's device id (32 hex digits it made and keeps): the
+        /// best run is kept per name and device.
+        device: String,
+    },
+    /// Send the ladder's best runs.
+    Leaderboard {
+        /// `bashni` or `lasca`.
+        variant: String,
+    },
 }
 
 /// Why a client's message was refused.

@@ -27,12 +27,19 @@ export class Lobby {
       this.create();
     });
     $("opponent").addEventListener("change", () => this.syncStrength());
+    $("ladder-start").addEventListener("click", () => this.app.send({
+      type: "ladder", variant: $("ladder-variant").value, name: this.app.name(), device: this.app.device,
+    }));
+    $("leaderboard-show").addEventListener("click", () => {
+      this.app.send({ type: "leaderboard", variant: $("ladder-variant").value });
+    });
     $("strength-kind").addEventListener("change", () => this.syncStrength());
   }
 
   // Fill the form's choices from what the server offers.
   setup(welcome) {
     fill($("variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    fill($("ladder-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
     const clocks = welcome.clocks.map((c) => h("option", { value: c }, `${c.replace("+", " + ")} (min + s)`));
     fill($("clock"), h("option", { value: "" }, "no clock"), clocks);
     $("clock").value = welcome.clocks.includes("5+3") ? "5+3" : "";
@@ -94,5 +101,12 @@ export class Lobby {
     const playing = rooms.filter((r) => r.phase !== "waiting");
     fill($("open-rooms"), waiting.length ? waiting.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No open game: create one.")));
     fill($("live-rooms"), playing.length ? playing.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No game being played.")));
+  }
+
+  renderLeaderboard(lines) {
+    $("leaderboard").hidden = false;
+    const rows = lines.map((line, i) => h("tr", {},
+      h("td", {}, String(i + 1)), h("td", {}, line.name), h("td", {}, String(line.best)), h("td", {}, String(line.wins))));
+    fill($("leaderboard-lines"), rows.length ? rows : h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No run yet.")));
   }
 }

@@ -10,6 +10,19 @@ import { $, h } from "./text.js";
 
 const TOKENS_KEY = "bashni.tokens";
 const NAME_KEY = "bashni.name";
+const DEVICE_KEY = "bashni.device";
+
+// A random id this browser keeps: the ladder's best is kept per name and
+// device.
+function deviceId() {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!/^[0-9a-f]{32}$/.test(id || "")) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
 const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
 
 function loadTokens() {
@@ -25,6 +38,7 @@ const app = {
   roomId: null,
   seats: {}, // room id -> seat, as the server confirmed
   tokens: loadTokens(),
+  device: deviceId(),
   send: (message) => connection.send(message),
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
@@ -79,6 +93,9 @@ function receive(message) {
       break;
     case "room":
       if (message.id === app.roomId) room.show(message);
+      break;
+    case "leaderboard":
+      lobby.renderLeaderboard(message.lines);
       break;
     case "left":
       break;

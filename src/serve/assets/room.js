@@ -62,6 +62,7 @@ export class Room {
     document.body.dataset.seated = colour ? "yes" : "no";
     $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config)}`;
     this.players(colour);
+    this.ladder();
     this.status(colour, myTurn);
     this.buttons(colour);
     this.moves();
@@ -86,11 +87,23 @@ export class Room {
     }
   }
 
+  ladder() {
+    const run = this.state.ladder;
+    $("ladder-info").hidden = !run;
+    if (!run) return;
+    $("ladder-rival").textContent = String(run.rival);
+    $("ladder-last").textContent = String(run.last_rival);
+    $("ladder-wins").textContent = String(run.wins);
+    $("ladder-score").textContent = String(run.score);
+    $("ladder-best").textContent = run.best > 0 ? String(run.best) : "-";
+  }
+
   status(colour, myTurn) {
     const s = this.state;
     let text;
     if (s.phase === "waiting") text = "Waiting for an opponent: share this page's address, or wait for someone from the lobby.";
     else if (s.phase === "over") text = `Game over: ${s.result.result} (${s.result.reason})`;
+    if (s.ladder && s.ladder.status !== "playing") text += ` The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
@@ -106,7 +119,7 @@ export class Room {
     const s = this.state;
     const playing = s.phase === "playing" && colour;
     for (const id of ["resign", "offer-draw", "takeback"]) $(id).hidden = !playing;
-    $("rematch").hidden = !(s.phase === "over" && colour);
+    $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
     $("analyse").hidden = s.phase !== "over" || (s.analysis && s.analysis.status !== "failed");

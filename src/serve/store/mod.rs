@@ -43,11 +43,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The schema's migrations, oldest first. A new migration is a new file
 /// in `migrations/` and a new line here; an applied one is never edited
 /// (sqlx checks its checksum).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "rooms",
-    include_str!("../../../migrations/0001_rooms.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "rooms",
+        include_str!("../../../migrations/0001_rooms.sql"),
+    ),
+    (
+        2,
+        "ladder",
+        include_str!("../../../migrations/0002_ladder.sql"),
+    ),
+];
 
 /// The migrator for [`MIGRATIONS`].
 fn migrator() -> Migrator {
@@ -208,7 +215,7 @@ pub struct SeatRecord {
 }
 
 /// A game starting in a room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
     /// 1 for the room's first game, one more for each rematch.
     pub game_no: u32,
@@ -219,6 +226,8 @@ pub struct NewGame {
     /// Both clocks at the start (White's, Black's), or `None` without a
     /// clock.
     pub clock_ms: Option<[i64; 2]>,
+    /// The position it starts from, or `None` for the variant's start.
+    pub start_fen: Option<String>,
 }
 
 /// One move as stored.
@@ -265,6 +274,8 @@ pub struct GameRecord {
     pub clock_ms: Option<[i64; 2]>,
     /// When the side to move's turn began, in Unix milliseconds.
     pub turn_started_at_ms: i64,
+    /// The position it started from, or `None` for the variant's start.
+    pub start_fen: Option<String>,
     /// The moves, in order.
     pub moves: Vec<MoveRecord>,
     /// The result, once the game has ended.
@@ -359,6 +370,9 @@ macro_rules! insert_seat {
         }
     }};
 }
+
+mod ladder_runs;
+pub use ladder_runs::{BoardLine, RunRecord};
 
 /// Milliseconds since the Unix epoch now (for `stored_at`).
 pub fn unix_ms_now() -> i64 {
@@ -483,7 +497,7 @@ impl Store {
             let mut tx = p.begin().await?;
             let inserted = sqlx::query(
                 "INSERT INTO games (room_id, game_no, white_seat, started_at, white_ms, \
-                 black_ms, turn_started_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                 black_ms, turn_started_at, start_fen) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(room_id)
             .bind(i64::from(game.game_no))
@@ -492,6 +506,7 @@ impl Store {
             .bind(white_ms)
             .bind(black_ms)
             .bind(game.started_at_ms)
+            .bind(game.start_fen.as_deref())
             .execute(&mut *tx)
             .await;
             match inserted {
@@ -730,6 +745,7 @@ impl Store {
                             started_at_ms: g.try_get("started_at")?,
                             clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
                             turn_started_at_ms: g.try_get("turn_started_at")?,
+                            start_fen: g.try_get("start_fen")?,
                             moves,
                             result,
                         })

@@ -1,0 +1,121 @@
+//! A ladder run as the play server keeps it: the run's rules
+//! ([`super::ladder::Run`]), its stored row, and what the page is shown.
+//! The room's task owns one of these when its room is a ladder's: after
+//! each game it records the result, stores the run, and starts the next
+//! rival's game in the same room; on the rival's turns it decides between
+//! a seeded random move and a search of the rival's depth.
+
+use super::config::Strength;
+use super::ladder::{GameResult, RivalChoice, Run, RunStatus, last_rival, result_for_player};
+use super::store::RunRecord;
+use bashni_rules::{Colour, Variant};
+use serde::Serialize;
+use std::str::FromStr;
+
+/// A run played in a room.
+#[derive(Clone, Debug)]
+pub struct Climb {
+    /// The run's rules and standing.
+    pub run: Run,
+    /// Its stored row.
+    pub record: RunRecord,
+    /// The player's best score before this run (by name and device).
+    pub best_before: u64,
+}
+
+/// What the page shows of a run.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClimbView {
+    /// The rival now (or the last one played, once over).
+    pub rival: u32,
+    /// The last rival of this board.
+    pub last_rival: u32,
+    /// Games won.
+    pub wins: u32,
+    /// The score so far.
+    pub score: u64,
+    /// The player's best, this run included.
+    pub best: u64,
+    /// `playing`, `lost`, `drawn` or `complete`.
+    pub status: &'static str,
+}
+
+/// What the rival does on its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RivalMove {
+    /// Play this legal move (the random one the seed chose).
+    Play(String),
+    /// Search this many plies at full strength.
+    Search {
+        /// Plies.
+        depth: u32,
+        /// The strength to search at (always full: the depth limits it).
+        strength: Strength,
+    },
+}
+
+impl Climb {
+    /// A run from its stored row; `None` if the row does not read back.
+    pub fn restore(record: RunRecord, best_before: u64) -> Option<Climb> {
+        let status = RunStatus::from_str(&record.status).ok()?;
+        let run = Run::restore(
+            record.variant,
+            record.seed,
+            record.wins,
+            record.think_ms,
+            status,
+        )
+        .ok()?;
+        Some(Climb {
+            run,
+            record,
+            best_before,
+        })
+    }
+
+    /// The page's view of the run.
+    pub fn view(&self) -> ClimbView {
+        let last = last_rival(self.run.variant());
+        ClimbView {
+            rival: self
+                .run
+                .rival()
+                .map_or(self.run.wins().min(last), |r| r.number),
+            last_rival: last,
+            wins: self.run.wins(),
+            score: self.run.score(),
+            best: self.best_before.max(self.run.score()),
+            status: self.run.status().as_str(),
+        }
+    }
+
+    /// The rival's move at `ply` of the current game, given the legal
+    /// moves: the seeded random one, or a search of the rival's depth.
+    pub fn rival_move(&self, ply: u32, legal: &[String]) -> Option<RivalMove> {
+        match self.run.rival_choice(ply, legal.len())? {
+            RivalChoice::Random(index) => legal.get(index).cloned().map(RivalMove::Play),
+            RivalChoice::Search { depth } => Some(RivalMove::Search {
+                depth,
+                strength: Strength::Skill(bashni_engine::search::SKILL_FULL),
+            }),
+        }
+    }
+
+    /// Record a finished game (`winner`, the player's thinking time in
+    /// it): the stored row follows. The next game's start position, if
+    /// the run goes on.
+    pub fn record(&mut self, winner: Option<Colour>, think_ms: u64) -> Option<String> {
+        let result: GameResult = result_for_player(winner);
+        self.run.record_game(result, think_ms).ok()?;
+        self.record.wins = self.run.wins();
+        self.record.think_ms = self.run.think_ms_of_wins();
+        self.record.score = self.run.score();
+        self.record.status = self.run.status().as_str().to_owned();
+        self.run.start_position().map(|p| p.to_fen())
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.run.variant()
+    }
+}
