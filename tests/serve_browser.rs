@@ -9,6 +9,9 @@
 
 #[path = "support/browser.rs"]
 mod browser;
+#[allow(dead_code)] // the kit's engine helper, of which this file uses part
+#[path = "support/engine.rs"]
+mod engine;
 #[path = "support/serve.rs"]
 mod serve;
 #[path = "support/socket.rs"]
@@ -20,6 +23,7 @@ use browser::{
     Driver, ONE_BROWSER, browser, browser_programs, click, click_square, screenshot, select,
     type_into, wait_for,
 };
+use engine::Engine;
 use fantoccini::Client;
 use futures_util::FutureExt;
 use serde_json::json;
@@ -120,6 +124,123 @@ async fn text_of(client: &Client, css: &str) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// The page's number in the element `id`, once it shows one.
+async fn number_in(client: &Client, id: &str) -> u64 {
+    let script = format!("return document.getElementById('{id}').textContent");
+    let text = client.execute(&script, vec![]).await.expect("script");
+    text.as_str().and_then(|t| t.parse().ok()).unwrap_or(0)
+}
+
+/// If it is the player's turn, ask the full-strength engine for a move in
+/// the position the board shows and enter it by clicks: the column, then
+/// each landing until the page has taken the move.
+async fn click_engine_move(client: &Client, engine: &mut Engine) -> bool {
+    let glowing = client
+        .execute(
+            "return document.querySelectorAll('#board .glow').length",
+            vec![],
+        )
+        .await
+        .expect("script");
+    if glowing == json!(0) {
+        return false;
+    }
+    let fen = client
+        .execute(
+            "return document.getElementById('board').dataset.fen",
+            vec![],
+        )
+        .await
+        .expect("script");
+    engine.send(&format!(
+        "position fen {}",
+        fen.as_str().expect("a position")
+    ));
+    engine.send("go movetime 100");
+    let text = engine.bestmove();
+    let squares: Vec<&str> = text.split(['-', 'x']).collect();
+    click_square(client, squares[0]).await;
+    for landing in &squares[1..] {
+        let dots = client
+            .execute(
+                "return document.querySelectorAll('#board .target').length",
+                vec![],
+            )
+            .await
+            .expect("script");
+        if dots == json!(0) {
+            break;
+        }
+        click_square(client, landing).await;
+    }
+    true
+}
+
+#[tokio::test]
+async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().await;
+    let dir = TempDir::new("serve-ladder-browser");
+    let server = Serve::start(
+        &format!("sqlite:{}", dir.path().join("serve.db").display()),
+        &[],
+    );
+    let driver = Driver::start(&chromedriver);
+    let client = browser(&driver, &chromium).await;
+    let outcome = std::panic::AssertUnwindSafe(async {
+        let mut engine = Engine::start();
+        open_page(&client, &server, "/", "Lia").await;
+        click(&client, "#ladder-start").await;
+        wait_for(&client, "return document.body.dataset.seated === 'yes' && !document.getElementById('ladder-info').hidden", "the run").await;
+        assert_eq!(number_in(&client, "ladder-rival").await, 1);
+        let mut scores = Vec::new();
+        let mut moves = 0;
+        while number_in(&client, "ladder-wins").await < 2 {
+            assert_eq!(
+                text_of(&client, "#ladder-info").await.contains("lost"),
+                false,
+                "the scripted player lost a game"
+            );
+            let before = move_list(&client).await.len();
+            if click_engine_move(&client, &mut engine).await {
+                moves += 1;
+                let script = format!(
+                    "return document.querySelectorAll('#moves .move').length !== {before} \
+                     || document.body.dataset.phase !== 'playing'"
+                );
+                wait_for(&client, &script, "the move on the page").await;
+            } else {
+                tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+            }
+            let score = number_in(&client, "ladder-score").await;
+            if scores.last() != Some(&score) {
+                scores.push(score);
+            }
+            if number_in(&client, "ladder-wins").await == 1 && moves > 0 && scores.len() == 2 {
+                screenshot(&client, &screenshot_path("ladder-run.png")).await;
+            }
+            assert!(moves < 400, "two rivals take fewer moves than this");
+        }
+        assert_eq!(scores.len(), 3, "the score rose after each win: {scores:?}");
+        assert!(scores[1] >= 10_000 && scores[2] >= 20_000, "{scores:?}");
+        assert_eq!(number_in(&client, "ladder-rival").await, 3);
+        let best = number_in(&client, "ladder-best").await;
+        assert_eq!(best, scores[2]);
+        client.refresh().await.expect("reload");
+        wait_for(&client, "return document.body.dataset.seated === 'yes' && !document.getElementById('ladder-info').hidden", "the run after a reload").await;
+        assert_eq!(number_in(&client, "ladder-best").await, best, "the best after a reload");
+        assert_eq!(number_in(&client, "ladder-wins").await, 2);
+    })
+    .catch_unwind()
+    .await;
+    let _ = client.close().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 /// Run `body` with three browsers on one server; they are closed even

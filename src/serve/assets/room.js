@@ -118,7 +118,9 @@ export class Room {
   buttons(colour) {
     const s = this.state;
     const playing = s.phase === "playing" && colour;
-    for (const id of ["resign", "offer-draw", "takeback"]) $(id).hidden = !playing;
+    $("resign").hidden = !playing;
+    // A ladder rival neither agrees draws nor grants takebacks.
+    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || Boolean(s.ladder);
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
