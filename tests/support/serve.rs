@@ -56,6 +56,31 @@ impl Serve {
         }
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its memory from /proc (Linux): the resident set now and its peak
+    /// (`VmRSS`, `VmHWM`), in bytes; `None` where /proc does not say.
+    pub fn memory(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|rest| {
+                    rest.trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                })
+                .map(|kib| kib * 1024)
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+
     /// The page's origin.
     pub fn origin(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
