@@ -606,10 +606,7 @@ impl Actor {
             Ok(text) => {
                 let before = self.room.clone();
                 match self.room.play(seat, &text, Instant::now()) {
-                    Ok(events) => match self.commit(events, before).await {
-                        Ok(()) => None,
-                        Err(e) => Some(e),
-                    },
+                    Ok(events) => self.commit(events, before).await.err(),
                     Err(e) => Some(format!("the engine played '{text}': {e}")),
                 }
             }

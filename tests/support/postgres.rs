@@ -75,7 +75,7 @@ impl PgServer {
         if as_postgres {
             let status = Command::new("chown")
                 .args(["-R", "postgres:postgres"])
-                .arg(&dir.path())
+                .arg(dir.path())
                 .status()
                 .map_err(|e| format!("chown: {e}"))?;
             if !status.success() {
