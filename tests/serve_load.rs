@@ -257,7 +257,7 @@ async fn set_up(server: &Serve, i: usize) -> (String, Vec<Client>) {
     let ann_state = room_state(&mut ann, |s| s["phase"] == "playing").await;
     let bob_state = room_state(&mut bob, |s| s["phase"] == "playing").await;
     let mut pages = vec![(ann, ann_state, Some(0)), (bob, bob_state, Some(1))];
-    if i % WATCHER_EVERY == 0 {
+    if i.is_multiple_of(WATCHER_EVERY) {
         let mut watcher = server.page().await;
         watcher.send(json!({"type": "open", "room": room})).await;
         let state = room_state(&mut watcher, |s| s["phase"] == "playing").await;
