@@ -7,6 +7,13 @@
 #![allow(dead_code)] // each target uses one of the checks
 
 use bashni::analyse;
+use bashni::serve::config::{Opponent, Strength};
+use bashni::serve::room::{MAX_NAME_CHARS, Player};
+use bashni::serve::token::SeatToken;
+use bashni::serve::wire::{
+    CLOCK_INCREMENT_SECONDS, CLOCK_MINUTES, ClientMessage, MAX_CLIENT_MESSAGE_BYTES,
+    MAX_RULE_PLIES, RoomSetup, StrengthRanges,
+};
 use bashni_engine::protocol::{
     Change, GoCommand, Options, board_text, parse_go, parse_position, parse_setoption,
 };
@@ -21,7 +28,7 @@ pub type Check = fn(&[u8]);
 
 /// Every check by target name: the names of `fuzz_targets/*.rs` and of
 /// the corpus directories.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("position", position),
     ("move_text", move_text),
     ("protocol_line", protocol_line),
@@ -29,6 +36,7 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("openings", openings_reader),
     ("analyse", analyse_reader),
     ("play", play),
+    ("client_message", client_message),
 ];
 
 const LANDINGS: [KingLanding; 2] = [KingLanding::Continue, KingLanding::Free];
@@ -353,4 +361,105 @@ pub fn play(data: &[u8]) {
         assert!(pos == before, "unmake {mv} in {}", before.to_fen());
         pos.make(&mv);
     }
+}
+
+/// What the play server does with a page's WebSocket message before any
+/// room sees it (the bytes as text, invalid UTF-8 replaced as a lossy
+/// reader would): read it or refuse it, and for a room setup check it
+/// against the engine's strength ranges. An accepted setup keeps every
+/// value within its bounds and reads back from its own JSON; names go
+/// through the seat's name check, tokens through the token check, and a
+/// move's text is read in the start position of both variants.
+pub fn client_message(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(message) = ClientMessage::parse(&text) else {
+        return; // refusing the text is an answer too
+    };
+    assert!(
+        text.len() <= MAX_CLIENT_MESSAGE_BYTES,
+        "{} bytes read",
+        text.len()
+    );
+    let token_hash = SeatToken::parse("0123456789abcdef0123456789abcdef")
+        .expect("a token")
+        .hash();
+    let name_check = |name: &str| {
+        if let Ok(player) = Player::human(name, token_hash.clone()) {
+            assert!(!player.name.is_empty() && player.name.chars().count() <= MAX_NAME_CHARS);
+            assert!(
+                !player.name.chars().any(char::is_control),
+                "{:?}",
+                player.name
+            );
+        }
+    };
+    match message {
+        ClientMessage::Create { name, setup } => {
+            name_check(&name);
+            check_setup(&setup);
+        }
+        ClientMessage::Join { name, .. } => name_check(&name),
+        ClientMessage::Open { token, .. } => {
+            if let Some(token) = token.as_deref().and_then(SeatToken::parse) {
+                assert_eq!(token.as_str().len(), 32);
+                assert_eq!(token.hash().as_str().len(), 64);
+            }
+        }
+        ClientMessage::Move { text } => {
+            for variant in [Variant::Bashni, Variant::Lasca] {
+                let start = Position::from_fen(&RuleSet::new(variant), variant.start_fen())
+                    .expect("the start position");
+                if let Ok(mv) = start.parse_move(&text) {
+                    assert!(start.legal_moves().contains(&mv), "{text} read as {mv}");
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_setup(setup: &RoomSetup) {
+    let skill = bashni_engine::protocol::SKILL_RANGE;
+    let ranges = StrengthRanges {
+        skill: (
+            u32::try_from(skill.0).unwrap_or(0),
+            u32::try_from(skill.1).unwrap_or(u32::MAX),
+        ),
+        elo: search::ELO_RANGE,
+    };
+    let json = serde_json::to_string(setup).expect("a setup writes as JSON");
+    let again: RoomSetup = serde_json::from_str(&json).expect("a setup reads back");
+    assert_eq!(&again, setup, "written as {json}");
+    let Ok((config, _colour)) = setup.check(&ranges) else {
+        return;
+    };
+    let draw = config.game.draw;
+    for value in [draw.no_progress_plies, draw.repetitions, draw.max_plies] {
+        assert!(value <= MAX_RULE_PLIES, "{setup:?}");
+    }
+    assert_ne!(draw.repetitions, 1, "{setup:?}");
+    if let Some(clock) = config.clock {
+        let minutes = clock.base_ms as f64 / 60_000.0;
+        let seconds = clock.increment_ms as f64 / 1000.0;
+        let margin = 1e-3; // the milliseconds are rounded
+        assert!(
+            minutes >= CLOCK_MINUTES.0 - margin && minutes <= CLOCK_MINUTES.1 + margin,
+            "{setup:?}"
+        );
+        assert!(
+            seconds >= CLOCK_INCREMENT_SECONDS.0 - margin
+                && seconds <= CLOCK_INCREMENT_SECONDS.1 + margin,
+            "{setup:?}"
+        );
+    }
+    let within = |value: u32, (low, high): (u32, u32)| (low..=high).contains(&value);
+    match config.opponent {
+        Opponent::Engine(Strength::Skill(s)) => assert!(within(s, ranges.skill), "{setup:?}"),
+        Opponent::Engine(Strength::Elo(e)) => assert!(within(e, ranges.elo), "{setup:?}"),
+        Opponent::Anyone | Opponent::LinkOnly => {}
+    }
+    // The rules and a first position come from it.
+    let rules = config.game.rules();
+    let start = Position::from_fen(&rules, rules.variant.start_fen()).expect("the start position");
+    assert!(!start.legal_moves().is_empty());
 }

@@ -144,6 +144,28 @@ async fn move_reads_back(store: Store) {
         .await
         .expect("append");
     assert_eq!(moves_of(&store, &room).await, vec![mv(&room, 1, "c3-d4")]);
+    // A finished game's moves stay readable, though no restart loads them.
+    store
+        .finish_game(
+            &room,
+            1,
+            &ResultRecord {
+                result: "2-0".into(),
+                reason: "Black resigned".into(),
+                finished_at_ms: 9_000,
+            },
+        )
+        .await
+        .expect("finish");
+    assert_eq!(moves_of(&store, &room).await, Vec::new());
+    assert_eq!(
+        store.room_moves(&room).await.expect("room moves"),
+        vec![mv(&room, 1, "c3-d4")]
+    );
+    assert_eq!(
+        store.room_moves("no such room").await.expect("none"),
+        Vec::new()
+    );
 }
 
 async fn duplicate_ply_refused(store: Store) {

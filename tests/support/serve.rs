@@ -56,6 +56,37 @@ impl Serve {
         }
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its memory from /proc (Linux): the resident set now and its peak
+    /// (`VmRSS`, `VmHWM`), in bytes; `None` where /proc does not say.
+    pub fn memory(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|rest| {
+                    rest.trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                })
+                .map(|kib| kib * 1024)
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+
+    /// The CPU time it has used so far (user and system), from /proc
+    /// (Linux, 100 clock ticks a second); `None` where /proc does not say.
+    pub fn cpu_time(&self) -> Option<std::time::Duration> {
+        cpu_time_of(&format!("/proc/{}/stat", self.pid()))
+    }
+
     /// The page's origin.
     pub fn origin(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
@@ -110,6 +141,16 @@ impl Drop for Serve {
     fn drop(&mut self) {
         self.kill9();
     }
+}
+
+/// The user and system CPU time in a /proc `stat` file (100 ticks a
+/// second): of a server, or of the test itself with `/proc/self/stat`.
+pub fn cpu_time_of(stat: &str) -> Option<std::time::Duration> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ticks * 10))
 }
 
 /// A room setup as the page's form sends it.

@@ -76,6 +76,12 @@ impl Page {
         }
     }
 
+    /// The next message of the server if one comes within `wait`; `None`
+    /// otherwise (nothing is lost: the message is read on the next call).
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        tokio::time::timeout(wait, self.next()).await.ok()
+    }
+
     /// Read messages until one passes `wanted`; the ones passed over are
     /// returned too, for tests that look at what came before.
     pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {

@@ -764,6 +764,21 @@ impl Store {
         })
     }
 
+    /// Every stored move of a room, finished games too: game by game,
+    /// ply by ply (what an audit or a load test compares with what the
+    /// players saw).
+    pub async fn room_moves(&self, room_id: &str) -> Result<Vec<MoveRecord>, StoreError> {
+        on_pool!(self, p => {
+            sqlx::query("SELECT * FROM moves WHERE room_id = $1 ORDER BY game_no, ply")
+                .bind(room_id)
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(move_from_row)
+                .collect::<Result<Vec<_>, _>>()
+        })
+    }
+
     /// The lobby: public rooms (anyone may join) waiting for an opponent,
     /// oldest first, at most `limit`.
     pub async fn list_open_rooms(&self, limit: u32) -> Result<Vec<RoomSummary>, StoreError> {
