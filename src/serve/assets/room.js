@@ -103,10 +103,10 @@ export class Room {
     let text;
     if (s.phase === "waiting") text = "Waiting for an opponent: share this page's address, or wait for someone from the lobby.";
     else if (s.phase === "over") text = `Game over: ${s.result.result} (${s.result.reason})`;
-    if (s.ladder && s.ladder.status !== "playing") text += ` The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
+    if (s.ladder && s.ladder.status !== "playing") text += ` The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
     $("status").textContent = text;
     const offer = (who) => who && colour && who !== colour;
     $("draw-offered").hidden = !offer(s.draw_offer);
