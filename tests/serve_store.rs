@@ -99,6 +99,7 @@ async fn room_with_game(store: &Store, opponent: Opponent) -> String {
                 white_seat: 0,
                 started_at_ms: 2_000,
                 clock_ms: Some([300_000, 300_000]),
+                start_fen: None,
             },
         )
         .await
@@ -420,6 +421,7 @@ async fn seats_takebacks_results_lobby(store: Store) {
                 white_seat: 1,
                 started_at_ms: 10,
                 clock_ms: None,
+                start_fen: None,
             },
         )
         .await
@@ -475,6 +477,7 @@ async fn seats_takebacks_results_lobby(store: Store) {
                 white_seat: 0,
                 started_at_ms: 100,
                 clock_ms: None,
+                start_fen: None,
             },
         )
         .await

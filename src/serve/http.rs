@@ -2,7 +2,7 @@
 //! binary: no build step, nothing from another site), the WebSocket, and
 //! a room's game as a PDN download.
 //!
-//! Every request passes [`guard`] first. On a loopback address the `Host`
+//! Every request passes a guard first. On a loopback address the `Host`
 //! must name this server (which defeats DNS rebinding); everywhere, a
 //! browser request that carries an `Origin` must come from the page's
 //! own origin, and the WebSocket requires one.

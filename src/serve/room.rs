@@ -1135,7 +1135,8 @@ mod tests {
                 Event::GameStarted {
                     game_no: 2,
                     white_seat: 1,
-                    clock_ms: Some([60_000, 60_000])
+                    clock_ms: Some([60_000, 60_000]),
+                    start_fen: None,
                 }
             ]
         );
@@ -1241,6 +1242,7 @@ mod tests {
                 started_at_ms: 0,
                 clock_ms: records.last().and_then(|r| r.clock_ms),
                 turn_started_at_ms: 0,
+                start_fen: None,
                 moves: records.clone(),
                 result: None,
             }),
@@ -1280,5 +1282,50 @@ mod tests {
             Room::restore(&gap, secs(0), later),
             Err(RoomError::Corrupt(_))
         ));
+    }
+
+    #[test]
+    fn a_ladder_room_starts_each_game_from_its_position_and_counts_each_sides_time() {
+        let t0 = Instant::now();
+        let handicap = "W:c1w,e1w,g1w,b2w,d2w,f2w,h2w,a3w,c3w,e3w,g3w,b6b,d6b,f6b,h6b,a7b,c7b,e7b,g7b,b8b,d8b,f8b,h8b 0 1";
+        let token = SeatToken::generate();
+        let ann = Player::human("Ann", token.hash()).expect("name");
+        let config = RoomConfig {
+            opponent: Opponent::Engine(Strength::Skill(20)),
+            ..config(None)
+        };
+        let mut room = Room::new("r".into(), config, ann, Colour::White, t0)
+            .with_start(handicap)
+            .expect("a position");
+        let events = room.join(Player::engine("Rival"), t0).expect("join");
+        assert!(matches!(
+            &events[1],
+            Event::GameStarted { start_fen: Some(fen), .. } if fen == handicap
+        ));
+        assert_eq!(room.game().start().to_fen(), handicap);
+        room.play(0, "c3-d4", t0 + secs(3)).expect("White");
+        room.play(1, "f6-g5", t0 + secs(4)).expect("Black");
+        room.play(0, "b2-c3", t0 + secs(9)).expect("White");
+        assert_eq!(room.thinking_ms(Colour::White), 8_000);
+        assert_eq!(room.thinking_ms(Colour::Black), 1_000);
+        assert_eq!(
+            room.next_game_from(handicap, t0),
+            Err(RoomError::StillPlaying)
+        );
+        room.resign(1).expect("resign");
+        let events = room
+            .next_game_from(Variant::Bashni.start_fen(), t0 + secs(10))
+            .expect("next");
+        assert!(matches!(
+            &events[0],
+            Event::GameStarted {
+                game_no: 2,
+                white_seat: 0,
+                ..
+            }
+        ));
+        assert_eq!(room.game().moves().len(), 0);
+        assert_eq!(room.game().start().to_fen(), Variant::Bashni.start_fen());
+        assert!(room.clone().with_start("not a position").is_err());
     }
 }
