@@ -171,6 +171,12 @@ pub struct BenchArgs {
     #[arg(long = "hash", default_value_t = DEFAULT_HASH_MB as u32,
         value_parser = clap::value_parser!(u32).range(bench::HASH_MB.0 as i64..=bench::HASH_MB.1 as i64))]
     hash_mb: u32,
+    /// A network file, or `embedded` for the built-in networks (may be
+    /// given once per variant): then only the positions of a variant with
+    /// a network are searched, each with the linear evaluation and with
+    /// the network, and both speeds are printed.
+    #[arg(long = "eval-file")]
+    eval_files: Vec<String>,
 }
 
 fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
@@ -178,6 +184,7 @@ fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
         threads: args.threads,
         depth: args.depth,
         hash_mb: args.hash_mb,
+        eval_files: args.eval_files.clone(),
     };
     let report = match tt {
         TableKind::LockFree => bench::run_with::<LockFreeTable>(&options)?,

@@ -332,17 +332,35 @@ fn config_for(variant: Variant) -> Config {
 
 /// The engine's move and score at `depth`, one thread, a fresh table.
 fn engine(pos: &Position, depth: u32) -> search::Outcome {
+    engine_with(pos, depth, false)
+}
+
+/// The same, with the variant's embedded network as the evaluation if
+/// `learned` (`EvalFile embedded`).
+fn engine_with(pos: &Position, depth: u32, learned: bool) -> search::Outcome {
     let tt = LockFreeTable::with_megabytes(16);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    search::Searcher::new(&tt, config_for(pos.variant())).search(pos, &[], &limits, &mut |_| {})
+    let mut config = config_for(pos.variant());
+    if learned {
+        let net = bashni_engine::nnue::embedded(pos.variant())
+            .expect("a network is embedded for every variant")
+            .expect("the embedded network loads");
+        config.network = Some(std::sync::Arc::new(net));
+    }
+    search::Searcher::new(&tt, config).search(pos, &[], &limits, &mut |_| {})
 }
 
 /// The engine at depth N+2 plays the proven move with the proven score.
 fn engine_check(pos: &Position, bm: Move, plies: u32) -> Result<(), String> {
-    let outcome = engine(pos, plies + 2);
+    engine_check_with(pos, bm, plies, false)
+}
+
+/// `engine_check`, with the embedded network if `learned`.
+fn engine_check_with(pos: &Position, bm: Move, plies: u32, learned: bool) -> Result<(), String> {
+    let outcome = engine_with(pos, plies + 2, learned);
     let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
     let expected = MATE - plies as i32;
     if outcome.best != Some(bm) || outcome.score != expected {
@@ -355,6 +373,20 @@ fn engine_check(pos: &Position, bm: Move, plies: u32) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The tactics are still solved with the learned evaluation (the issue's
+/// check): a forced win is found by the search whatever the evaluation,
+/// as long as the network does not hide it.
+#[test]
+fn engine_with_the_embedded_networks_finds_every_tactic() {
+    let mut failures = Vec::new();
+    for t in all_tactics() {
+        if let Err(why) = engine_check_with(&t.position, t.bm, t.plies, true) {
+            failures.push(format!("{}: {why}", t.name()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! `bench`: a fixed search over built-in positions. With one thread the
 //! node count is the same every run, a checksum of the search's behaviour.
 
-use crate::protocol::{HASH_RANGE, THREADS_RANGE};
+use crate::nnue::{self, Network};
+use crate::protocol::{EMBEDDED, HASH_RANGE, THREADS_RANGE};
 use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, score_text};
 use crate::tt::{LockFreeTable, Table};
 use bashni_rules::{Position, RuleSet, Variant};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The bench positions, built into the binary so `bench` runs anywhere.
@@ -29,6 +31,12 @@ pub struct BenchOptions {
     pub depth: u32,
     /// Hash size in MiB (the engine's default).
     pub hash_mb: u32,
+    /// `EvalFile` values (a network file, or `embedded` for the built-in
+    /// networks). Empty: every position with the linear evaluation. Else
+    /// only the positions of a variant some value has a network for, each
+    /// searched twice in one run, with the linear evaluation and with the
+    /// network, and both speeds reported.
+    pub eval_files: Vec<String>,
 }
 
 /// Why `bench` could not run.
@@ -58,6 +66,10 @@ pub enum BenchError {
     },
     /// The system would not give a table of this many MiB.
     TableTooLarge(u32),
+    /// An `--eval-file` value that did not load, and why.
+    EvalFile(String),
+    /// `--eval-file` values with no network for any bench position.
+    NoNetwork,
 }
 
 impl std::fmt::Display for BenchError {
@@ -65,7 +77,7 @@ impl std::fmt::Display for BenchError {
         match self {
             BenchError::UnknownArgument(flag) => write!(
                 f,
-                "unexpected argument '{flag}' (expected --depth, --threads or --hash)"
+                "unexpected argument '{flag}' (expected --depth, --threads, --hash or --eval-file)"
             ),
             BenchError::MissingValue(flag) => write!(f, "{flag} needs a value"),
             BenchError::OutOfRange {
@@ -81,6 +93,13 @@ impl std::fmt::Display for BenchError {
             }
             BenchError::BadLine { line, problem } => write!(f, "bench line {line}: {problem}"),
             BenchError::TableTooLarge(mb) => write!(f, "cannot allocate a {mb} MiB table"),
+            BenchError::EvalFile(e) => write!(f, "--eval-file: {e}"),
+            BenchError::NoNetwork => {
+                write!(
+                    f,
+                    "--eval-file: no network for the variant of any bench position"
+                )
+            }
         }
     }
 }
@@ -93,6 +112,7 @@ impl Default for BenchOptions {
             threads: 1,
             depth: DEFAULT_DEPTH,
             hash_mb: DEFAULT_HASH_MB as u32,
+            eval_files: Vec::new(),
         }
     }
 }
@@ -104,6 +124,13 @@ impl BenchOptions {
         let mut options = BenchOptions::default();
         let mut words = args.iter();
         while let Some(&flag) = words.next() {
+            if flag == "--eval-file" {
+                let value = words
+                    .next()
+                    .ok_or_else(|| BenchError::MissingValue(flag.to_string()))?;
+                options.eval_files.push(value.to_string());
+                continue;
+            }
             let (field, (min, max)) = match flag {
                 "--threads" => (&mut options.threads, THREADS),
                 "--depth" => (&mut options.depth, (1, MAX_DEPTH)),
@@ -173,43 +200,125 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     run_with::<LockFreeTable>(options)
 }
 
+/// The network for `variant` among the `--eval-file` values: the first
+/// that has one (`embedded`: the built-in network, if any; a file: its
+/// network, if made for `variant`).
+fn network_for(values: &[String], variant: Variant) -> Result<Option<Arc<Network>>, BenchError> {
+    for value in values {
+        if value == EMBEDDED {
+            if let Some(net) = nnue::embedded(variant) {
+                return net
+                    .map(|n| Some(Arc::new(n)))
+                    .map_err(|e| BenchError::EvalFile(format!("{value}: {e}")));
+            }
+            continue;
+        }
+        let bytes =
+            std::fs::read(value).map_err(|e| BenchError::EvalFile(format!("{value}: {e}")))?;
+        let net = Network::from_bytes(&bytes)
+            .map_err(|e| BenchError::EvalFile(format!("{value}: {e}")))?;
+        if net.variant() == variant {
+            return Ok(Some(Arc::new(net)));
+        }
+    }
+    Ok(None)
+}
+
+/// Nodes and time of a series of searches.
+#[derive(Default)]
+struct Tally {
+    nodes: u64,
+    searching: std::time::Duration,
+}
+
+impl Tally {
+    fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.searching.as_secs_f64().max(1e-3)) as u64
+    }
+}
+
 /// The same with any table type (to compare tables on equal work).
 pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchError> {
-    let mut searching = std::time::Duration::ZERO;
     let mut lines = Vec::new();
-    let mut nodes = 0;
     let tt = T::try_with_megabytes(options.hash_mb as usize)
         .ok_or(BenchError::TableTooLarge(options.hash_mb))?;
+    let compare = !options.eval_files.is_empty();
+    let (mut linear, mut learned) = (Tally::default(), Tally::default());
     for (i, (variant, pos)) in positions()?.into_iter().enumerate() {
-        tt.clear();
-        let config = Config {
-            threads: options.threads as usize,
-            draw_rules: RuleSet::new(variant).draw,
-            ..Config::default()
+        let network = network_for(&options.eval_files, variant)?;
+        // With networks: each position of their variants twice, linear
+        // first; without: each position once, linear.
+        let runs: Vec<Option<Arc<Network>>> = match (compare, network) {
+            (false, _) => vec![None],
+            (true, None) => continue,
+            (true, Some(net)) => vec![None, Some(net)],
         };
-        let limits = Limits {
-            depth: Some(options.depth),
-            ..Limits::default()
-        };
-        let start = Instant::now();
-        let outcome = search::Searcher::new(&tt, config).search(&pos, &[], &limits, &mut |_| {});
-        searching += start.elapsed();
-        nodes += outcome.nodes;
-        let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
-        lines.push(format!(
-            "position {:>2} {variant:<6} bestmove {best:<12} score {:<9} nodes {}",
-            i + 1,
-            score_text(outcome.score),
-            outcome.nodes
-        ));
+        for network in runs {
+            tt.clear();
+            let label = if network.is_some() {
+                "learned "
+            } else if compare {
+                "linear  "
+            } else {
+                ""
+            };
+            let config = Config {
+                threads: options.threads as usize,
+                draw_rules: RuleSet::new(variant).draw,
+                network: network.clone(),
+                ..Config::default()
+            };
+            let limits = Limits {
+                depth: Some(options.depth),
+                ..Limits::default()
+            };
+            let start = Instant::now();
+            let outcome =
+                search::Searcher::new(&tt, config).search(&pos, &[], &limits, &mut |_| {});
+            let tally = if network.is_some() {
+                &mut learned
+            } else {
+                &mut linear
+            };
+            tally.searching += start.elapsed();
+            tally.nodes += outcome.nodes;
+            let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
+            lines.push(format!(
+                "{label}position {:>2} {variant:<6} bestmove {best:<12} score {:<9} nodes {}",
+                i + 1,
+                score_text(outcome.score),
+                outcome.nodes
+            ));
+        }
+    }
+    if compare && learned.nodes == 0 {
+        return Err(BenchError::NoNetwork);
     }
     // Only the searches are timed: clearing a large table between
     // positions is not search speed.
-    let secs = searching.as_secs_f64().max(1e-3);
-    let nps = (nodes as f64 / secs) as u64;
-    lines.push(format!("Total time (ms) : {}", (secs * 1000.0) as u64));
-    lines.push(format!("{nodes} nodes {nps} nps"));
-    Ok(BenchReport { lines, nodes, nps })
+    let total = if compare {
+        lines.push(format!(
+            "linear : {} nodes {} nps",
+            linear.nodes,
+            linear.nps()
+        ));
+        lines.push(format!(
+            "learned: {} nodes {} nps ({:.1} % of linear)",
+            learned.nodes,
+            learned.nps(),
+            100.0 * learned.nps() as f64 / linear.nps().max(1) as f64
+        ));
+        learned
+    } else {
+        linear
+    };
+    lines.push(format!("Total time (ms) : {}", total.searching.as_millis()));
+    lines.push(format!("{} nodes {} nps", total.nodes, total.nps()));
+    Ok(BenchReport {
+        lines,
+        nodes: total.nodes,
+        nps: total.nps(),
+    })
 }
 
 #[cfg(test)]
@@ -245,8 +354,12 @@ mod tests {
             (d.depth, d.threads, d.hash_mb),
             (DEFAULT_DEPTH, 1, DEFAULT_HASH_MB as u32)
         );
+        let e =
+            BenchOptions::from_args(&["--eval-file", "a.nnue", "--eval-file", "embedded"]).unwrap();
+        assert_eq!(e.eval_files, ["a.nnue", "embedded"]);
         for bad in [
-            &["--depth", "0"][..],
+            &["--eval-file"][..],
+            &["--depth", "0"],
             &["--depth"],
             &["--nope", "1"],
             &["7"],

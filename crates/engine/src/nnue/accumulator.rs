@@ -1,7 +1,7 @@
 //! The first layer's sums for both perspectives, built from scratch or
 //! updated with the features a move removes and adds.
 
-use super::features::{MAX_PER_COLUMN, active_features, column_features};
+use super::features::{MAX_PER_COLUMN, active_features, column_features_both};
 use super::network::{L1, Network};
 use bashni_rules::{Colour, Column, Move, Position, Square, Variant};
 
@@ -57,14 +57,63 @@ impl Accumulator {
 
     /// Apply the column changes of one move to both perspectives.
     pub fn apply(&mut self, net: &Network, variant: Variant, delta: &MoveDelta) {
-        let (mut old, mut new) = ([0u16; MAX_PER_COLUMN], [0u16; MAX_PER_COLUMN]);
-        for perspective in [Colour::White, Colour::Black] {
-            for i in 0..delta.len {
-                let sq = delta.squares[i];
-                let n_old = column_features(variant, sq, delta.before[i], perspective, &mut old);
-                let n_new = column_features(variant, sq, delta.after[i], perspective, &mut new);
-                self.update(net, perspective, &old[..n_old], &new[..n_new]);
+        let parent = self.clone();
+        self.apply_from(&parent, net, variant, delta);
+    }
+
+    /// Become `parent`'s sums with the column changes of one move applied,
+    /// in one pass per perspective: the parent's sums are read once, every
+    /// changed row added or subtracted in registers, and the result stored
+    /// once. A feature a column keeps through the move is neither removed
+    /// nor added.
+    #[inline]
+    pub fn apply_from(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        variant: Variant,
+        delta: &MoveDelta,
+    ) {
+        const MOST: usize = MAX_TOUCHED * MAX_PER_COLUMN;
+        // Per perspective (White's first): the features removed and added.
+        let mut removed = [[0u16; MOST]; 2];
+        let mut added = [[0u16; MOST]; 2];
+        let (mut n_removed, mut n_added) = (0, 0);
+        let mut old = [[0u16; MAX_PER_COLUMN]; 2];
+        let mut new = [[0u16; MAX_PER_COLUMN]; 2];
+        for i in 0..delta.len {
+            let sq = delta.squares[i];
+            let [old_w, old_b] = &mut old;
+            let n_old = column_features_both(variant, sq, delta.before[i], old_w, old_b);
+            let [new_w, new_b] = &mut new;
+            let n_new = column_features_both(variant, sq, delta.after[i], new_w, new_b);
+            // A feature the column keeps (the same in both perspectives'
+            // lists, by construction) is neither removed nor added.
+            let [old_w, old_b] = &old;
+            for (&w, &b) in old_w[..n_old].iter().zip(&old_b[..n_old]) {
+                if !new[0][..n_new].contains(&w) {
+                    removed[0][n_removed] = w;
+                    removed[1][n_removed] = b;
+                    n_removed += 1;
+                }
             }
+            let [new_w, new_b] = &new;
+            for (&w, &b) in new_w[..n_new].iter().zip(&new_b[..n_new]) {
+                if !old[0][..n_old].contains(&w) {
+                    added[0][n_added] = w;
+                    added[1][n_added] = b;
+                    n_added += 1;
+                }
+            }
+        }
+        for side in 0..2 {
+            net.backend.update(
+                &mut self.values[side],
+                &parent.values[side],
+                &net.ft_weights,
+                &removed[side][..n_removed],
+                &added[side][..n_added],
+            );
         }
     }
 }
@@ -84,25 +133,36 @@ pub struct MoveDelta {
 }
 
 impl MoveDelta {
+    /// No move: nothing changes.
+    pub const NONE: MoveDelta = MoveDelta {
+        squares: [Square(0); MAX_TOUCHED],
+        before: [Column::EMPTY; MAX_TOUCHED],
+        after: [Column::EMPTY; MAX_TOUCHED],
+        len: 0,
+    };
+
     /// The squares `mv` touches in `pos` (before it is made), each once
     /// (a chain may jump one column twice or end where it began), with
     /// their columns now.
     #[inline]
     pub fn before(pos: &Position, mv: &Move) -> MoveDelta {
-        let mut delta = MoveDelta {
-            squares: [Square(0); MAX_TOUCHED],
-            before: [Column::EMPTY; MAX_TOUCHED],
-            after: [Column::EMPTY; MAX_TOUCHED],
-            len: 0,
-        };
+        let mut delta = MoveDelta::NONE;
+        delta.record_before(pos, mv);
+        delta
+    }
+
+    /// [`MoveDelta::before`] in place (a delta is a few hundred bytes:
+    /// the search's stack fills its entries without copying one).
+    #[inline]
+    pub fn record_before(&mut self, pos: &Position, mv: &Move) {
+        self.len = 0;
         for sq in [mv.from(), mv.to()].into_iter().chain(mv.jumped()) {
-            if !delta.squares[..delta.len].contains(&sq) {
-                delta.squares[delta.len] = sq;
-                delta.before[delta.len] = pos.column(sq);
-                delta.len += 1;
+            if !self.squares[..self.len].contains(&sq) {
+                self.squares[self.len] = sq;
+                self.before[self.len] = pos.column(sq);
+                self.len += 1;
             }
         }
-        delta
     }
 
     /// Record the columns of the same squares in `pos` after the move.

@@ -94,6 +94,38 @@ pub fn column_features(
     n
 }
 
+/// The features `col` on `sq` switches on from both perspectives at once,
+/// White's to `white` and Black's to `black` (the same count): what
+/// [`column_features`] gives for each, with the column read once. Seen
+/// from the other side, the square turns and "mine" and "theirs" swap,
+/// which moves each feature's detail by a fixed step within its group.
+#[inline]
+pub fn column_features_both(
+    variant: Variant,
+    sq: Square,
+    col: Column,
+    white: &mut [u16; MAX_PER_COLUMN],
+    black: &mut [u16; MAX_PER_COLUMN],
+) -> usize {
+    let n = column_features(variant, sq, col, Colour::White, white);
+    if n == 0 {
+        return 0;
+    }
+    let white_base = dense_square(variant, sq, Colour::White) * PER_SQUARE;
+    let black_base = dense_square(variant, sq, Colour::Black) * PER_SQUARE;
+    // Black's owner is "theirs" to White: one step up each group for a
+    // column White owns, one down for one Black owns.
+    let sign: isize = if col.owner() == Colour::White { 1 } else { -1 };
+    for i in 0..n {
+        let detail = white[i] as usize - white_base;
+        // The top-and-under group steps by a whole "top" row (5 values),
+        // two of them (my/their man and king); the others by 4.
+        let step = if i == 0 { 10 } else { 4 };
+        black[i] = (black_base as isize + detail as isize + sign * step) as u16;
+    }
+    n
+}
+
 /// Every feature of `pos` from `perspective`, in square order: what an
 /// accumulator built from scratch sums, and what training reads.
 pub fn active_features(pos: &Position, perspective: Colour) -> Vec<u16> {
@@ -142,6 +174,36 @@ mod tests {
             black.sort_unstable();
             assert_eq!(white, black);
             assert!(white.iter().all(|&f| (f as usize) < feature_count(variant)));
+        }
+    }
+
+    /// Both perspectives at once give what each gives alone, on every
+    /// column of random games.
+    #[test]
+    fn both_perspectives_at_once_match_each_alone() {
+        for variant in Variant::ALL {
+            let mut pos = Position::start(&RuleSet::new(variant));
+            let mut seed = 0x1234_5678_u64;
+            for _ in 0..400 {
+                for sq in variant.geometry().squares() {
+                    let col = pos.column(sq);
+                    let (mut w, mut b) = ([0; MAX_PER_COLUMN], [0; MAX_PER_COLUMN]);
+                    let n = column_features_both(variant, sq, col, &mut w, &mut b);
+                    let (mut w1, mut b1) = ([0; MAX_PER_COLUMN], [0; MAX_PER_COLUMN]);
+                    assert_eq!(n, column_features(variant, sq, col, Colour::White, &mut w1));
+                    assert_eq!(n, column_features(variant, sq, col, Colour::Black, &mut b1));
+                    assert_eq!((&w[..n], &b[..n]), (&w1[..n], &b1[..n]));
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.game_ply() > 150 {
+                    pos = Position::start(&RuleSet::new(variant));
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.make(&moves[(seed % moves.len() as u64) as usize]);
+            }
         }
     }
 

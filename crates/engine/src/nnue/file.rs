@@ -195,9 +195,13 @@ impl Network {
         let net = Network {
             variant,
             provenance,
-            ft_weights: r.array(features * L1, "first layer's weights", i16::from_le_bytes)?,
+            ft_weights: r
+                .array(features * L1, "first layer's weights", i16::from_le_bytes)?
+                .into(),
             ft_bias: r.array(L1, "first layer's biases", i16::from_le_bytes)?,
-            l1_weights: r.array(L2 * 2 * L1, "second layer's weights", i16::from_le_bytes)?,
+            l1_weights: r
+                .array(L2 * 2 * L1, "second layer's weights", i16::from_le_bytes)?
+                .into(),
             l1_bias: r.array(L2, "second layer's biases", i32::from_le_bytes)?,
             out_weights: r.array(L2, "output weights", i16::from_le_bytes)?,
             out_bias: r.array(1, "output bias", i32::from_le_bytes)?[0],

@@ -4,7 +4,24 @@
 //! sums (`madd`), which cannot overflow for activations of at most 127
 //! (256 * 127 * 32768 < 2^31). A test compares them on random data.
 
-use super::network::{L1, L2};
+use super::network::{L1, L2, QA, QW};
+
+/// log2(QW): the shift back from `QA * QW` to `QA` after the second layer.
+const QW_SHIFT: u32 = QW.trailing_zeros();
+
+/// The second layer's weights and biases and the output layer's: what
+/// [`Backend::forward`] needs of the network besides the accumulator.
+#[derive(Clone, Copy, Debug)]
+pub struct Layers<'a> {
+    /// `L2` rows of `2 * L1` (scale `QW`), side to move's half first.
+    pub l1_weights: &'a [i16],
+    /// `L2` values (scale `QA * QW`).
+    pub l1_bias: &'a [i32],
+    /// `L2` values (scale `QW`).
+    pub out_weights: &'a [i16],
+    /// Scale `QA * QW`.
+    pub out_bias: i32,
+}
 
 /// Which code runs the inner loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,16 +30,32 @@ pub enum Backend {
     Scalar,
     /// AVX2 intrinsics (x86_64 only, chosen when the CPU has AVX2).
     Avx2,
+    /// AVX2 with AVX-VNNI's fused multiply-add of i16 pairs into i32
+    /// (`vpdpwssd`) in the second layer: the same integers in half the
+    /// instructions.
+    Avx2Vnni,
 }
 
 impl Backend {
     /// The fastest backend this CPU runs.
     pub fn detect() -> Backend {
+        Backend::available()
+            .last()
+            .copied()
+            .unwrap_or(Backend::Scalar)
+    }
+
+    /// Every backend this CPU runs, slowest (scalar) first.
+    pub fn available() -> Vec<Backend> {
+        let mut all = vec![Backend::Scalar];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            return Backend::Avx2;
+            all.push(Backend::Avx2);
+            if std::arch::is_x86_feature_detected!("avxvnni") {
+                all.push(Backend::Avx2Vnni);
+            }
         }
-        Backend::Scalar
+        all
     }
 
     /// `acc += row` (wrapping), one accumulator half.
@@ -30,8 +63,9 @@ impl Backend {
     pub fn add(self, acc: &mut [i16; L1], row: &[i16]) {
         match self {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx2` is only chosen when the CPU has AVX2.
-            Backend::Avx2 => unsafe { avx2::add_sub::<true>(acc, row) },
+            // SAFETY: `Avx2` (and `Avx2Vnni`) are only chosen when the
+            // CPU has AVX2 (and AVX-VNNI).
+            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::add_sub::<true>(acc, row) },
             _ => scalar_add_sub::<true>(acc, row),
         }
     }
@@ -42,7 +76,7 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 => unsafe { avx2::add_sub::<false>(acc, row) },
+            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::add_sub::<false>(acc, row) },
             _ => scalar_add_sub::<false>(acc, row),
         }
     }
@@ -54,13 +88,66 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 => unsafe { avx2::dot(input, weights) },
+            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::dot(input, weights) },
             _ => scalar_dot(input, weights),
         }
     }
 }
 
 impl Backend {
+    /// `dst = src - sum(rows removed) + sum(rows added)` (wrapping), where
+    /// row `f` is `weights[f * L1..(f + 1) * L1]`: a child's accumulator
+    /// half from its parent's in one pass, the sums kept in registers.
+    #[inline]
+    pub fn update(
+        self,
+        dst: &mut [i16; L1],
+        src: &[i16; L1],
+        weights: &[i16],
+        removed: &[u16],
+        added: &[u16],
+    ) {
+        let row = |f: u16| &weights[f as usize * L1..(f as usize + 1) * L1];
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add`; every row is a checked slice of `L1`.
+            Backend::Avx2 | Backend::Avx2Vnni => unsafe {
+                avx2::update(
+                    dst,
+                    src,
+                    removed.iter().map(|&f| row(f)),
+                    added.iter().map(|&f| row(f)),
+                )
+            },
+            _ => {
+                dst.copy_from_slice(src);
+                removed
+                    .iter()
+                    .for_each(|&f| scalar_add_sub::<false>(dst, row(f)));
+                added
+                    .iter()
+                    .for_each(|&f| scalar_add_sub::<true>(dst, row(f)));
+            }
+        }
+    }
+
+    /// The network's raw output after the accumulator: both halves
+    /// clipped to `0..=QA` (side to move's first), the second layer,
+    /// rounded back to `QA` and clipped, and the output layer. `QA * QW`
+    /// is 1.0.
+    #[inline]
+    pub fn forward(self, stm: &[i16; L1], other: &[i16; L1], layers: &Layers) -> i32 {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add`.
+            Backend::Avx2 => unsafe { avx2::forward(stm, other, layers) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx2Vnni` is only chosen when the CPU has AVX-VNNI.
+            Backend::Avx2Vnni => unsafe { avx2::forward_vnni(stm, other, layers) },
+            _ => scalar_forward(stm, other, layers),
+        }
+    }
+
     /// The second layer before its activation: for each of the `L2`
     /// rows of `weights` (each `2 * L1` long), `bias[j] + row . input`.
     /// One call for all rows, so the SIMD path pays for no call or
@@ -70,7 +157,7 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 => unsafe { avx2::affine(input, weights, bias) },
+            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::affine(input, weights, bias) },
             _ => std::array::from_fn(|j| {
                 bias[j] + scalar_dot(input, &weights[j * 2 * L1..(j + 1) * 2 * L1])
             }),
@@ -88,6 +175,24 @@ fn scalar_add_sub<const ADD: bool>(acc: &mut [i16; L1], row: &[i16]) {
     }
 }
 
+fn scalar_forward(stm: &[i16; L1], other: &[i16; L1], layers: &Layers) -> i32 {
+    let mut input = [0i16; 2 * L1];
+    for (half, values) in input.chunks_exact_mut(L1).zip([stm, other]) {
+        for (a, &v) in half.iter_mut().zip(values) {
+            *a = v.clamp(0, QA as i16);
+        }
+    }
+    // Rounded, not floored, back to the scale of QA.
+    let half = 1 << (QW_SHIFT - 1);
+    let sums = Backend::Scalar.affine(&input, layers.l1_weights, layers.l1_bias);
+    sums.iter()
+        .zip(layers.out_weights)
+        .fold(layers.out_bias, |out, (&sum, &w)| {
+            let hidden = ((sum + half) >> QW_SHIFT).clamp(0, QA);
+            out + hidden * w as i32
+        })
+}
+
 fn scalar_dot(input: &[i16], weights: &[i16]) -> i32 {
     input
         .iter()
@@ -98,8 +203,150 @@ fn scalar_dot(input: &[i16], weights: &[i16]) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{L1, L2};
+    use super::{L1, L2, Layers, QA, QW_SHIFT};
     use std::arch::x86_64::*;
+
+    /// 16 i16 lanes per register.
+    const CHUNKS: usize = L1 / 16;
+
+    /// 16 weights at `p`: one aligned load where the network's storage
+    /// is aligned (`AlignedI16`: every row starts on 64 bytes), else an
+    /// unaligned one (which the x86-64-v2 tuning splits in two halves).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `p` points to 16 readable values, on a
+    /// 32-byte boundary if `aligned`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load(p: *const i16, aligned: bool) -> __m256i {
+        // SAFETY: the caller's contract.
+        unsafe {
+            if aligned {
+                _mm256_load_si256(p.cast())
+            } else {
+                _mm256_loadu_si256(p.cast())
+            }
+        }
+    }
+
+    /// Whether `values` starts on a 32-byte boundary.
+    #[inline]
+    fn aligned(values: &[i16]) -> bool {
+        (values.as_ptr() as usize).is_multiple_of(32)
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2; every row holds at least `L1` values.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn update<'a>(
+        dst: &mut [i16; L1],
+        src: &[i16; L1],
+        removed: impl Iterator<Item = &'a [i16]>,
+        added: impl Iterator<Item = &'a [i16]>,
+    ) {
+        // SAFETY (all blocks): offsets i * 16 + 16 <= L1 in arrays of
+        // `L1` and in rows checked to hold `L1`; unaligned loads/stores.
+        // No closures here: they would not inherit AVX2.
+        let mut sums = [_mm256_setzero_si256(); CHUNKS];
+        for (i, s) in sums.iter_mut().enumerate() {
+            *s = unsafe { _mm256_loadu_si256(src.as_ptr().add(i * 16).cast()) };
+        }
+        for row in removed {
+            assert!(row.len() >= L1);
+            let a = aligned(row);
+            for (i, s) in sums.iter_mut().enumerate() {
+                *s = _mm256_sub_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), a) });
+            }
+        }
+        for row in added {
+            assert!(row.len() >= L1);
+            let a = aligned(row);
+            for (i, s) in sums.iter_mut().enumerate() {
+                *s = _mm256_add_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), a) });
+            }
+        }
+        for (i, s) in sums.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i * 16).cast(), *s) };
+        }
+    }
+
+    /// The whole forward pass, once with AVX2's `madd` then `add`, once
+    /// with AVX-VNNI's fused `vpdpwssd`: the same integers.
+    macro_rules! forward {
+        ($name:ident, $features:literal, $madd_add:expr) => {
+            /// # Safety
+            /// The CPU must have the features named; `layers` holds `L2` rows of `2 * L1`
+            /// weights, `L2` biases and `L2` output weights.
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub unsafe fn $name(stm: &[i16; L1], other: &[i16; L1], layers: &Layers) -> i32 {
+                let (weights, bias, out_weights) =
+                    (layers.l1_weights, layers.l1_bias, layers.out_weights);
+                assert!(
+                    weights.len() >= L2 * 2 * L1 && bias.len() >= L2 && out_weights.len() >= L2
+                );
+                let zero = _mm256_setzero_si256();
+                let top = _mm256_set1_epi16(QA as i16);
+                // SAFETY (all blocks): offsets stay inside the arrays and the
+                // slices checked above; unaligned loads.
+                let mut input = [zero; 2 * CHUNKS];
+                for (i, a) in input.iter_mut().enumerate() {
+                    let half = if i < CHUNKS { stm } else { other };
+                    let v =
+                        unsafe { _mm256_loadu_si256(half.as_ptr().add((i % CHUNKS) * 16).cast()) };
+                    *a = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+                }
+                let round = _mm_set1_epi32(1 << (QW_SHIFT - 1));
+                let (zero4, top4) = (_mm_setzero_si128(), _mm_set1_epi32(QA));
+                let mut out = _mm_setzero_si128();
+                // Rows of 2 * L1 values: all aligned if the first is.
+                let rows_aligned = aligned(weights);
+                for j in (0..L2).step_by(4) {
+                    // Four rows at once, then their four horizontal sums in one
+                    // register: [row j, j + 1, j + 2, j + 3].
+                    let mut sums = [zero; 4];
+                    for (r, sum) in sums.iter_mut().enumerate() {
+                        let row = unsafe { weights.as_ptr().add((j + r) * 2 * L1) };
+                        for (k, &a) in input.iter().enumerate() {
+                            let w = unsafe { load(row.add(k * 16), rows_aligned) };
+                            *sum = $madd_add(*sum, a, w);
+                        }
+                    }
+                    let pairs = _mm256_hadd_epi32(
+                        _mm256_hadd_epi32(sums[0], sums[1]),
+                        _mm256_hadd_epi32(sums[2], sums[3]),
+                    );
+                    let four = _mm_add_epi32(
+                        _mm256_castsi256_si128(pairs),
+                        _mm256_extracti128_si256(pairs, 1),
+                    );
+                    let four = _mm_add_epi32(four, unsafe {
+                        _mm_loadu_si128(bias.as_ptr().add(j).cast())
+                    });
+                    let hidden = _mm_srai_epi32(_mm_add_epi32(four, round), QW_SHIFT as i32);
+                    let hidden = _mm_min_epi32(_mm_max_epi32(hidden, zero4), top4);
+                    let w = _mm_cvtepi16_epi32(unsafe {
+                        _mm_loadl_epi64(out_weights.as_ptr().add(j).cast())
+                    });
+                    out = _mm_add_epi32(out, _mm_mullo_epi32(hidden, w));
+                }
+                let out = _mm_add_epi32(out, _mm_shuffle_epi32(out, 0b01_00_11_10));
+                let out = _mm_add_epi32(out, _mm_shuffle_epi32(out, 0b10_11_00_01));
+                layers.out_bias + _mm_cvtsi128_si32(out)
+            }
+        };
+    }
+
+    /// `sum + madd(a, w)`, in two AVX2 instructions.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn madd_add(sum: __m256i, a: __m256i, w: __m256i) -> __m256i {
+        _mm256_add_epi32(sum, _mm256_madd_epi16(a, w))
+    }
+
+    forward!(forward, "avx2", madd_add);
+    forward!(forward_vnni, "avx2,avxvnni", _mm256_dpwssd_avx_epi32);
 
     /// # Safety
     /// The CPU must have AVX2; `row` must hold at least `L1` values.
@@ -178,7 +425,12 @@ mod tests {
     /// included (where the CPU has AVX2; elsewhere there is one path).
     #[test]
     fn simd_and_scalar_agree() {
-        let simd = Backend::detect();
+        for simd in Backend::available() {
+            agree_with_scalar(simd);
+        }
+    }
+
+    fn agree_with_scalar(simd: Backend) {
         let mut seed = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..200 {
             let row: Vec<i16> = (0..L1).map(|_| xorshift(&mut seed) as i16).collect();
@@ -207,6 +459,41 @@ mod tests {
             assert_eq!(
                 Backend::Scalar.affine(&input, &matrix, &bias),
                 simd.affine(&input, &matrix, &bias)
+            );
+            // The fused update and the whole forward pass, on halves
+            // that reach beyond the clipping range both ways.
+            let table: Vec<i16> = (0..8 * L1).map(|_| xorshift(&mut seed) as i16).collect();
+            let removed: Vec<u16> = (0..3).map(|_| (xorshift(&mut seed) % 8) as u16).collect();
+            let added: Vec<u16> = (0..5).map(|_| (xorshift(&mut seed) % 8) as u16).collect();
+            let (mut a, mut b) = ([0i16; L1], [0i16; L1]);
+            Backend::Scalar.update(&mut a, &start, &table, &removed, &added);
+            simd.update(&mut b, &start, &table, &removed, &added);
+            assert_eq!(a, b);
+            let mut step = start;
+            for &f in &removed {
+                Backend::Scalar.sub(&mut step, &table[f as usize * L1..]);
+            }
+            for &f in &added {
+                Backend::Scalar.add(&mut step, &table[f as usize * L1..]);
+            }
+            assert_eq!(a, step);
+            let half = |seed: &mut u64| -> [i16; L1] {
+                std::array::from_fn(|_| (xorshift(seed) % 400) as i16 - 150)
+            };
+            let (stm, other) = (half(&mut seed), half(&mut seed));
+            let small: Vec<i16> = (0..L2 * 2 * L1)
+                .map(|_| (xorshift(&mut seed) % 4001) as i16 - 2000)
+                .collect();
+            let out_weights: Vec<i16> = (0..L2).map(|_| xorshift(&mut seed) as i16).collect();
+            let layers = Layers {
+                l1_weights: &small,
+                l1_bias: &bias,
+                out_weights: &out_weights,
+                out_bias: xorshift(&mut seed) as i32 >> 12,
+            };
+            assert_eq!(
+                Backend::Scalar.forward(&stm, &other, &layers),
+                simd.forward(&stm, &other, &layers)
             );
         }
     }

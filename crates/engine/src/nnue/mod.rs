@@ -34,10 +34,14 @@ pub use stack::AccumulatorStack;
 
 use bashni_rules::Variant;
 
-/// The networks built into this binary, by variant: none yet. The linear
-/// evaluation stays the default until a network beats it in games; a
-/// shipped network goes here as `include_bytes!` of its file.
-const EMBEDDED: [(Variant, &[u8]); 0] = [];
+/// The networks built into this binary, by variant (`EvalFile embedded`),
+/// made by docs/train-network.sh; each file's provenance says how. The
+/// linear evaluation stays the default until a network beats it in games
+/// (docs/strength.md).
+const EMBEDDED: [(Variant, &[u8]); 2] = [
+    (Variant::Bashni, include_bytes!("nets/bashni.nnue")),
+    (Variant::Lasca, include_bytes!("nets/lasca.nnue")),
+];
 
 /// The network built into the binary for `variant`, if one is shipped.
 pub fn embedded(variant: Variant) -> Option<Result<Network, NetworkError>> {

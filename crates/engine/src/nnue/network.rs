@@ -3,7 +3,7 @@
 
 use super::accumulator::Accumulator;
 use super::features::feature_count;
-use super::kernels::Backend;
+use super::kernels::{Backend, Layers};
 use crate::eval::MAX_EVAL;
 use bashni_rules::{Colour, Position, Variant};
 
@@ -22,11 +22,47 @@ pub const MAX_HIDDEN_WEIGHT: f32 = i16::MAX as f32 / QW as f32;
 /// `ln 10 * QA * QW`, rounded: the raw output per `CP_PER_UNIT / 400`,
 /// so that the score needs no float arithmetic.
 const RAW_PER_LOG10: i64 = (std::f64::consts::LN_10 * (QA * QW) as f64 + 0.5) as i64;
-/// log2(QW): the shift back from `QA * QW` to `QA` after the second layer.
-const QW_SHIFT: u32 = QW.trailing_zeros();
 /// Centi-men per unit of network output: the score whose sigmoid
 /// `1 / (1 + 10^(-score / 400))` equals the sigmoid of the output.
 pub const CP_PER_UNIT: f32 = 400.0 / std::f32::consts::LN_10;
+
+/// 64 bytes of i16, aligned to 64: the unit of [`AlignedI16`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Block([i16; 32]);
+
+/// i16 weights starting on a 64-byte boundary, so that every row of
+/// `L1` (or `2 * L1`) values does too: the SIMD kernels load them with
+/// aligned loads, one instruction each.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AlignedI16 {
+    blocks: Vec<Block>,
+    len: usize,
+}
+
+impl From<Vec<i16>> for AlignedI16 {
+    fn from(values: Vec<i16>) -> AlignedI16 {
+        let mut blocks = vec![Block([0; 32]); values.len().div_ceil(32)];
+        for (block, chunk) in blocks.iter_mut().zip(values.chunks(32)) {
+            block.0[..chunk.len()].copy_from_slice(chunk);
+        }
+        AlignedI16 {
+            blocks,
+            len: values.len(),
+        }
+    }
+}
+
+impl std::ops::Deref for AlignedI16 {
+    type Target = [i16];
+
+    fn deref(&self) -> &[i16] {
+        // SAFETY: `Block` is `repr(C)` around `[i16; 32]` (64 bytes, no
+        // padding), so the blocks are `32 * blocks.len() >= len` i16 in a
+        // row, borrowed for `self`'s lifetime.
+        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast::<i16>(), self.len) }
+    }
+}
 
 /// A network with integer weights, ready to evaluate one variant.
 #[derive(Clone, PartialEq)]
@@ -34,10 +70,10 @@ pub struct Network {
     pub(super) variant: Variant,
     pub(super) provenance: String,
     /// `feature_count(variant)` rows of `L1` (scale `QA`).
-    pub(super) ft_weights: Vec<i16>,
+    pub(super) ft_weights: AlignedI16,
     pub(super) ft_bias: Vec<i16>,
     /// `L2` rows of `2 * L1`, side to move's half first (scale `QW`).
-    pub(super) l1_weights: Vec<i16>,
+    pub(super) l1_weights: AlignedI16,
     /// Scale `QA * QW`.
     pub(super) l1_bias: Vec<i32>,
     /// Scale `QW`.
@@ -78,7 +114,7 @@ impl Network {
     /// The same network running on `backend` (tests compare them); a
     /// backend the CPU lacks falls back to the scalar one.
     pub fn with_backend(mut self, backend: Backend) -> Network {
-        self.backend = if backend == Backend::detect() {
+        self.backend = if Backend::available().contains(&backend) {
             backend
         } else {
             Backend::Scalar
@@ -101,6 +137,7 @@ impl Network {
 
     /// The score in centi-men, from `side_to_move`'s view, of the
     /// position `acc` holds; |score| <= `MAX_EVAL`.
+    #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Colour) -> i32 {
         let raw = self.raw_output(acc, side_to_move) as i64;
         // raw / (QA * QW) units of CP_PER_UNIT = 400 / ln 10 each.
@@ -109,23 +146,16 @@ impl Network {
     }
 
     /// The output before scaling: `QA * QW` is 1.0.
+    #[inline]
     pub fn raw_output(&self, acc: &Accumulator, side_to_move: Colour) -> i32 {
-        let mut input = [0i16; 2 * L1];
-        for (half, perspective) in [side_to_move, !side_to_move].into_iter().enumerate() {
-            let values = acc.values(perspective);
-            for (a, &v) in input[half * L1..(half + 1) * L1].iter_mut().zip(values) {
-                *a = v.clamp(0, QA as i16);
-            }
-        }
-        // Rounded, not floored, back to the scale of QA.
-        let half = 1 << (QW_SHIFT - 1);
-        let sums = self.backend.affine(&input, &self.l1_weights, &self.l1_bias);
-        sums.iter()
-            .zip(&self.out_weights)
-            .fold(self.out_bias, |out, (&sum, &w)| {
-                let hidden = ((sum + half) >> QW_SHIFT).clamp(0, QA);
-                out + hidden * w as i32
-            })
+        let layers = Layers {
+            l1_weights: &self.l1_weights,
+            l1_bias: &self.l1_bias,
+            out_weights: &self.out_weights,
+            out_bias: self.out_bias,
+        };
+        self.backend
+            .forward(acc.values(side_to_move), acc.values(!side_to_move), &layers)
     }
 }
 
@@ -178,9 +208,9 @@ impl FloatNetwork {
         Network {
             variant,
             provenance: provenance.to_string(),
-            ft_weights: quantise(&self.ft_weights, qa, i16::MAX as i64),
+            ft_weights: AlignedI16::from(quantise::<i16>(&self.ft_weights, qa, i16::MAX as i64)),
             ft_bias: quantise(&self.ft_bias, qa, i16::MAX as i64),
-            l1_weights: quantise(&self.l1_weights, qw, i16::MAX as i64),
+            l1_weights: AlignedI16::from(quantise::<i16>(&self.l1_weights, qw, i16::MAX as i64)),
             l1_bias: quantise(&self.l1_bias, qa * qw, i32::MAX as i64),
             out_weights: quantise(&self.out_weights, qw, i16::MAX as i64),
             out_bias: quantise::<i32>(&[self.out_bias], qa * qw, i32::MAX as i64)[0],

@@ -13,16 +13,29 @@ use std::sync::Arc;
 /// One ply: the move's column changes and, once computed, the sums.
 #[derive(Clone, Debug)]
 struct Entry {
-    delta: Option<MoveDelta>,
+    /// The move into this entry's position (`MoveDelta::NONE` at the root).
+    delta: MoveDelta,
     acc: Accumulator,
     computed: bool,
 }
+
+/// Entries of the score cache (a power of two).
+const CACHE_SIZE: usize = 1 << 16;
+/// The key bits an entry keeps; the rest index it, and the low 16 bits of
+/// the entry hold the score (|score| <= MAX_EVAL < 2^15).
+const KEY_BITS: u64 = !0xFFFF;
 
 /// One search thread's accumulators, the root's at the bottom.
 #[derive(Clone, Debug)]
 pub struct AccumulatorStack {
     net: Arc<Network>,
     variant: Variant,
+    /// Scores of positions evaluated before, by position key: iterative
+    /// deepening meets the same leaves again and again, and a score found
+    /// here needs neither the accumulator's update nor the layers. An
+    /// entry is the key's high 48 bits and the score's 16 (0 is empty:
+    /// a key with zero high bits is simply never found).
+    cache: Box<[u64]>,
     /// Entries `0..len` are the path; the rest are kept for reuse.
     entries: Vec<Entry>,
     len: usize,
@@ -32,7 +45,7 @@ impl AccumulatorStack {
     /// A stack holding `pos`'s accumulator, built from scratch.
     pub fn new(net: Arc<Network>, pos: &Position) -> AccumulatorStack {
         let root = Entry {
-            delta: None,
+            delta: MoveDelta::NONE,
             acc: Accumulator::from_position(&net, pos),
             computed: true,
         };
@@ -41,6 +54,7 @@ impl AccumulatorStack {
             variant: pos.variant(),
             entries: vec![root],
             len: 1,
+            cache: vec![0; CACHE_SIZE].into_boxed_slice(),
         }
     }
 
@@ -53,15 +67,14 @@ impl AccumulatorStack {
     /// `Position::make` returns.
     #[inline]
     pub fn make(&mut self, pos: &mut Position, mv: &Move) -> bashni_rules::Undo {
-        let mut delta = MoveDelta::before(pos, mv);
-        let undo = pos.make(mv);
-        delta.after(pos);
         if self.len == self.entries.len() {
             let copy = self.entries[self.len - 1].clone();
             self.entries.push(copy);
         }
         let entry = &mut self.entries[self.len];
-        entry.delta = Some(delta);
+        entry.delta.record_before(pos, mv);
+        let undo = pos.make(mv);
+        entry.delta.after(pos);
         entry.computed = false;
         self.len += 1;
         undo
@@ -94,10 +107,9 @@ impl AccumulatorStack {
         for i in known + 1..=top {
             let (done, rest) = self.entries.split_at_mut(i);
             let (parent, entry) = (&done[i - 1], &mut rest[0]);
-            entry.acc.clone_from(&parent.acc);
-            if let Some(delta) = &entry.delta {
-                entry.acc.apply(&self.net, self.variant, delta);
-            }
+            entry
+                .acc
+                .apply_from(&parent.acc, &self.net, self.variant, &entry.delta);
             entry.computed = true;
         }
     }
@@ -105,8 +117,21 @@ impl AccumulatorStack {
     /// The current position's score from the side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        let side = pos.side_to_move();
-        let net = Arc::clone(&self.net);
-        net.evaluate(self.current(), side)
+        let key = pos.key();
+        let slot = (key as usize) & (CACHE_SIZE - 1);
+        let entry = self.cache[slot];
+        if entry != 0 && entry & KEY_BITS == key & KEY_BITS {
+            return entry as u16 as i16 as i32;
+        }
+        let top = self.len - 1;
+        if !self.entries[top].computed {
+            self.catch_up(top);
+        }
+        let score = self
+            .net
+            .evaluate(&self.entries[top].acc, pos.side_to_move());
+        debug_assert!(score.abs() <= i16::MAX as i32);
+        self.cache[slot] = (key & KEY_BITS) | score as i16 as u16 as u64;
+        score
     }
 }

@@ -240,6 +240,20 @@ fn speed() {
         "layers after the accumulator: {:.0} ns per evaluate ({sum})",
         start.elapsed().as_nanos() as f64 / n
     );
+    let scalar = net
+        .as_ref()
+        .clone()
+        .with_backend(crate::nnue::Backend::Scalar);
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for (acc, side) in &accs {
+            sum += scalar.evaluate(acc, *side) as i64;
+        }
+    }
+    println!(
+        "the same, scalar backend: {:.0} ns per evaluate ({sum})",
+        start.elapsed().as_nanos() as f64 / n
+    );
     let mut made = 0u64;
     let start = Instant::now();
     for p in &positions {

@@ -102,11 +102,29 @@ mod tests {
         assert_eq!(load("", Variant::Bashni), Ok(None));
         let missing = load("/nonexistent/net.nnue", Variant::Bashni).unwrap_err();
         assert!(missing.to_string().contains("cannot read"), "{missing}");
-        let embedded = load(EMBEDDED, Variant::Lasca).unwrap_err();
-        assert_eq!(embedded, EvalFileError::NoEmbeddedNetwork(Variant::Lasca));
+        let embedded = EvalFileError::NoEmbeddedNetwork(Variant::Lasca);
         assert!(
             embedded.to_string().contains("no network for lasca"),
             "{embedded}"
         );
+    }
+
+    /// Both variants ship a network (docs/train-network.sh): it loads,
+    /// is its variant's, and says how it was made.
+    #[test]
+    fn embedded_networks_load_with_their_provenance() {
+        for variant in Variant::ALL {
+            let net = load(EMBEDDED, variant)
+                .expect("the embedded network loads")
+                .expect("a network, not the linear evaluation");
+            assert_eq!(net.variant(), variant);
+            let provenance = net.provenance();
+            assert!(provenance.contains("train"), "{provenance}");
+            assert!(
+                provenance.contains("made by `bashni selfplay"),
+                "{provenance}"
+            );
+            assert!(provenance.contains("held-out loss"), "{provenance}");
+        }
     }
 }

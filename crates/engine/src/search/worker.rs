@@ -422,7 +422,8 @@ impl<'a, T: Table> Worker<'a, T> {
     #[cold]
     #[inline(never)]
     fn stand_pat(&mut self, moves: &mut Vec<Move>, beta: i32) -> i32 {
-        let score = evaluate(&self.pos);
+        // The network's score when one is on, as at every other leaf.
+        let score = self.evaluate();
         moves.clear();
         if score < beta {
             self.pos.generate_moves(moves);
