@@ -37,6 +37,14 @@ impl Page {
         }
     }
 
+    /// Send `message` if the socket is still open; false once it is not.
+    pub async fn try_send(&mut self, message: Value) -> bool {
+        self.socket
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .is_ok()
+    }
+
     /// Whether the server has closed the socket (within a moment).
     pub async fn is_closed(&mut self) -> bool {
         loop {
