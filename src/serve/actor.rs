@@ -14,7 +14,7 @@ use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
 use super::room::{Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
-use super::store::{MoveRecord, NewGame, ResultRecord, SeatRecord, Store, unix_ms_now};
+use super::store::{MoveRecord, NewGame, ResultRecord, Store, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{AnalysisView, ConfigView, Extras, LobbyRoom, RoomView, phase_name};
 use super::wire::clock_text;
@@ -407,17 +407,13 @@ impl Actor {
         let id = self.room.id();
         let now = unix_ms_now();
         match event {
-            Event::SeatTaken { seat, name, engine } => {
-                let token_hash = self.room.player(*seat).and_then(|p| p.token_hash.clone());
-                let record = SeatRecord {
-                    seat: *seat,
-                    name: name.clone(),
-                    token_hash,
-                    engine: *engine,
-                    joined_at_ms: now,
-                };
+            Event::SeatTaken { seat, .. } => {
+                let player = self
+                    .room
+                    .player(*seat)
+                    .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
                 store
-                    .take_seat(id, &record)
+                    .take_seat(id, &player.seat_record(*seat, now))
                     .await
                     .map_err(|e| e.to_string())
             }

@@ -6,7 +6,7 @@ use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{Run, ladder_rules};
 use super::room::{Player, Room};
-use super::store::{BoardLine, NewRoom, RunRecord, SeatRecord, unix_ms_now};
+use super::store::{BoardLine, NewRoom, RunRecord, unix_ms_now};
 use super::token::{SeatToken, random_hex128};
 use super::view::{ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges};
@@ -138,13 +138,7 @@ impl Hub {
             config,
             created_at_ms: now_ms,
         };
-        let seat = SeatRecord {
-            seat: 0,
-            name: creator.name.clone(),
-            token_hash: creator.token_hash.clone(),
-            engine: false,
-            joined_at_ms: now_ms,
-        };
+        let seat = creator.seat_record(0, now_ms);
         self.shared
             .store
             .create_room(&new_room, &seat)
@@ -233,9 +227,7 @@ impl Hub {
         device: &str,
         variant: &str,
     ) -> Result<(String, SeatToken), String> {
-        let variant: Variant = variant
-            .parse()
-            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        let variant = parse_variant(variant)?;
         let device_hash = SeatToken::parse(device)
             .ok_or("device: 32 lowercase hex digits")?
             .hash();
@@ -259,13 +251,7 @@ impl Hub {
         let id = random_hex128();
         let now_ms = unix_ms_now();
         let store = &self.shared.store;
-        let seat = SeatRecord {
-            seat: 0,
-            name: player.name.clone(),
-            token_hash: player.token_hash.clone(),
-            engine: false,
-            joined_at_ms: now_ms,
-        };
+        let seat = player.seat_record(0, now_ms);
         let new_room = NewRoom {
             id: id.clone(),
             config,
@@ -327,15 +313,19 @@ impl Hub {
 
     /// The best runs of `variant`, as the leaderboard shows them.
     pub async fn leaderboard(&self, variant: &str) -> Result<Vec<BoardLine>, String> {
-        let variant: Variant = variant
-            .parse()
-            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        let variant = parse_variant(variant)?;
         self.shared
             .store
             .leaderboard(variant, LEADERBOARD_LINES)
             .await
             .map_err(|e| e.to_string())
     }
+}
+
+/// A variant a client named.
+fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse()
+        .map_err(|_| "variant: bashni or lasca".to_string())
 }
 
 /// Lines of the ladder's leaderboard.

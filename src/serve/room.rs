@@ -13,7 +13,7 @@
 use super::config::{Opponent, RoomConfig};
 #[cfg(doc)]
 use super::store::GameRecord;
-use super::store::{LoadedRoom, RoomStatus};
+use super::store::{LoadedRoom, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::{Charge, Clocks};
 use bashni_host::pdn::result_token;
@@ -61,6 +61,17 @@ impl Player {
             token_hash: Some(token_hash),
             engine: false,
         })
+    }
+
+    /// This player's row for the store, in `seat`, taken at `joined_at_ms`.
+    pub fn seat_record(&self, seat: u8, joined_at_ms: i64) -> SeatRecord {
+        SeatRecord {
+            seat,
+            name: self.name.clone(),
+            token_hash: self.token_hash.clone(),
+            engine: self.engine,
+            joined_at_ms,
+        }
     }
 
     /// The engine, shown as `name`.
