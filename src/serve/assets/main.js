@@ -94,6 +94,9 @@ function receive(message) {
     case "room":
       if (message.id === app.roomId) room.show(message);
       break;
+    case "replay":
+      if (message.room === app.roomId) room.replay.receive(message);
+      break;
     case "leaderboard":
       lobby.renderLeaderboard(message.lines);
       break;
