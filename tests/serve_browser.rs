@@ -231,6 +231,17 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         wait_for(&client, "return document.body.dataset.seated === 'yes' && !document.getElementById('ladder-info').hidden", "the run after a reload").await;
         assert_eq!(number_in(&client, "ladder-best").await, best, "the best after a reload");
         assert_eq!(number_in(&client, "ladder-wins").await, 2);
+        // Each rival's game is a button; game 1 replays from its start.
+        let buttons = strings(&client, "return [...document.querySelectorAll('#game-buttons button')].map(b => b.textContent)").await;
+        assert_eq!(buttons, ["1", "2", "3"]);
+        click(&client, "#game-buttons button[data-game='1']").await;
+        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · 2-0')", "game 1's replay").await;
+        click(&client, "#replay-last").await;
+        wait_for(&client, "return document.querySelector('#moves .move.here') !== null", "the last move marked").await;
+        click(&client, "#replay-prev").await;
+        screenshot(&client, &screenshot_path("ladder-replay.png")).await;
+        click(&client, "#replay-live").await;
+        wait_for(&client, "return document.getElementById('replay-bar').hidden", "back to the game").await;
     })
     .catch_unwind()
     .await;
@@ -238,6 +249,39 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
+}
+
+/// After a finished Bashni game of `moves`: a click on the third move
+/// shows the position after it (as the rules compute it), the arrows step,
+/// and "Back to the game" shows the final position again.
+async fn replay_steps_through(client: &Client, moves: &[String]) {
+    let rules = bashni_rules::RuleSet::new(bashni_rules::Variant::Bashni);
+    let mut game = bashni_rules::Game::new(rules);
+    let mut fens = vec![game.position().to_fen()];
+    for text in moves {
+        game.play_text(text.trim_end_matches(['?', '!']))
+            .expect("a legal move");
+        fens.push(game.position().to_fen());
+    }
+    let shows = |ply: usize| {
+        format!(
+            "return document.getElementById('board').dataset.fen === {}",
+            json!(fens[ply])
+        )
+    };
+    click(client, "#moves .move[data-ply='3']").await;
+    wait_for(client, &shows(3), "the position after move 3").await;
+    let where_text = text_of(client, "#replay-where").await;
+    assert!(
+        where_text.starts_with(&format!("Game 1: move 3 of {}", moves.len())),
+        "{where_text}"
+    );
+    click(client, "#replay-prev").await;
+    wait_for(client, &shows(2), "one move back").await;
+    click(client, "#replay-first").await;
+    wait_for(client, &shows(0), "the start").await;
+    click(client, "#replay-live").await;
+    wait_for(client, &shows(moves.len()), "the game's end again").await;
 }
 
 /// Run `body` with three browsers on one server; they are closed even
@@ -329,6 +373,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(seen.len(), plies, "Cat saw every move");
         assert_eq!(seen, move_list(ann).await);
         assert_eq!(text_of(cat, "#status").await, text_of(ann, "#status").await);
+        replay_steps_through(cat, &seen).await;
 
         // The watcher's name stayed text (Cat is no seat, so check the
         // lobby's copy of a markup name instead: Cat creates a room).
