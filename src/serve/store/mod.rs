@@ -146,16 +146,42 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// Whether `e` is the database's refusal of a second row with one key.
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_unique_violation())
+/// A row being inserted, to tell what the database's refusal of it means.
+enum NewRow<'a> {
+    Seat { room_id: &'a str },
+    Game { room_id: &'a str },
+    Move(&'a MoveRecord),
+    Result { room_id: &'a str, game_no: u32 },
 }
 
-/// Whether `e` is the database's refusal of a row that refers to nothing.
-fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_foreign_key_violation())
+impl NewRow<'_> {
+    /// `e`, the failed insert of this row, as a [`StoreError`]: a second
+    /// row with the key of a seat or a ply, a row referring to a room or
+    /// game that is not stored, or the database's own failure.
+    fn refused(&self, e: sqlx::Error) -> StoreError {
+        let (unique, foreign) = e.as_database_error().map_or((false, false), |d| {
+            (d.is_unique_violation(), d.is_foreign_key_violation())
+        });
+        match self {
+            NewRow::Seat { .. } if unique => StoreError::SeatTaken,
+            NewRow::Move(mv) if unique => StoreError::DuplicatePly {
+                room_id: mv.room_id.clone(),
+                game_no: mv.game_no,
+                ply: mv.ply,
+            },
+            _ if foreign => StoreError::Missing(self.refers_to()),
+            _ => StoreError::Database(e),
+        }
+    }
+
+    /// What the row refers to, in words.
+    fn refers_to(&self) -> String {
+        match self {
+            NewRow::Seat { room_id } | NewRow::Game { room_id } => format!("room {room_id}"),
+            NewRow::Move(mv) => format!("game {} in room {}", mv.game_no, mv.room_id),
+            NewRow::Result { room_id, game_no } => format!("game {game_no} in room {room_id}"),
+        }
+    }
 }
 
 /// Where a room stands.
@@ -360,14 +386,9 @@ macro_rules! insert_seat {
         .bind(seat.joined_at_ms)
         .execute($executor)
         .await;
-        match inserted {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::SeatTaken),
-            Err(e) if is_foreign_key_violation(&e) => {
-                Err(StoreError::Missing(format!("room {room_id}")))
-            }
-            Err(e) => Err(StoreError::from(e)),
-            Ok(_) => Ok(()),
-        }
+        inserted
+            .map(|_| ())
+            .map_err(|e| NewRow::Seat { room_id }.refused(e))
     }};
 }
 
@@ -509,12 +530,7 @@ impl Store {
             .bind(game.start_fen.as_deref())
             .execute(&mut *tx)
             .await;
-            match inserted {
-                Err(e) if is_foreign_key_violation(&e) => {
-                    return Err(StoreError::Missing(format!("room {room_id}")));
-                }
-                other => other?,
-            };
+            inserted.map_err(|e| NewRow::Game { room_id }.refused(e))?;
             sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
                 .bind(RoomStatus::Playing.as_str())
                 .bind(room_id)
@@ -565,22 +581,7 @@ impl Store {
                 .bind(stored_at)
                 .execute(&mut *tx)
                 .await;
-                match inserted {
-                    Err(e) if is_unique_violation(&e) => {
-                        return Err(StoreError::DuplicatePly {
-                            room_id: mv.room_id.clone(),
-                            game_no: mv.game_no,
-                            ply: mv.ply,
-                        });
-                    }
-                    Err(e) if is_foreign_key_violation(&e) => {
-                        return Err(StoreError::Missing(format!(
-                            "game {} in room {}",
-                            mv.game_no, mv.room_id
-                        )));
-                    }
-                    other => other?,
-                };
+                inserted.map_err(|e| NewRow::Move(mv).refused(e))?;
             }
             for mv in last.values() {
                 let [white_ms, black_ms] = split_clock(mv.clock_ms);
@@ -660,12 +661,7 @@ impl Store {
             .bind(result.finished_at_ms)
             .execute(&mut *tx)
             .await;
-            match inserted {
-                Err(e) if is_foreign_key_violation(&e) => {
-                    return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
-                }
-                other => other?,
-            };
+            inserted.map_err(|e| NewRow::Result { room_id, game_no }.refused(e))?;
             sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
                 .bind(RoomStatus::Finished.as_str())
                 .bind(room_id)
