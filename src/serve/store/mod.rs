@@ -33,8 +33,9 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{Row, SqlSafeStr};
+use sqlx::{QueryBuilder, Row, SqlSafeStr};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -552,50 +553,70 @@ impl Store {
     /// with [`StoreError::DuplicatePly`]. Each game's clock state is set
     /// from its last move in the batch.
     pub async fn append_moves(&self, moves: &[MoveRecord]) -> Result<(), StoreError> {
+        match self.write_moves(moves, ROWS_PER_STATEMENT).await {
+            // A multi-row INSERT does not say which row the database
+            // refused: the same transaction again, a row per INSERT,
+            // names it (or stores the batch, if the failure has passed).
+            Err(_) if moves.len() > 1 => self.write_moves(moves, 1).await,
+            done => done,
+        }
+    }
+
+    /// Store `moves` in one transaction, `rows` per INSERT, and set the
+    /// clock state of the games they belong to in one UPDATE: a few
+    /// statements per batch, not two per move (with SQLite every
+    /// statement is a round trip to sqlx's database thread).
+    async fn write_moves(&self, moves: &[MoveRecord], rows: usize) -> Result<(), StoreError> {
         if moves.is_empty() {
             return Ok(());
         }
-        // The last move of each game in the batch sets its clock state.
-        let mut last: HashMap<(&str, u32), &MoveRecord> = HashMap::new();
-        for mv in moves {
-            last.insert((mv.room_id.as_str(), mv.game_no), mv);
-        }
+        let last = last_move_of_each_game(moves);
         let stored_at = unix_ms_now();
         on_pool!(self, p => {
             let mut tx = p.begin().await?;
-            for mv in moves {
-                let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                let inserted = sqlx::query(
+            for chunk in moves.chunks(rows.max(1)) {
+                let mut insert = query_builder(
+                    p,
                     "INSERT INTO moves (room_id, game_no, ply, move_text, elapsed_ms, \
-                     white_ms, black_ms, moved_at, stored_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                )
-                .bind(&mv.room_id)
-                .bind(i64::from(mv.game_no))
-                .bind(i64::from(mv.ply))
-                .bind(&mv.text)
-                .bind(to_i64(mv.elapsed_ms))
-                .bind(white_ms)
-                .bind(black_ms)
-                .bind(mv.moved_at_ms)
-                .bind(stored_at)
-                .execute(&mut *tx)
-                .await;
-                inserted.map_err(|e| NewRow::Move(mv).refused(e))?;
+                     white_ms, black_ms, moved_at, stored_at) ",
+                );
+                insert.push_values(chunk, |mut row, mv| {
+                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                    row.push_bind(&mv.room_id)
+                        .push_bind(i64::from(mv.game_no))
+                        .push_bind(i64::from(mv.ply))
+                        .push_bind(&mv.text)
+                        .push_bind(to_i64(mv.elapsed_ms))
+                        .push_bind(white_ms)
+                        .push_bind(black_ms)
+                        .push_bind(mv.moved_at_ms)
+                        .push_bind(stored_at);
+                });
+                insert.build().execute(&mut *tx).await.map_err(|e| match chunk {
+                    [mv] => NewRow::Move(mv).refused(e),
+                    _ => StoreError::Database(e),
+                })?;
             }
-            for mv in last.values() {
-                let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                sqlx::query(
-                    "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3 \
-                     WHERE room_id = $4 AND game_no = $5",
-                )
-                .bind(white_ms)
-                .bind(black_ms)
-                .bind(mv.moved_at_ms)
-                .bind(&mv.room_id)
-                .bind(i64::from(mv.game_no))
-                .execute(&mut *tx)
-                .await?;
+            for chunk in last.chunks(ROWS_PER_STATEMENT) {
+                // VALUES names its columns column1, column2... in both
+                // databases.
+                let mut update = query_builder(
+                    p,
+                    "UPDATE games SET white_ms = v.column3, black_ms = v.column4, \
+                     turn_started_at = v.column5 FROM (",
+                );
+                update.push_values(chunk, |mut row, mv| {
+                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                    row.push_bind(&mv.room_id)
+                        .push_bind(i64::from(mv.game_no))
+                        .push_bind(white_ms)
+                        .push_bind(black_ms)
+                        .push_bind(mv.moved_at_ms);
+                });
+                update.push(
+                    ") AS v WHERE games.room_id = v.column1 AND games.game_no = v.column2",
+                );
+                update.build().execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(())
@@ -864,6 +885,34 @@ async fn sqlite_pool(options: SqliteConnectOptions) -> Result<SqlitePool, StoreE
         .max_connections(4)
         .connect_with(options)
         .await?)
+}
+
+/// Rows per multi-row statement: at 9 parameters a row, far below the
+/// parameters a statement may have (32,766 in SQLite, 65,535 in
+/// PostgreSQL).
+const ROWS_PER_STATEMENT: usize = 256;
+
+/// A query builder for the database of `pool` (so `on_pool!`'s body
+/// need not name it).
+fn query_builder<DB: sqlx::Database>(_pool: &sqlx::Pool<DB>, sql: &str) -> QueryBuilder<DB> {
+    QueryBuilder::new(sql)
+}
+
+/// The last move of each game among `moves` (it sets the game's clock
+/// state), in the order the games first appear.
+fn last_move_of_each_game(moves: &[MoveRecord]) -> Vec<&MoveRecord> {
+    let mut index: HashMap<(&str, u32), usize> = HashMap::new();
+    let mut last: Vec<&MoveRecord> = Vec::new();
+    for mv in moves {
+        match index.entry((mv.room_id.as_str(), mv.game_no)) {
+            Entry::Occupied(at) => last[*at.get()] = mv,
+            Entry::Vacant(at) => {
+                at.insert(last.len());
+                last.push(mv);
+            }
+        }
+    }
+    last
 }
 
 fn variant_name(variant: Variant) -> &'static str {
