@@ -14,6 +14,11 @@ use bashni_rules::{Colour, Variant};
 use serde::Serialize;
 use std::time::Instant;
 
+/// A message as it goes out: JSON text whose clones share one buffer, so
+/// a state sent to every viewer of a room is serialized once and never
+/// copied (a clone is a reference count).
+pub type Json = axum::extract::ws::Utf8Bytes;
+
 /// A message to the page.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
