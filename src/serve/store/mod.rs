@@ -565,7 +565,10 @@ impl Store {
     /// Store `moves` in one transaction, `rows` per INSERT, and set the
     /// clock state of the games they belong to in one UPDATE: a few
     /// statements per batch, not two per move (with SQLite every
-    /// statement is a round trip to sqlx's database thread).
+    /// statement is a round trip to sqlx's database thread). The
+    /// statements are not kept prepared: each batch size is another
+    /// statement, and a cache of the large ones doubled the server's
+    /// memory under load.
     async fn write_moves(&self, moves: &[MoveRecord], rows: usize) -> Result<(), StoreError> {
         if moves.is_empty() {
             return Ok(());
@@ -592,7 +595,8 @@ impl Store {
                         .push_bind(mv.moved_at_ms)
                         .push_bind(stored_at);
                 });
-                insert.build().execute(&mut *tx).await.map_err(|e| match chunk {
+                let insert = insert.build().persistent(false);
+                insert.execute(&mut *tx).await.map_err(|e| match chunk {
                     [mv] => NewRow::Move(mv).refused(e),
                     _ => StoreError::Database(e),
                 })?;
@@ -616,7 +620,7 @@ impl Store {
                 update.push(
                     ") AS v WHERE games.room_id = v.column1 AND games.game_no = v.column2",
                 );
-                update.build().execute(&mut *tx).await?;
+                update.build().persistent(false).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(())
