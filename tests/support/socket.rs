@@ -6,8 +6,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::time::Duration;
 use tokio::net::TcpStream as AsyncTcpStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Generous: these tests check behaviour, not speed.
@@ -69,6 +69,12 @@ impl Page {
 
     /// The next message of the server.
     pub async fn next(&mut self) -> Value {
+        serde_json::from_str(&self.next_text().await).expect("JSON")
+    }
+
+    /// The next message of the server as its text (for a client that
+    /// parses only what it needs).
+    pub async fn next_text(&mut self) -> Utf8Bytes {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.socket.next())
                 .await
@@ -79,7 +85,7 @@ impl Page {
                 if std::env::var("GUI_TEST_TRACE").is_ok() {
                     eprintln!("<< {text}");
                 }
-                return serde_json::from_str(&text).expect("JSON");
+                return text;
             }
         }
     }
@@ -88,6 +94,11 @@ impl Page {
     /// otherwise (nothing is lost: the message is read on the next call).
     pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         tokio::time::timeout(wait, self.next()).await.ok()
+    }
+
+    /// [`Page::next_text`] if a message comes within `wait`.
+    pub async fn next_text_within(&mut self, wait: Duration) -> Option<Utf8Bytes> {
+        tokio::time::timeout(wait, self.next_text()).await.ok()
     }
 
     /// Read messages until one passes `wanted`; the ones passed over are
