@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use temp::TempDir;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// Rooms, each with two players.
 const ROOMS: usize = 250;
@@ -116,31 +117,33 @@ struct Report {
 }
 
 /// What a client reads of a server message: only the fields it checks
-/// or plays from (serde skips the rest without building values of them;
-/// the clients share the server's two cores).
+/// or plays from, borrowed from the text where no escape can occur
+/// (serde skips the rest without building values of them; the clients
+/// share the server's two cores).
 #[derive(Deserialize)]
-struct Message {
+struct Message<'a> {
     #[serde(rename = "type")]
-    kind: String,
+    kind: &'a str,
     message: Option<String>,
     game_no: Option<u32>,
-    moves: Option<Vec<String>>,
-    phase: Option<String>,
-    to_move: Option<String>,
-    #[serde(default)]
-    seats: Vec<Option<SeatSeen>>,
-    #[serde(default)]
-    legal: Vec<LegalSeen>,
+    #[serde(borrow)]
+    moves: Option<Vec<&'a str>>,
+    phase: Option<&'a str>,
+    to_move: Option<&'a str>,
+    #[serde(default, borrow)]
+    seats: Vec<Option<SeatSeen<'a>>>,
+    #[serde(default, borrow)]
+    legal: Vec<LegalSeen<'a>>,
 }
 
 #[derive(Deserialize)]
-struct SeatSeen {
-    colour: String,
+struct SeatSeen<'a> {
+    colour: &'a str,
 }
 
 #[derive(Deserialize)]
-struct LegalSeen {
-    text: String,
+struct LegalSeen<'a> {
+    text: &'a str,
 }
 
 /// One client: read every room state (from `first`, the newest it has
@@ -165,22 +168,23 @@ async fn client(
     let (mut game, mut seen) = (0u32, Vec::<String>::new());
     // The (game, plies) this player last acted on, so it acts once each.
     let mut acted: Option<(u32, usize)> = None;
-    let mut pending = Some(serde_json::from_value::<Message>(first).expect("a room state"));
+    let mut pending = Some(Utf8Bytes::from(first.to_string()));
     while !shared.done(game, seen.len()) {
         assert!(
             Instant::now() < shared.end + DRAIN,
             "room {room} seat {seat:?}: not done {DRAIN:?} after the end (game {game}, {} plies)",
             seen.len()
         );
-        let message = match pending.take() {
-            Some(message) => message,
+        let text = match pending.take() {
+            Some(text) => text,
             None => match page.next_text_within(POLL).await {
-                Some(text) => serde_json::from_str(&text).expect("JSON"),
+                Some(text) => text,
                 None => continue,
             },
         };
         let now = Instant::now();
-        match message.kind.as_str() {
+        let message: Message = serde_json::from_str(&text).expect("JSON");
+        match message.kind {
             "room" => {}
             "error" => panic!("room {room} seat {seat:?}: error {:?}", message.message),
             _ => continue,
@@ -211,14 +215,14 @@ async fn client(
                 }
             }
         }
-        seen = list;
+        seen.extend(list[seen.len()..].iter().map(|text| text.to_string()));
         let Some(seat) = seat else { continue };
         let mine = message
             .seats
             .get(usize::from(seat))
             .and_then(Option::as_ref);
-        let on_move = mine.is_some_and(|s| message.to_move.as_ref() == Some(&s.colour));
-        let wants = match message.phase.as_deref() {
+        let on_move = mine.is_some_and(|s| message.to_move == Some(s.colour));
+        let wants = match message.phase {
             Some("playing") if on_move => "move",
             Some("over") => "rematch",
             _ => continue,
@@ -242,7 +246,7 @@ async fn client(
             } else {
                 let legal = &message.legal;
                 assert!(!legal.is_empty(), "room {room}: playing without a move");
-                let text = legal[rng.random_range(0..legal.len())].text.clone();
+                let text = legal[rng.random_range(0..legal.len())].text.to_string();
                 let ply = seen.len() + 1;
                 plies.sent.insert(g, ply);
                 plies.moves.insert(

@@ -7,11 +7,15 @@ use serde_json::Value;
 use std::time::Duration;
 use tokio::net::TcpStream as AsyncTcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Generous: these tests check behaviour, not speed.
 pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A page's read buffer: bytes per read from the socket.
+const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 /// One page's WebSocket.
 pub struct Page {
@@ -28,7 +32,11 @@ impl Page {
                 .headers_mut()
                 .insert("Origin", origin.parse().expect("header"));
         }
-        match tokio_tungstenite::connect_async(request).await {
+        // As a browser: Nagle's algorithm off, and a small read buffer
+        // (tungstenite zeroes it before each read: 128 KiB by default was
+        // a quarter of the load test's client CPU).
+        let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES);
+        match tokio_tungstenite::connect_async_with_config(request, Some(config), true).await {
             Ok((socket, _)) => Ok(Page { socket }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(response.status().as_u16())
