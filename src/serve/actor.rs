@@ -16,7 +16,7 @@ use super::room::{Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, unix_ms_now};
 use super::token::SeatToken;
-use super::view::{AnalysisView, ConfigView, Extras, LobbyRoom, RoomView, phase_name};
+use super::view::{AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomView, phase_name};
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
@@ -133,7 +133,7 @@ pub struct RoomHandle {
     /// Requests.
     pub tx: mpsc::Sender<ToRoom>,
     /// The newest state, as JSON.
-    pub state: watch::Receiver<Arc<str>>,
+    pub state: watch::Receiver<Json>,
 }
 
 /// What every room's task shares.
@@ -155,7 +155,7 @@ struct Actor {
     room: Room,
     shared: Shared,
     me: mpsc::Sender<ToRoom>,
-    state: watch::Sender<Arc<str>>,
+    state: watch::Sender<Json>,
     seq: u64,
     online: [usize; 2],
     watchers: usize,
@@ -181,7 +181,7 @@ pub fn spawn(
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
-    let (state, state_rx) = watch::channel(Arc::<str>::from("{}"));
+    let (state, state_rx) = watch::channel(Json::from_static("{}"));
     // A ladder room brought back with its game over (the server stopped
     // between the result and the next rival's game) goes on.
     let game_over = matches!(room.phase(), Phase::Over(_));
@@ -523,7 +523,7 @@ impl Actor {
         let view = RoomView::of(&self.room, extras, Instant::now());
         match serde_json::to_string(&view) {
             Ok(json) => {
-                self.state.send_replace(Arc::from(json));
+                self.state.send_replace(Json::from(json));
             }
             Err(e) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
         }

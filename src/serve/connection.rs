@@ -8,7 +8,7 @@ use super::history;
 use super::hub::Hub;
 use super::room::Player;
 use super::token::SeatToken;
-use super::view::{BoardLineView, ServerMessage};
+use super::view::{BoardLineView, Json, ServerMessage};
 use super::wire::ClientMessage;
 use axum::extract::ws::{Message, WebSocket};
 use std::net::IpAddr;
@@ -55,7 +55,7 @@ struct Shown {
     id: String,
     handle: RoomHandle,
     seat: Option<u8>,
-    state: watch::Receiver<Arc<str>>,
+    state: watch::Receiver<Json>,
 }
 
 /// A page's connection.
@@ -63,10 +63,10 @@ struct Connection {
     hub: Arc<Hub>,
     addr: IpAddr,
     room: Option<Shown>,
-    lobby: Option<watch::Receiver<Arc<str>>>,
+    lobby: Option<watch::Receiver<Json>>,
     bucket: Bucket,
     strikes: u32,
-    outbox: Vec<String>,
+    outbox: Vec<Json>,
 }
 
 /// Serve one page until it goes (or is cut off for flooding).
@@ -80,11 +80,11 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
         strikes: 0,
         outbox: Vec::new(),
     };
-    conn.outbox.push(conn.hub.welcome.to_string());
+    conn.outbox.push(conn.hub.welcome.clone());
     loop {
         let outbox = std::mem::take(&mut conn.outbox);
         for text in outbox {
-            if socket.send(Message::Text(text.into())).await.is_err() {
+            if socket.send(Message::Text(text)).await.is_err() {
                 conn.leave_room().await;
                 return;
             }
@@ -100,10 +100,10 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
                 Some(Err(_)) | None => break,
             },
             Some(state) = changed(conn.room.as_mut().map(|r| &mut r.state)) => {
-                conn.outbox.push(state.to_string());
+                conn.outbox.push(state);
             }
             Some(lobby) = changed(conn.lobby.as_mut()) => {
-                conn.outbox.push(lobby.to_string());
+                conn.outbox.push(lobby);
             }
         }
     }
@@ -111,10 +111,10 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
 }
 
 /// The next value of `rx`, or never if there is none to watch.
-async fn changed(rx: Option<&mut watch::Receiver<Arc<str>>>) -> Option<Arc<str>> {
+async fn changed(rx: Option<&mut watch::Receiver<Json>>) -> Option<Json> {
     match rx {
         Some(rx) => match rx.changed().await {
-            Ok(()) => Some(Arc::clone(&rx.borrow_and_update())),
+            Ok(()) => Some(rx.borrow_and_update().clone()),
             Err(_) => std::future::pending().await,
         },
         None => std::future::pending().await,
@@ -125,13 +125,13 @@ impl Connection {
     fn refuse(&mut self, message: &str) {
         let error = ServerMessage::Error { message };
         if let Ok(text) = serde_json::to_string(&error) {
-            self.outbox.push(text);
+            self.outbox.push(Json::from(text));
         }
     }
 
     fn say(&mut self, message: &ServerMessage<'_>) {
         if let Ok(text) = serde_json::to_string(message) {
-            self.outbox.push(text);
+            self.outbox.push(Json::from(text));
         }
     }
 
@@ -155,7 +155,7 @@ impl Connection {
         let action = match message {
             ClientMessage::Lobby => {
                 let mut lobby = self.hub.lobby.clone();
-                self.outbox.push(lobby.borrow_and_update().to_string());
+                self.outbox.push(lobby.borrow_and_update().clone());
                 self.lobby = Some(lobby);
                 return Ok(());
             }
@@ -269,7 +269,7 @@ impl Connection {
         send(&handle, ToRoom::Attach { seat, reply }).await?;
         answer.await.map_err(|_| closed())??;
         let mut state = handle.state.clone();
-        self.outbox.push(state.borrow_and_update().to_string());
+        self.outbox.push(state.borrow_and_update().clone());
         self.room = Some(Shown {
             id: id.to_owned(),
             handle,
@@ -349,7 +349,7 @@ impl Connection {
             .ok_or_else(|| format!("room {id} is not stored"))?;
         let view = history::replay(&room, game_no)?;
         let text = serde_json::to_string(&view).map_err(|e| e.to_string())?;
-        self.outbox.push(text);
+        self.outbox.push(Json::from(text));
         Ok(())
     }
 

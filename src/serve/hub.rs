@@ -8,7 +8,7 @@ use super::ladder::{Run, ladder_rules};
 use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
 use super::token::{SeatToken, random_hex128};
-use super::view::{ServerMessage, VariantInfo, Welcome};
+use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges};
 use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
@@ -54,9 +54,9 @@ pub struct Hub {
     /// The limits.
     pub limits: Limits,
     /// The first message of every connection, as JSON.
-    pub welcome: Arc<str>,
+    pub welcome: Json,
     /// The lobby, as JSON, newest.
-    pub lobby: watch::Receiver<Arc<str>>,
+    pub lobby: watch::Receiver<Json>,
     ranges: StrengthRanges,
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
@@ -79,7 +79,7 @@ impl Hub {
         Hub {
             shared,
             limits,
-            welcome: Arc::from(welcome),
+            welcome: Json::from(welcome),
             lobby,
             ranges,
             rooms: Arc::new(DashMap::new()),

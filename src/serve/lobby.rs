@@ -3,7 +3,7 @@
 //! sent to every page that shows the lobby. The list is built once per
 //! change (at most every [`LOBBY_PERIOD`]) and shared as JSON.
 
-use super::view::{LobbyRoom, ServerMessage};
+use super::view::{Json, LobbyRoom, ServerMessage};
 use dashmap::DashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,7 +59,7 @@ impl Lobby {
 
     /// Publish the lobby's JSON whenever it changes, at most every
     /// [`LOBBY_PERIOD`], until the server stops.
-    pub fn publisher(self: &Arc<Lobby>) -> watch::Receiver<Arc<str>> {
+    pub fn publisher(self: &Arc<Lobby>) -> watch::Receiver<Json> {
         let (tx, rx) = watch::channel(self.json());
         let lobby = Arc::clone(self);
         let mut changed = self.changed.subscribe();
@@ -72,9 +72,9 @@ impl Lobby {
         rx
     }
 
-    fn json(&self) -> Arc<str> {
+    fn json(&self) -> Json {
         let rooms = self.list();
         let message = ServerMessage::Lobby { rooms: &rooms };
-        Arc::from(serde_json::to_string(&message).unwrap_or_else(|_| "{}".into()))
+        Json::from(serde_json::to_string(&message).unwrap_or_else(|_| "{}".into()))
     }
 }

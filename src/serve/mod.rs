@@ -41,6 +41,7 @@ pub mod view;
 pub mod wire;
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use bashni_host::spec::EngineSpec;
 use std::io::Write;
 use std::net::SocketAddr;
@@ -161,9 +162,18 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let state = Arc::new(http::HttpState { hub, loopback_port });
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
+    axum::serve(listener.tap_io(no_delay), app)
         .await
         .context("the server stopped")
+}
+
+/// Send every write at once (`TCP_NODELAY`): with Nagle's algorithm a room
+/// state could wait for the peer's acknowledgement of the one before,
+/// which a delayed ACK holds back for tens of milliseconds.
+fn no_delay(tcp: &mut tokio::net::TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        eprintln!("bashni serve: cannot set TCP_NODELAY: {e}");
+    }
 }
 
 fn range_u32((low, high): (u64, u64)) -> (u32, u32) {

@@ -10,9 +10,14 @@ use super::config::{Opponent, RoomConfig, Strength};
 use super::room::{Phase, Room};
 use super::wire::{StrengthRanges, clock_text};
 use crate::gui::game::LegalMove;
-use bashni_rules::{Colour, Variant};
-use serde::Serialize;
+use bashni_rules::{Colour, Move, Variant};
+use serde::{Serialize, Serializer};
 use std::time::Instant;
+
+/// A message as it goes out: JSON text whose clones share one buffer, so
+/// a state sent to every viewer of a room is serialized once and never
+/// copied (a clone is a reference count).
+pub type Json = axum::extract::ws::Utf8Bytes;
 
 /// A message to the page.
 #[derive(Debug, Serialize)]
@@ -215,7 +220,7 @@ pub struct ResultView {
 
 /// A room's whole state: what every viewer draws.
 #[derive(Debug, Serialize)]
-pub struct RoomView {
+pub struct RoomView<'a> {
     /// Always `room`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -239,7 +244,7 @@ pub struct RoomView {
     /// The position now.
     pub fen: String,
     /// The moves played.
-    pub moves: Vec<String>,
+    pub moves: MoveTexts<'a>,
     /// The last move with its squares, for the marks.
     pub last_move: Option<LegalMove>,
     /// The legal moves of the side to move (none unless playing).
@@ -307,9 +312,30 @@ pub fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
-impl RoomView {
+/// The moves of a game as their texts, written while the state is
+/// serialized: the whole list goes out on every move, and a `String` per
+/// move was a large part of the server's allocations.
+#[derive(Debug)]
+pub struct MoveTexts<'a>(pub &'a [Move]);
+
+impl Serialize for MoveTexts<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(MoveText))
+    }
+}
+
+/// One move as its text.
+struct MoveText<'a>(&'a Move);
+
+impl Serialize for MoveText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+impl<'a> RoomView<'a> {
     /// The state of `room` at `now`.
-    pub fn of(room: &Room, extras: Extras<'_>, now: Instant) -> RoomView {
+    pub fn of(room: &'a Room, extras: Extras<'_>, now: Instant) -> RoomView<'a> {
         let game = room.game();
         let position = game.position();
         let playing = room.phase() == Phase::Playing;
@@ -337,7 +363,7 @@ impl RoomView {
             game_no: room.game_no(),
             start_fen: game.start().to_fen(),
             fen: position.to_fen(),
-            moves: game.moves().iter().map(ToString::to_string).collect(),
+            moves: MoveTexts(game.moves()),
             last_move: game.moves().last().map(LegalMove::of),
             capture_forced: playing && position.forced_capture() && position.has_capture(),
             legal,

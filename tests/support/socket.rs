@@ -6,12 +6,16 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::time::Duration;
 use tokio::net::TcpStream as AsyncTcpStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Generous: these tests check behaviour, not speed.
 pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A page's read buffer: bytes per read from the socket.
+const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 /// One page's WebSocket.
 pub struct Page {
@@ -28,7 +32,11 @@ impl Page {
                 .headers_mut()
                 .insert("Origin", origin.parse().expect("header"));
         }
-        match tokio_tungstenite::connect_async(request).await {
+        // As a browser: Nagle's algorithm off, and a small read buffer
+        // (tungstenite zeroes it before each read: 128 KiB by default was
+        // a quarter of the load test's client CPU).
+        let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES);
+        match tokio_tungstenite::connect_async_with_config(request, Some(config), true).await {
             Ok((socket, _)) => Ok(Page { socket }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(response.status().as_u16())
@@ -69,6 +77,12 @@ impl Page {
 
     /// The next message of the server.
     pub async fn next(&mut self) -> Value {
+        serde_json::from_str(&self.next_text().await).expect("JSON")
+    }
+
+    /// The next message of the server as its text (for a client that
+    /// parses only what it needs).
+    pub async fn next_text(&mut self) -> Utf8Bytes {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.socket.next())
                 .await
@@ -79,7 +93,7 @@ impl Page {
                 if std::env::var("GUI_TEST_TRACE").is_ok() {
                     eprintln!("<< {text}");
                 }
-                return serde_json::from_str(&text).expect("JSON");
+                return text;
             }
         }
     }
@@ -88,6 +102,11 @@ impl Page {
     /// otherwise (nothing is lost: the message is read on the next call).
     pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         tokio::time::timeout(wait, self.next()).await.ok()
+    }
+
+    /// [`Page::next_text`] if a message comes within `wait`.
+    pub async fn next_text_within(&mut self, wait: Duration) -> Option<Utf8Bytes> {
+        tokio::time::timeout(wait, self.next_text()).await.ok()
     }
 
     /// Read messages until one passes `wanted`; the ones passed over are

@@ -33,8 +33,9 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{Row, SqlSafeStr};
+use sqlx::{QueryBuilder, Row, SqlSafeStr};
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -151,16 +152,42 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// Whether `e` is the database's refusal of a second row with one key.
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_unique_violation())
+/// A row being inserted, to tell what the database's refusal of it means.
+enum NewRow<'a> {
+    Seat { room_id: &'a str },
+    Game { room_id: &'a str },
+    Move(&'a MoveRecord),
+    Result { room_id: &'a str, game_no: u32 },
 }
 
-/// Whether `e` is the database's refusal of a row that refers to nothing.
-fn is_foreign_key_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .is_some_and(|d| d.is_foreign_key_violation())
+impl NewRow<'_> {
+    /// `e`, the failed insert of this row, as a [`StoreError`]: a second
+    /// row with the key of a seat or a ply, a row referring to a room or
+    /// game that is not stored, or the database's own failure.
+    fn refused(&self, e: sqlx::Error) -> StoreError {
+        let (unique, foreign) = e.as_database_error().map_or((false, false), |d| {
+            (d.is_unique_violation(), d.is_foreign_key_violation())
+        });
+        match self {
+            NewRow::Seat { .. } if unique => StoreError::SeatTaken,
+            NewRow::Move(mv) if unique => StoreError::DuplicatePly {
+                room_id: mv.room_id.clone(),
+                game_no: mv.game_no,
+                ply: mv.ply,
+            },
+            _ if foreign => StoreError::Missing(self.refers_to()),
+            _ => StoreError::Database(e),
+        }
+    }
+
+    /// What the row refers to, in words.
+    fn refers_to(&self) -> String {
+        match self {
+            NewRow::Seat { room_id } | NewRow::Game { room_id } => format!("room {room_id}"),
+            NewRow::Move(mv) => format!("game {} in room {}", mv.game_no, mv.room_id),
+            NewRow::Result { room_id, game_no } => format!("game {game_no} in room {room_id}"),
+        }
+    }
 }
 
 /// Where a room stands.
@@ -382,14 +409,9 @@ macro_rules! insert_seat {
         .bind(seat.joined_at_ms)
         .execute($executor)
         .await;
-        match inserted {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::SeatTaken),
-            Err(e) if is_foreign_key_violation(&e) => {
-                Err(StoreError::Missing(format!("room {room_id}")))
-            }
-            Err(e) => Err(StoreError::from(e)),
-            Ok(_) => Ok(()),
-        }
+        inserted
+            .map(|_| ())
+            .map_err(|e| NewRow::Seat { room_id }.refused(e))
     }};
 }
 
@@ -533,12 +555,7 @@ impl Store {
             .bind(game.start_fen.as_deref())
             .execute(&mut *tx)
             .await;
-            match inserted {
-                Err(e) if is_foreign_key_violation(&e) => {
-                    return Err(StoreError::Missing(format!("room {room_id}")));
-                }
-                other => other?,
-            };
+            inserted.map_err(|e| NewRow::Game { room_id }.refused(e))?;
             sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
                 .bind(RoomStatus::Playing.as_str())
                 .bind(room_id)
@@ -560,65 +577,74 @@ impl Store {
     /// with [`StoreError::DuplicatePly`]. Each game's clock state is set
     /// from its last move in the batch.
     pub async fn append_moves(&self, moves: &[MoveRecord]) -> Result<(), StoreError> {
+        match self.write_moves(moves, ROWS_PER_STATEMENT).await {
+            // A multi-row INSERT does not say which row the database
+            // refused: the same transaction again, a row per INSERT,
+            // names it (or stores the batch, if the failure has passed).
+            Err(_) if moves.len() > 1 => self.write_moves(moves, 1).await,
+            done => done,
+        }
+    }
+
+    /// Store `moves` in one transaction, `rows` per INSERT, and set the
+    /// clock state of the games they belong to in one UPDATE: a few
+    /// statements per batch, not two per move (with SQLite every
+    /// statement is a round trip to sqlx's database thread). The
+    /// statements are not kept prepared: each batch size is another
+    /// statement, and a cache of the large ones doubled the server's
+    /// memory under load.
+    async fn write_moves(&self, moves: &[MoveRecord], rows: usize) -> Result<(), StoreError> {
         if moves.is_empty() {
             return Ok(());
         }
-        // The last move of each game in the batch sets its clock state.
-        let mut last: HashMap<(&str, u32), &MoveRecord> = HashMap::new();
-        for mv in moves {
-            last.insert((mv.room_id.as_str(), mv.game_no), mv);
-        }
+        let last = last_move_of_each_game(moves);
         let stored_at = unix_ms_now();
         on_pool!(self, p => {
             let mut tx = p.begin().await?;
-            for mv in moves {
-                let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                let inserted = sqlx::query(
+            for chunk in moves.chunks(rows.max(1)) {
+                let mut insert = query_builder(
+                    p,
                     "INSERT INTO moves (room_id, game_no, ply, move_text, elapsed_ms, \
-                     white_ms, black_ms, moved_at, stored_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                )
-                .bind(&mv.room_id)
-                .bind(i64::from(mv.game_no))
-                .bind(i64::from(mv.ply))
-                .bind(&mv.text)
-                .bind(to_i64(mv.elapsed_ms))
-                .bind(white_ms)
-                .bind(black_ms)
-                .bind(mv.moved_at_ms)
-                .bind(stored_at)
-                .execute(&mut *tx)
-                .await;
-                match inserted {
-                    Err(e) if is_unique_violation(&e) => {
-                        return Err(StoreError::DuplicatePly {
-                            room_id: mv.room_id.clone(),
-                            game_no: mv.game_no,
-                            ply: mv.ply,
-                        });
-                    }
-                    Err(e) if is_foreign_key_violation(&e) => {
-                        return Err(StoreError::Missing(format!(
-                            "game {} in room {}",
-                            mv.game_no, mv.room_id
-                        )));
-                    }
-                    other => other?,
-                };
+                     white_ms, black_ms, moved_at, stored_at) ",
+                );
+                insert.push_values(chunk, |mut row, mv| {
+                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                    row.push_bind(&mv.room_id)
+                        .push_bind(i64::from(mv.game_no))
+                        .push_bind(i64::from(mv.ply))
+                        .push_bind(&mv.text)
+                        .push_bind(to_i64(mv.elapsed_ms))
+                        .push_bind(white_ms)
+                        .push_bind(black_ms)
+                        .push_bind(mv.moved_at_ms)
+                        .push_bind(stored_at);
+                });
+                let insert = insert.build().persistent(false);
+                insert.execute(&mut *tx).await.map_err(|e| match chunk {
+                    [mv] => NewRow::Move(mv).refused(e),
+                    _ => StoreError::Database(e),
+                })?;
             }
-            for mv in last.values() {
-                let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                sqlx::query(
-                    "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3 \
-                     WHERE room_id = $4 AND game_no = $5",
-                )
-                .bind(white_ms)
-                .bind(black_ms)
-                .bind(mv.moved_at_ms)
-                .bind(&mv.room_id)
-                .bind(i64::from(mv.game_no))
-                .execute(&mut *tx)
-                .await?;
+            for chunk in last.chunks(ROWS_PER_STATEMENT) {
+                // VALUES names its columns column1, column2... in both
+                // databases.
+                let mut update = query_builder(
+                    p,
+                    "UPDATE games SET white_ms = v.column3, black_ms = v.column4, \
+                     turn_started_at = v.column5 FROM (",
+                );
+                update.push_values(chunk, |mut row, mv| {
+                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
+                    row.push_bind(&mv.room_id)
+                        .push_bind(i64::from(mv.game_no))
+                        .push_bind(white_ms)
+                        .push_bind(black_ms)
+                        .push_bind(mv.moved_at_ms);
+                });
+                update.push(
+                    ") AS v WHERE games.room_id = v.column1 AND games.game_no = v.column2",
+                );
+                update.build().persistent(false).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(())
@@ -684,12 +710,7 @@ impl Store {
             .bind(result.finished_at_ms)
             .execute(&mut *tx)
             .await;
-            match inserted {
-                Err(e) if is_foreign_key_violation(&e) => {
-                    return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
-                }
-                other => other?,
-            };
+            inserted.map_err(|e| NewRow::Result { room_id, game_no }.refused(e))?;
             sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
                 .bind(RoomStatus::Finished.as_str())
                 .bind(room_id)
@@ -818,6 +839,34 @@ async fn sqlite_pool(options: SqliteConnectOptions) -> Result<SqlitePool, StoreE
         .max_connections(4)
         .connect_with(options)
         .await?)
+}
+
+/// Rows per multi-row statement: at 9 parameters a row, far below the
+/// parameters a statement may have (32,766 in SQLite, 65,535 in
+/// PostgreSQL).
+const ROWS_PER_STATEMENT: usize = 256;
+
+/// A query builder for the database of `pool` (so `on_pool!`'s body
+/// need not name it).
+fn query_builder<DB: sqlx::Database>(_pool: &sqlx::Pool<DB>, sql: &str) -> QueryBuilder<DB> {
+    QueryBuilder::new(sql)
+}
+
+/// The last move of each game among `moves` (it sets the game's clock
+/// state), in the order the games first appear.
+fn last_move_of_each_game(moves: &[MoveRecord]) -> Vec<&MoveRecord> {
+    let mut index: HashMap<(&str, u32), usize> = HashMap::new();
+    let mut last: Vec<&MoveRecord> = Vec::new();
+    for mv in moves {
+        match index.entry((mv.room_id.as_str(), mv.game_no)) {
+            Entry::Occupied(at) => last[*at.get()] = mv,
+            Entry::Vacant(at) => {
+                at.insert(last.len());
+                last.push(mv);
+            }
+        }
+    }
+    last
 }
 
 fn variant_name(variant: Variant) -> &'static str {

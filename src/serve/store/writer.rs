@@ -108,27 +108,28 @@ async fn run(
 ) {
     let mut batch = Vec::with_capacity(max_batch);
     while rx.recv_many(&mut batch, max_batch).await > 0 {
-        let records: Vec<MoveRecord> = batch.iter().map(|p| p.record.clone()).collect();
+        let (records, answers): (Vec<MoveRecord>, Vec<_>) =
+            batch.drain(..).map(|p| (p.record, p.done)).unzip();
         match store.append_moves(&records).await {
             Ok(()) => {
                 stats.batches.fetch_add(1, Ordering::Relaxed);
                 stats
                     .moves
                     .fetch_add(records.len() as u64, Ordering::Relaxed);
-                for pending in batch.drain(..) {
-                    let _ = pending.done.send(Ok(()));
+                for done in answers {
+                    let _ = done.send(Ok(()));
                 }
             }
             Err(_) => {
                 // Nothing of the batch was stored: store each on its own,
                 // so only the move at fault is refused.
-                for pending in batch.drain(..) {
-                    let result = store.append_move(&pending.record).await;
+                for (record, done) in records.iter().zip(answers) {
+                    let result = store.append_move(record).await;
                     if result.is_ok() {
                         stats.batches.fetch_add(1, Ordering::Relaxed);
                         stats.moves.fetch_add(1, Ordering::Relaxed);
                     }
-                    let _ = pending.done.send(result.map_err(WriteError::Store));
+                    let _ = done.send(result.map_err(WriteError::Store));
                 }
             }
         }
