@@ -47,6 +47,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/analysis.js"),
     ),
     ("text.js", "text/javascript", include_str!("assets/text.js")),
+    (
+        "study.js",
+        "text/javascript",
+        include_str!("assets/study.js"),
+    ),
+    (
+        "editor.js",
+        "text/javascript",
+        include_str!("assets/editor.js"),
+    ),
 ];
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -67,6 +77,8 @@ pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/room/{id}", get(index))
+        .route("/analysis", get(index))
+        .route("/editor", get(index))
         .route("/assets/{file}", get(asset))
         .route("/pdn/{id}", get(pdn))
         .route("/ws", get(socket))
