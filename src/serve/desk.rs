@@ -117,10 +117,12 @@ impl Desk {
         message
     }
 
-    /// Stop the analysis, if one runs; the status message to send.
+    /// Stop the analysis, if one runs; the status message to send, for
+    /// the board's position (an analysis that ended already says so too).
     fn stop(&mut self) -> Result<Option<String>, String> {
-        match self.running.take() {
-            Some(running) => lines_message(&running.fen, "stopped", &[]).map(Some),
+        let found = self.running.take().map(|r| r.found).unwrap_or_default();
+        match &self.study {
+            Some(study) => lines_message(&study.fen(), "stopped", &found).map(Some),
             None => Ok(None),
         }
     }

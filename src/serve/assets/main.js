@@ -142,11 +142,10 @@ function receive(message) {
     case "left":
       break;
     case "error":
-      showError(message.message);
-      if (app.editorWaits) {
-        app.editorWaits = false;
-        editor.error(message.message);
-      }
+      // The editor shows why its position was refused beside it.
+      if (app.editorWaits) editor.error(message.message);
+      else showError(message.message);
+      app.editorWaits = false;
       break;
   }
 }

@@ -80,7 +80,8 @@ export class Study {
   }
 
   key(event) {
-    if (document.body.dataset.view !== "study" || event.target.closest("input, textarea, select")) return;
+    const typing = event.target instanceof Element && event.target.closest("input, textarea, select");
+    if (document.body.dataset.view !== "study" || typing) return;
     const keys = { ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), Home: () => this.goTo(0), End: () => this.goTo(Infinity) };
     if (keys[event.key]) {
       event.preventDefault();

@@ -1,0 +1,301 @@
+//! The analysis board and the position editor in a real browser: headless
+//! Chromium driven over WebDriver (chromedriver), against `bashni gui`
+//! with our engine. Screenshots go to target/gui-screenshots/; with
+//! BASHNI_UPDATE_SCREENSHOTS set, the ones docs/gui.md shows go to docs/.
+//!
+//! Each test opens its own browser on its own server, so one failure does
+//! not hide the others. Without chromium and chromedriver they fail under
+//! CI (CI=true; the CI script installs them) and are skipped with a note
+//! elsewhere.
+
+#[path = "support/browser.rs"]
+mod browser;
+#[path = "support/serve.rs"]
+mod serve;
+#[path = "support/socket.rs"]
+mod socket;
+#[path = "support/temp.rs"]
+mod temp;
+
+use browser::{
+    Driver, ONE_BROWSER, browser, browser_programs, click, click_square, screenshot, select,
+    type_into, wait_for,
+};
+use fantoccini::Client;
+use futures_util::FutureExt;
+use serde_json::{Value, json};
+use serve::Serve;
+use std::path::PathBuf;
+use std::time::Duration;
+use temp::TempDir;
+
+/// A position with a column of nine: a white king over two white men over
+/// six black prisoners on h6 (docs/notation.md). White has two moves.
+const TALL: &str = "W:b2w,d2w,a3w,e3w,f4www,g5b,b6wbb,f6bw,h6Wwwbbbbbb,c7b,g7b 0 22";
+
+/// Where screenshots go: target/gui-screenshots/, or docs/ for the ones
+/// docs/gui.md shows when BASHNI_UPDATE_SCREENSHOTS is set, so that a test
+/// run leaves the work tree clean.
+fn screenshot_path(name: &str, for_docs: bool) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os("BASHNI_UPDATE_SCREENSHOTS") {
+        Some(_) if for_docs => root.join("docs").join(name),
+        _ => root.join("target/gui-screenshots").join(name),
+    }
+}
+
+/// Open `path` of a fresh `bashni gui` in a fresh Chromium and run `body`;
+/// the browser is closed even when a check in `body` fails.
+async fn on_the_page(path: &str, body: impl AsyncFnOnce(&Client)) {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().await;
+    let dir = TempDir::new("gui-browser");
+    let database = format!("sqlite:{}", dir.path().join("gui.db").display());
+    let server = Serve::gui(&["--database", &database], &[]);
+    let driver = Driver::start(&chromedriver);
+    let client = browser(&driver, &chromium).await;
+    let outcome = std::panic::AssertUnwindSafe(async {
+        let url = format!("{}{path}", server.origin());
+        client.goto(&url).await.expect("the page loads");
+        let online = "return document.getElementById('connection').dataset.status === 'online'";
+        wait_for(&client, online, "online").await;
+        body(&client).await;
+    })
+    .catch_unwind()
+    .await;
+    let _ = client.close().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+async fn run(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.expect("script runs")
+}
+
+/// The analysis board's move list once `condition` holds of it (as `m`).
+async fn study_moves_where(client: &Client, condition: &str) -> Value {
+    let script = format!(
+        "const m = [...document.querySelectorAll('#study-moves .move')].map(s => s.textContent);
+         return ({condition}) && m"
+    );
+    wait_for(client, &script, condition).await
+}
+
+/// The position the board `id` shows, once it shows one.
+async fn fen_of(client: &Client, id: &str) -> String {
+    let script = format!("return document.getElementById('{id}').dataset.fen");
+    let fen = wait_for(client, &script, id).await;
+    fen.as_str().expect("a position").to_string()
+}
+
+/// Put a PDN text on the analysis board by the import box.
+async fn import(client: &Client, pdn: &str) {
+    type_into(client, "study-pdn", pdn).await;
+    click(client, "#study-import").await;
+}
+
+/// Pick the editor's tool (`w`, `W`, `b`, `B`, `clear`).
+async fn tool(client: &Client, value: &str) {
+    click(
+        client,
+        &format!("input[name='editor-tool'][value='{value}']"),
+    )
+    .await;
+}
+
+/// The pieces of a drawn column, ordered by where they are drawn from the
+/// top of the screen down, and the height its badge shows.
+fn stack_script(board: &str, square: &str) -> String {
+    format!(
+        "const c = document.querySelector(\"#{board} .column[data-square='{square}']\");
+         if (!c) return null;
+         const pieces = [...c.querySelectorAll('.piece')]
+           .map(p => [p.getBoundingClientRect().top, p.classList[1], !!p.querySelector('.crown')]);
+         pieces.sort((a, b) => a[0] - b[0]);
+         return {{ order: pieces.map(p => p[1]).join(''),
+                  strictly: pieces.every((p, i) => i == 0 || p[0] > pieces[i - 1][0]),
+                  badge: c.querySelector('.badge text').textContent,
+                  crown: pieces[0][2] }};"
+    )
+}
+
+#[tokio::test]
+async fn the_engines_lines_appear_per_move_and_clicking_one_plays_it() {
+    on_the_page("/analysis", async |client| {
+        import(client, &format!("[FEN \"{TALL}\"]\n[Variant \"bashni\"]\n*\n")).await;
+        let tall = "return document.querySelector(\"#study-board .column[data-square='h6']\")?.dataset.height == '9'";
+        wait_for(client, tall, "the imported position").await;
+        click(client, "#study-analyse").await;
+        // White has two moves here, so two lines, each a score first.
+        let lines = "const l = [...document.querySelectorAll('#study-lines .line')];
+                     return l.length == 2 && l.map(d => [d.dataset.first, d.textContent])";
+        let shown = wait_for(client, lines, "two lines").await;
+        let firsts: Vec<&str> = (shown.as_array().expect("lines").iter())
+            .map(|l| l[0].as_str().expect("a move"))
+            .collect();
+        assert_ne!(firsts[0], firsts[1], "a line per move: {shown}");
+        for line in shown.as_array().expect("lines") {
+            let text = line[1].as_str().expect("text");
+            assert!(text.starts_with(['+', '-']), "a score first: {text}");
+        }
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        screenshot(client, &screenshot_path("gui-analysis.png", true)).await;
+        let first = run(client, "return document.querySelector('#study-lines .line').dataset.first").await;
+        click(client, "#study-lines .line").await;
+        let played = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(played[0], first, "{played}");
+        let engine = "return document.getElementById('study-engine').textContent";
+        let status = run(client, engine).await;
+        assert!(status.as_str().is_some_and(|s| s.starts_with("Engine:")), "{status}");
+        click(client, "#study-stop").await;
+        wait_for(client, "return document.getElementById('study-engine').textContent == 'Engine: stopped'", "stopped").await;
+    })
+    .await;
+}
+
+/// The editor builds a nine-piece column from the bottom up, drawn piece
+/// by piece; a position the rules refuse is named; an edited position's
+/// capture chain is clicked landing by landing on the analysis board.
+#[tokio::test]
+async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
+    on_the_page("/editor", async |client| {
+        wait_for(
+            client,
+            "return document.querySelectorAll('#editor-board .column').length == 24",
+            "the start",
+        )
+        .await;
+        click(client, "#editor-empty").await;
+        for (piece, times) in [("b", 6), ("w", 2), ("W", 1)] {
+            tool(client, piece).await;
+            for _ in 0..times {
+                click_square(client, "h6").await;
+            }
+        }
+        let stack = wait_for(
+            client,
+            &stack_script("editor-board", "h6"),
+            "the tall column",
+        )
+        .await;
+        assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
+        assert_eq!(stack["strictly"], true, "{stack}");
+        assert_eq!(stack["badge"], "9");
+        assert_eq!(stack["crown"], true, "the king commands");
+        // A man on the far rank: the server names the square, the editor stays.
+        tool(client, "w").await;
+        click_square(client, "b8").await;
+        click(client, "#editor-done").await;
+        let error = wait_for(
+            client,
+            "return document.getElementById('editor-error').textContent",
+            "the error",
+        )
+        .await;
+        assert!(error.as_str().is_some_and(|e| e.contains("b8")), "{error}");
+        assert_eq!(
+            run(client, "return document.body.dataset.view").await,
+            "editor"
+        );
+        tool(client, "clear").await;
+        click_square(client, "b8").await;
+        // c3 takes d4 to e5, then d6 to c7 or f6 to g7: two ways on (the
+        // king on h6 has no capture, so none but this chain is legal).
+        tool(client, "w").await;
+        click_square(client, "c3").await;
+        tool(client, "b").await;
+        for square in ["d4", "d6", "f6"] {
+            click_square(client, square).await;
+        }
+        screenshot(client, &screenshot_path("gui-editor.png", true)).await;
+        click(client, "#editor-done").await;
+        wait_for(
+            client,
+            "return document.body.dataset.view == 'study'",
+            "the analysis board",
+        )
+        .await;
+        let fen = fen_of(client, "study-board").await;
+        assert!(fen.contains("c3w") && fen.contains("f6b"), "{fen}");
+        click_square(client, "c3").await;
+        click_square(client, "e5").await;
+        let waiting = "return document.querySelectorAll('#study-board .target').length";
+        assert_eq!(wait_for(client, waiting, "two ways on").await, json!(2));
+        click_square(client, "g7").await;
+        let played = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(played, json!(["c3xe5xg7"]));
+    })
+    .await;
+}
+
+/// From the lobby's link to the analysis board: a Lasca game by clicks,
+/// out as PDN, a new Bashni game, and the PDN back; the move list walked
+/// by clicks and keys.
+#[tokio::test]
+async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
+    on_the_page("/", async |client| {
+        click(client, "#nav-study").await;
+        wait_for(client, "return document.body.dataset.view == 'study' && document.getElementById('study-variant').options.length", "the analysis board").await;
+        select(client, "study-variant", "lasca").await;
+        click(client, "#study-new").await;
+        wait_for(client, "return document.querySelectorAll('#study-board .column').length == 22", "Lasca's start").await;
+        let after_start = fen_of(client, "study-board").await;
+        for square in ["a3", "b4", "c5", "a3"] {
+            click_square(client, square).await;
+        }
+        study_moves_where(client, "m.length == 2").await;
+        let end = fen_of(client, "study-board").await;
+        click(client, "#study-export").await;
+        let pdn = wait_for(client, "return document.getElementById('study-pdn').value", "the PDN").await;
+        let pdn = pdn.as_str().expect("text").to_string();
+        assert!(pdn.contains("[Variant \"lasca\"]") && pdn.contains("a3-b4") && pdn.contains("c5xa3"), "{pdn}");
+        select(client, "study-variant", "bashni").await;
+        click(client, "#study-new").await;
+        wait_for(client, "return document.querySelectorAll('#study-board .column').length == 24", "Bashni's start").await;
+        import(client, &pdn).await;
+        let back = study_moves_where(client, "m.length == 2").await;
+        assert_eq!(back, json!(["a3-b4", "c5xa3"]));
+        assert_eq!(fen_of(client, "study-board").await, end);
+        // Back to the start by a click on the first move and a key.
+        click(client, "#study-moves .move[data-ply='1']").await;
+        wait_for(client, "return document.querySelector('#study-moves .current')?.dataset.ply == '1'", "ply 1").await;
+        run(client, "document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))").await;
+        let script = format!("return document.getElementById('study-board').dataset.fen == '{after_start}'");
+        wait_for(client, &script, "the start again").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn play_from_here_starts_a_room_from_an_edited_position() {
+    on_the_page("/editor", async |client| {
+        wait_for(client, "return document.querySelectorAll('#editor-board .column').length == 24", "the start").await;
+        click(client, "#editor-empty").await;
+        tool(client, "w").await;
+        for square in ["c3", "e3"] {
+            click_square(client, square).await;
+        }
+        tool(client, "b").await;
+        for square in ["d6", "f6", "f6"] {
+            click_square(client, square).await;
+        }
+        click(client, "#editor-done").await;
+        wait_for(client, "return document.body.dataset.view == 'study'", "the analysis board").await;
+        let edited = fen_of(client, "study-board").await;
+        assert!(edited.contains("f6bb"), "{edited}");
+        click(client, "#study-play").await;
+        wait_for(client, "return document.body.dataset.view == 'lobby' && !document.getElementById('start-from').hidden", "the create form").await;
+        select(client, "opponent", "engine").await;
+        select(client, "colour", "white").await;
+        select(client, "clock", "").await;
+        click(client, "#create-button").await;
+        wait_for(client, "return document.body.dataset.view == 'room'", "the room").await;
+        let script = format!("return document.getElementById('board').dataset.fen == '{edited}'");
+        wait_for(client, &script, "the edited position in the room").await;
+        wait_for(client, "return document.querySelectorAll('#board .glow').length > 0", "White to move").await;
+    })
+    .await;
+}
