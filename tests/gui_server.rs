@@ -194,12 +194,7 @@ async fn the_engines_lines_come_one_per_move_and_follow_the_board() {
 async fn an_engine_that_dies_mid_analysis_is_reported_and_replaced() {
     let dir = TempDir::new("gui-crash");
     let marker = dir.path().join("crashed");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
-    let engine = format!(
-        "cmd={script},arg=crashonce,arg={},arg={}",
-        marker.display(),
-        env!("CARGO_BIN_EXE_bashni")
-    );
+    let engine = serve::crash_once_engine(&marker);
     let server = gui(&dir, &["--engine", &engine]);
     let mut page = server.page().await;
     let start = study(&mut page, position("bashni", None, &[])).await;

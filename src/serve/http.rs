@@ -179,11 +179,13 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
     }
 }
 
-/// A connection's read buffer: room for the largest client message
-/// twice over. The WebSocket's default (128 KiB) is zeroed before every
-/// read and kept per connection: with 550 connections under the load test
-/// that was a fifth of the server's CPU (memset) and 70 MB of its memory.
-const READ_BUFFER_BYTES: usize = 2 * super::wire::MAX_CLIENT_MESSAGE_BYTES;
+/// A connection's read buffer: room for every usual client message (a
+/// move, a room setup, a line on the analysis board) twice over; a rare
+/// larger one (a pasted PDN, up to the message limit) is read in several
+/// chunks. The WebSocket's default (128 KiB) is zeroed before every read
+/// and kept per connection: with 550 connections under the load test that
+/// was a fifth of the server's CPU (memset) and 70 MB of its memory.
+const READ_BUFFER_BYTES: usize = 8 * 1024;
 
 async fn socket(
     State(state): Shared,

@@ -173,6 +173,18 @@ pub fn cpu_time_of(stat: &str) -> Option<std::time::Duration> {
     Some(std::time::Duration::from_millis(ticks * 10))
 }
 
+/// An engine spec whose first process exits on `go` (and leaves the file
+/// `marker` behind), and every later one is this program: an engine that
+/// crashes once and is then replaced.
+pub fn crash_once_engine(marker: &std::path::Path) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
+    format!(
+        "cmd={script},arg=crashonce,arg={},arg={}",
+        marker.display(),
+        env!("CARGO_BIN_EXE_bashni")
+    )
+}
+
 /// A room setup as the page's form sends it.
 pub fn setup(opponent: &str, clock: Option<&str>, colour: &str) -> Value {
     json!({
