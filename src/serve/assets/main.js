@@ -124,6 +124,8 @@ function receive(message) {
       lobby.render(message.rooms);
       break;
     case "seated":
+      // A position from the analysis board is for the room just made.
+      lobby.startFrom(null, null);
       app.tokens[message.room] = message.token;
       app.seats[message.room] = message.seat;
       localStorage.setItem(TOKENS_KEY, JSON.stringify(app.tokens));

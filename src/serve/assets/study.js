@@ -9,6 +9,9 @@
 import { $, fill, h } from "./text.js";
 import { Board } from "./board.js";
 
+// The least time between two requests for a line, in milliseconds.
+const SEND_GAP_MS = 100;
+
 // The statuses of an analysis that goes on (and follows the board).
 const RUNNING = ["starting", "waiting for a free engine", "analysing"];
 
@@ -19,6 +22,8 @@ export class Study {
     this.state = null;
     this.flipped = false;
     this.analysing = false;
+    this.queued = null;
+    this.timer = null;
     this.board = new Board($("study-board"), (text) => this.play(text));
     const click = (id, f) => $(id).addEventListener("click", f);
     click("study-first", () => this.goTo(0));
@@ -55,8 +60,19 @@ export class Study {
     this.send(variant, null, [], 0);
   }
 
+  // Ask for a line; at most one request per SEND_GAP_MS goes out, the
+  // newest winning, so a held arrow key stays within the server's rate.
   send(variant, fen, moves, cursor) {
-    this.app.send({ type: "study_position", variant, fen, moves, cursor });
+    this.queued = { type: "study_position", variant, fen, moves, cursor };
+    if (!this.timer) this.flush();
+  }
+
+  flush() {
+    this.timer = null;
+    if (!this.queued) return;
+    this.app.send(this.queued);
+    this.queued = null;
+    this.timer = setTimeout(() => this.flush(), SEND_GAP_MS);
   }
 
   // A move entered on the board, or a line's first move: the moves after
