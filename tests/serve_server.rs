@@ -262,10 +262,12 @@ async fn hostile_clients_are_refused_and_cut_off() {
     assert!(flood.is_closed().await, "a flooding page is cut off");
 }
 
-/// Start three games (two with clocks), play a few moves in each, kill
-/// the server with SIGKILL, wait, start it again on the same database:
-/// every game is back with its moves, the downtime is not charged, and
-/// the players take their seats again and play on.
+/// Start three games (two with clocks), play a few moves in each (and
+/// leave a draw offer pending in the first), finish a fourth, kill the
+/// server with SIGKILL, wait, start it again on the same database: every
+/// game is back with its moves and offers, the downtime is not charged,
+/// and the players take their seats again and play on; the finished game
+/// is shown as it ended.
 async fn kill_nine_and_restart(database: &str) {
     let mut server = Serve::start(database, &[]);
     let mut games = Vec::new();
@@ -278,14 +280,35 @@ async fn kill_nine_and_restart(database: &str) {
             };
             state = play_one(mover, &mut [other], &state).await;
         }
+        if games.is_empty() {
+            ann.send(json!({"type": "offer_draw"})).await;
+            state = room_state(&mut bob, |s| s["draw_offer"] == "white").await;
+        }
         games.push((room, tokens, state));
     }
+    let (mut ann, mut bob, finished, _, state) = two_players(&server, None).await;
+    let finished_state = play_one(&mut ann, &mut [&mut bob], &state).await;
+    bob.send(json!({"type": "resign"})).await;
+    room_state(&mut ann, |s| s["phase"] == "over").await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     server.kill9();
     let downtime = Duration::from_secs(6);
     tokio::time::sleep(downtime).await;
     let server = Serve::start(database, &[]);
     assert_eq!(server.restored, 3, "every unfinished game comes back");
+    let mut watcher = server.page().await;
+    watcher
+        .send(json!({"type": "open", "room": finished}))
+        .await;
+    let ended = room_state(&mut watcher, |s| s["id"] == finished.as_str()).await;
+    assert_eq!(
+        ended["phase"], "over",
+        "a finished room is shown as it ended"
+    );
+    assert_eq!(ended["result"]["result"], "2-0");
+    assert_eq!(ended["result"]["reason"], "Black resigned");
+    assert_eq!(moves(&ended), moves(&finished_state));
+    assert_eq!(games[0].2["draw_offer"], "white");
     for (room, tokens, before) in &games {
         let to_move = usize::from(before["to_move"] == "black");
         let seat = if before["seats"][0]["colour"] == before["to_move"] {
@@ -300,6 +323,7 @@ async fn kill_nine_and_restart(database: &str) {
         assert_eq!(seated["seat"], seat);
         let after = room_state(&mut page, |s| s["id"] == room.as_str()).await;
         assert_eq!(moves(&after), moves(before), "the same moves");
+        assert_eq!(after["draw_offer"], before["draw_offer"], "the same offers");
         if let (Some(was), Some(now)) = (
             before["clock_ms"][to_move].as_i64(),
             after["clock_ms"][to_move].as_i64(),
@@ -462,5 +486,127 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     assert_eq!(
         again["ladder"]["best"], score,
         "the best is kept per name and device"
+    );
+}
+
+/// What a replay must show: game `moves` replayed by the (ladder's)
+/// rules from `start`: the position after each move, and how it ended.
+fn replayed(start: &str, moves: &[String]) -> (Vec<String>, Option<bashni_rules::GameEnd>) {
+    let rules = bashni_rules::RuleSet::new(bashni_rules::Variant::Bashni);
+    let mut game = bashni_rules::Game::from_fen(rules, start).expect("start");
+    let fens = moves
+        .iter()
+        .map(|m| {
+            game.play_text(m).expect("a stored move is legal");
+            game.position().to_fen()
+        })
+        .collect();
+    (fens, game.result())
+}
+
+/// Ask for game `game_no` of the room shown; the replay that comes.
+async fn replay(page: &mut Page, game_no: u32) -> Value {
+    page.send(json!({"type": "replay", "game": game_no})).await;
+    page.until(|m| m["type"] == "replay" || m["type"] == "error")
+        .await
+        .0
+}
+
+#[tokio::test]
+async fn a_ladder_run_survives_kill_nine_then_replays_and_downloads_every_game() {
+    let dir = TempDir::new("serve-ladder-restart");
+    let database = sqlite(&dir);
+    let mut server = Serve::start(&database, &[]);
+    let mut page = server.page().await;
+    let device = "ffeeddccbbaa99887766554433221100";
+    page.send(json!({"type": "ladder", "variant": "bashni", "name": "Rui", "device": device}))
+        .await;
+    let (seated, _) = page.until(|m| m["type"] == "seated").await;
+    let room = seated["room"].as_str().expect("room").to_string();
+    let token = seated["token"].as_str().expect("token").to_string();
+    let first = room_state(&mut page, |s| s["phase"] == "playing").await;
+    let mut engine = Engine::start();
+    beat_rival(&mut page, &mut engine, first).await;
+    let second = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;
+    play_one(&mut page, &mut [], &second).await;
+    let second = room_state(&mut page, |s| {
+        moves(s).len() == 2 && s["to_move"] == "white"
+    })
+    .await;
+    // Let a heartbeat pass, then kill the server in the middle of game 2.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    server.kill9();
+    let server = Serve::start(&database, &[]);
+    assert_eq!(server.restored, 1, "the run's room comes back");
+    let mut page = server.page().await;
+    page.send(json!({"type": "open", "room": room, "token": token}))
+        .await;
+    let back = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+    assert_eq!(back["game_no"], 2);
+    assert_eq!(moves(&back), moves(&second), "the same moves");
+    assert_eq!(back["ladder"]["rival"], 2);
+    assert_eq!(back["ladder"]["wins"], 1);
+    assert_eq!(back["ladder"]["score"], second["ladder"]["score"]);
+    // The run goes on: White moves, the rival answers from the pool.
+    page.send(json!({"type": "move", "text": first_legal(&back)}))
+        .await;
+    room_state(&mut page, |s| moves(s).len() == 4).await;
+    page.send(json!({"type": "resign"})).await;
+    let over = room_state(&mut page, |s| s["ladder"]["status"] == "lost").await;
+
+    // Every game replays move by move, by the rules, as it was stored.
+    let game_one = replay(&mut page, 1).await;
+    assert_eq!(game_one["type"], "replay", "{game_one}");
+    assert_eq!(game_one["games"], 2);
+    assert_eq!(game_one["white"], "Rui");
+    assert_eq!(game_one["result"]["result"], "2-0", "rival 1 was beaten");
+    let texts: Vec<String> = game_one["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["move"]["text"].as_str().expect("text").to_string())
+        .collect();
+    let start = game_one["start_fen"].as_str().expect("start");
+    let fens: Vec<String> = game_one["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["fen"].as_str().expect("fen").to_string())
+        .collect();
+    let (positions, end) = replayed(start, &texts);
+    assert_eq!(fens, positions, "the position after every move");
+    assert_eq!(
+        end.and_then(|e| e.winner()),
+        Some(bashni_rules::Colour::White),
+        "game 1 ends with the rival beaten by the rules"
+    );
+    let game_two = replay(&mut page, 2).await;
+    assert_eq!(game_two["result"]["reason"], "White resigned");
+    assert_eq!(game_two["plies"].as_array().map(Vec::len), Some(4));
+    let missing = replay(&mut page, 3).await;
+    assert_eq!(missing["type"], "error");
+
+    // The PDN file holds both games of the run.
+    let (status, pdn) = server.get(
+        &format!("/pdn/{room}"),
+        &format!("127.0.0.1:{}", server.port),
+        &[],
+    );
+    assert_eq!(status, 200);
+    let games = bashni_host::pdn::parse_pdn(&pdn).expect("our PDN reads back");
+    assert_eq!(games.len(), 2, "{pdn}");
+    assert_eq!(games[0].tag("Result"), Some("2-0"));
+    assert_eq!(games[0].moves, texts);
+    assert_eq!(games[1].tag("Result"), Some("0-2"));
+    assert_eq!(games[1].moves, moves(&over));
+    assert_eq!(
+        server
+            .get(
+                "/pdn/not-a-room",
+                &format!("127.0.0.1:{}", server.port),
+                &[]
+            )
+            .0,
+        404
     );
 }

@@ -17,8 +17,6 @@ use super::store::writer::MoveWriter;
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{AnalysisView, ConfigView, Extras, LobbyRoom, RoomView, phase_name};
-use super::wire::clock_text;
-use bashni_host::pdn::{PdnGame, today};
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
@@ -105,11 +103,6 @@ pub enum ToRoom {
         /// Done, or why not.
         reply: oneshot::Sender<Result<(), String>>,
     },
-    /// The room's current (or last) game as PDN.
-    Pdn {
-        /// The PDN text.
-        reply: oneshot::Sender<String>,
-    },
     /// Analyse the finished game for everyone.
     Analyse {
         /// Started, or why not.
@@ -189,6 +182,9 @@ pub fn spawn(
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
     let (state, state_rx) = watch::channel(Arc::<str>::from("{}"));
+    // A ladder room brought back with its game over (the server stopped
+    // between the result and the next rival's game) goes on.
+    let game_over = matches!(room.phase(), Phase::Over(_));
     let mut actor = Actor {
         room,
         shared,
@@ -203,8 +199,8 @@ pub fn spawn(
         analysis: None,
         closed: false,
         idle_since: None,
+        climb_due: climb.is_some() && game_over,
         climb,
-        climb_due: false,
     };
     actor.publish();
     tokio::spawn(async move {
@@ -259,9 +255,6 @@ impl Actor {
                 });
             }
             ToRoom::Detach { seat } => self.attach(seat, -1),
-            ToRoom::Pdn { reply } => {
-                let _ = reply.send(self.pdn());
-            }
             ToRoom::Authenticate { token, reply } => {
                 let _ = reply.send(self.room.authenticate(&token));
             }
@@ -387,10 +380,7 @@ impl Actor {
         }
         for event in &events {
             if let Err(e) = self.store(event).await {
-                eprintln!("bashni serve: room {}: {e}", self.room.id());
-                self.room = before;
-                self.publish();
-                return Err(format!("not stored, not played: {e}"));
+                return Err(self.refused(before, &e));
             }
             match event {
                 Event::GameStarted { .. } => self.analysis = None,
@@ -398,8 +388,44 @@ impl Actor {
                 _ => {}
             }
         }
+        if let Err(e) = self.store_offers(&events).await {
+            return Err(self.refused(before, &e));
+        }
         self.publish();
         Ok(())
+    }
+
+    /// The store refused `why`: the room goes back to `before`.
+    fn refused(&mut self, before: Room, why: &str) -> String {
+        eprintln!("bashni serve: room {}: {why}", self.room.id());
+        self.room = before;
+        self.publish();
+        format!("not stored, not played: {why}")
+    }
+
+    /// Keep the offers pending once `events` changed them, so a restart
+    /// brings them back. Written from the room as the events left it (a
+    /// rematch agreed has started the next game, whose row exists by now).
+    async fn store_offers(&self, events: &[Event]) -> Result<(), String> {
+        let offers_changed = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::DrawOffered { .. }
+                    | Event::DrawDeclined { .. }
+                    | Event::TakebackRequested { .. }
+                    | Event::TakebackDeclined { .. }
+                    | Event::RematchOffered { .. }
+            )
+        });
+        if !offers_changed {
+            return Ok(());
+        }
+        let room = &self.room;
+        self.shared
+            .store
+            .save_offers(room.id(), room.game_no(), &room.offers_record())
+            .await
+            .map_err(|e| e.to_string())
     }
 
     async fn store(&self, event: &Event) -> Result<(), String> {
@@ -473,7 +499,7 @@ impl Actor {
                     .await
                     .map_err(|e| e.to_string())
             }
-            // Offers live in the room only: a restart forgets them.
+            // Stored once all events are: see `store_offers`.
             Event::DrawOffered { .. }
             | Event::DrawDeclined { .. }
             | Event::TakebackRequested { .. }
@@ -647,15 +673,22 @@ impl Actor {
             return;
         };
         let think_ms = self.room.thinking_ms(Colour::White);
+        let game_no = self.room.game_no();
         let Some(climb) = &mut self.climb else {
             return;
         };
-        let next = climb.record(outcome.winner, think_ms);
-        let record = climb.record.clone();
-        if let Err(e) = self.shared.store.update_run(&record, unix_ms_now()).await {
-            eprintln!("bashni serve: ladder run {}: {e}", record.id);
+        // A room brought back after a crash may have its game counted by
+        // the run already (the run's row was stored, the next game not):
+        // then only the next game is started.
+        if !climb.has_recorded(game_no) {
+            climb.record(outcome.winner, think_ms);
+            let record = &climb.record;
+            if let Err(e) = self.shared.store.update_run(record, unix_ms_now()).await {
+                eprintln!("bashni serve: ladder run {}: {e}", record.id);
+            }
         }
-        if let Some(fen) = next {
+        let record = climb.record.clone();
+        if let Some(fen) = climb.next_start() {
             let before = self.room.clone();
             match self.room.next_game_from(&fen, Instant::now()) {
                 Ok(events) => {
@@ -699,43 +732,6 @@ impl Actor {
                 self.publish();
             }
         }
-    }
-
-    /// The current (or last) game as PDN, with the room's rules as tags.
-    fn pdn(&self) -> String {
-        let room = &self.room;
-        let name = |colour| {
-            room.player(room.seat_of(colour))
-                .map_or("?", |p| p.name.as_str())
-        };
-        let result = match room.phase() {
-            Phase::Over(outcome) => outcome.result_token(),
-            _ => "*",
-        };
-        let game = room.game();
-        let config = room.config();
-        let mut tags = vec![
-            ("Event", "bashni serve".to_string()),
-            ("Site", format!("room {}", room.id())),
-            ("Date", today()),
-            ("Round", room.game_no().to_string()),
-            ("White", name(Colour::White).to_string()),
-            ("Black", name(Colour::Black).to_string()),
-            ("Result", result.to_string()),
-            ("Variant", config.game.variant.to_string()),
-            ("FEN", game.start().to_fen()),
-            ("KingLanding", config.game.king_landing.to_string()),
-            ("ForcedCapture", config.game.forced_capture.to_string()),
-        ];
-        if let Some(clock) = &config.clock {
-            tags.push(("TimeControl", clock_text(clock)));
-        }
-        PdnGame::new(
-            tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
-            game.moves().iter().map(ToString::to_string).collect(),
-            result,
-        )
-        .to_pdn()
     }
 
     fn analyse(&mut self) -> Result<(), String> {

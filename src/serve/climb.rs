@@ -102,15 +102,28 @@ impl Climb {
     }
 
     /// Record a finished game (`winner`, the player's thinking time in
-    /// it): the stored row follows. The next game's start position, if
-    /// the run goes on.
-    pub fn record(&mut self, winner: Option<Colour>, think_ms: u64) -> Option<String> {
+    /// it): the stored row follows. A run that is over records nothing.
+    pub fn record(&mut self, winner: Option<Colour>, think_ms: u64) {
         let result: GameResult = result_for_player(winner);
-        self.run.record_game(result, think_ms).ok()?;
+        if self.run.record_game(result, think_ms).is_err() {
+            return;
+        }
         self.record.wins = self.run.wins();
         self.record.think_ms = self.run.think_ms_of_wins();
         self.record.score = self.run.score();
         self.record.status = self.run.status().as_str().to_owned();
+    }
+
+    /// Whether the run has counted game `game_no` of its room: every game
+    /// counted but the last was won, and the last one counted ended the
+    /// run unless it was won too.
+    pub fn has_recorded(&self, game_no: u32) -> bool {
+        let counted = self.run.wins() + u32::from(self.run.is_over());
+        counted >= game_no
+    }
+
+    /// The next game's start position; `None` once the run is over.
+    pub fn next_start(&self) -> Option<String> {
         self.run.start_position().map(|p| p.to_fen())
     }
 

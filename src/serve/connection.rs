@@ -5,6 +5,7 @@
 
 use super::actor::{Action, RoomHandle, ToRoom};
 use super::desk::Desk;
+use super::history;
 use super::hub::Hub;
 use super::room::Player;
 use super::token::SeatToken;
@@ -52,6 +53,7 @@ impl Bucket {
 
 /// The room a page shows.
 struct Shown {
+    id: String,
     handle: RoomHandle,
     seat: Option<u8>,
     state: watch::Receiver<Arc<str>>,
@@ -211,6 +213,7 @@ impl Connection {
                 self.outbox.extend(answers);
                 return Ok(());
             }
+            ClientMessage::Replay { game } => return self.replay(game).await,
             ClientMessage::Move { text } => Action::Move(text),
             ClientMessage::Resign => Action::Resign,
             ClientMessage::OfferDraw => Action::OfferDraw,
@@ -224,14 +227,8 @@ impl Connection {
         self.act(action).await
     }
 
-    fn find(&self, id: &str) -> Result<RoomHandle, String> {
-        self.hub
-            .room(id)
-            .ok_or_else(|| format!("no room '{}'", id.chars().take(40).collect::<String>()))
-    }
-
     async fn join(&mut self, id: &str, name: &str) -> Result<(), String> {
-        let handle = self.find(id)?;
+        let handle = self.hub.find(id).await?;
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         let (reply, answer) = oneshot::channel();
@@ -251,7 +248,7 @@ impl Connection {
     }
 
     async fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
-        let handle = self.find(id)?;
+        let handle = self.hub.find(id).await?;
         let seat = match token.and_then(SeatToken::parse) {
             Some(token) => {
                 let (reply, answer) = oneshot::channel();
@@ -279,7 +276,7 @@ impl Connection {
 
     /// Show room `id` (leaving the one shown), in `seat` or as a watcher.
     async fn show(&mut self, id: &str, seat: Option<u8>) -> Result<(), String> {
-        let handle = self.find(id)?;
+        let handle = self.hub.find(id).await?;
         self.leave_room().await;
         let (reply, answer) = oneshot::channel();
         send(&handle, ToRoom::Attach { seat, reply }).await?;
@@ -287,6 +284,7 @@ impl Connection {
         let mut state = handle.state.clone();
         self.outbox.push(state.borrow_and_update().to_string());
         self.room = Some(Shown {
+            id: id.to_owned(),
             handle,
             seat,
             state,
@@ -346,6 +344,26 @@ impl Connection {
         )
         .await?;
         answer.await.map_err(|_| closed())?
+    }
+
+    /// Send game `game_no` of the room shown, as stored.
+    async fn replay(&mut self, game_no: u32) -> Result<(), String> {
+        let Some(shown) = &self.room else {
+            return Err("open a room first".into());
+        };
+        let id = shown.id.clone();
+        let room = self
+            .hub
+            .shared
+            .store
+            .stored_room(&id)
+            .await
+            .map_err(|e| format!("cannot read room {id}: {e}"))?
+            .ok_or_else(|| format!("room {id} is not stored"))?;
+        let view = history::replay(&room, game_no)?;
+        let text = serde_json::to_string(&view).map_err(|e| e.to_string())?;
+        self.outbox.push(text);
+        Ok(())
     }
 
     async fn analyse(&mut self) -> Result<(), String> {

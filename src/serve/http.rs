@@ -7,9 +7,10 @@
 //! browser request that carries an `Origin` must come from the page's
 //! own origin, and the WebSocket requires one.
 
-use super::actor::ToRoom;
 use super::connection;
+use super::history;
 use super::hub::Hub;
+use super::token::SeatToken;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path, Request, State};
@@ -19,7 +20,6 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::oneshot;
 
 /// The page's files: (path, content type, text).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -41,6 +41,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/lobby.js"),
     ),
     ("room.js", "text/javascript", include_str!("assets/room.js")),
+    (
+        "replay.js",
+        "text/javascript",
+        include_str!("assets/replay.js"),
+    ),
     (
         "analysis.js",
         "text/javascript",
@@ -155,27 +160,33 @@ async fn asset(Path(file): Path<String>) -> Response {
     }
 }
 
+/// Every game of a room as PDN, from the store (a finished room need
+/// not be in memory).
 async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
-    let Some(handle) = state.hub.room(&id) else {
+    if SeatToken::parse(&id).is_none() {
         return (StatusCode::NOT_FOUND, "no such room\n").into_response();
-    };
-    let (reply, answer) = oneshot::channel();
-    if handle.tx.send(ToRoom::Pdn { reply }).await.is_err() {
-        return (StatusCode::NOT_FOUND, "the room has closed\n").into_response();
     }
-    match answer.await {
+    let stored = match state.hub.shared.store.stored_room(&id).await {
+        Ok(Some(room)) => room,
+        Ok(None) => return (StatusCode::NOT_FOUND, "no such room\n").into_response(),
+        Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
+    };
+    match history::pdn(&stored) {
         Ok(text) => (
             [
-                (header::CONTENT_TYPE, "application/x-pdn; charset=utf-8"),
+                (
+                    header::CONTENT_TYPE,
+                    "application/x-pdn; charset=utf-8".to_string(),
+                ),
                 (
                     header::CONTENT_DISPOSITION,
-                    "attachment; filename=\"bashni-game.pdn\"",
+                    format!("attachment; filename=\"bashni-{}.pdn\"", &id[..8]),
                 ),
             ],
             text,
         )
             .into_response(),
-        Err(_) => (StatusCode::NOT_FOUND, "the room has closed\n").into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
     }
 }
 

@@ -6,7 +6,7 @@ use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{Run, ladder_rules};
 use super::room::{Player, Room};
-use super::store::{BoardLine, NewRoom, RunRecord, unix_ms_now};
+use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
 use super::token::{SeatToken, random_hex128};
 use super::view::{ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges};
@@ -61,6 +61,7 @@ pub struct Hub {
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     connections: DashMap<IpAddr, usize>,
+    loading: tokio::sync::Mutex<()>,
 }
 
 impl Hub {
@@ -84,12 +85,52 @@ impl Hub {
             rooms: Arc::new(DashMap::new()),
             created: Mutex::new(HashMap::new()),
             connections: DashMap::new(),
+            loading: tokio::sync::Mutex::new(()),
         }
     }
 
     /// The room with this id, if it is in memory.
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
         self.rooms.get(id).map(|r| r.value().clone())
+    }
+
+    /// The room with this id: in memory, or a finished one brought back
+    /// from the store (its page shows the result, the replay and the
+    /// analysis, and a rematch may follow). Unfinished rooms are all in
+    /// memory since the start, so only finished ones are loaded here.
+    pub async fn find(&self, id: &str) -> Result<RoomHandle, String> {
+        if let Some(handle) = self.room(id) {
+            return Ok(handle);
+        }
+        let unknown = || format!("no room '{}'", id.chars().take(40).collect::<String>());
+        if SeatToken::parse(id).is_none() {
+            return Err(unknown());
+        }
+        // One load at a time, so two pages opening the same finished room
+        // get one task for it.
+        let _loading = self.loading.lock().await;
+        if let Some(handle) = self.room(id) {
+            return Ok(handle);
+        }
+        let store = &self.shared.store;
+        let loaded = store
+            .load_room(id)
+            .await
+            .map_err(|e| format!("cannot read room {id}: {e}"))?
+            .ok_or_else(unknown)?;
+        if loaded.status != RoomStatus::Finished {
+            return Err(unknown());
+        }
+        if loaded.game.is_none() {
+            return Err("that room was closed before anyone joined".into());
+        }
+        if self.rooms.len() >= self.limits.max_rooms {
+            return Err("the server has as many rooms as it takes; try again later".into());
+        }
+        let room = Room::restore(&loaded, Duration::ZERO, Instant::now())
+            .map_err(|e| format!("room {id} cannot be shown: {e}"))?;
+        let climb = self.climb_of(id).await?;
+        Ok(self.spawn(room, climb))
     }
 
     /// Rooms in memory.

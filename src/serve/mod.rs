@@ -17,7 +17,7 @@
 //!   random moves, the handicapped starts, the score and a run; [`climb`]:
 //!   a run as a room plays it;
 //! - [`wire`] and [`view`]: what the page sends (checked) and what it is
-//!   sent;
+//!   sent; [`history`]: a room's stored games as PDN and as a replay;
 //! - [`actor`]: one task per room, which stores an event before anyone
 //!   sees it;
 //! - [`engines`]: the engine processes; [`lobby`]: the public list;
@@ -34,6 +34,7 @@ pub mod config;
 pub mod connection;
 pub mod desk;
 pub mod engines;
+pub mod history;
 pub mod http;
 pub mod hub;
 pub mod ladder;

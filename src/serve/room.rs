@@ -13,7 +13,7 @@
 use super::config::{Opponent, RoomConfig};
 #[cfg(doc)]
 use super::store::GameRecord;
-use super::store::{LoadedRoom, RoomStatus, SeatRecord};
+use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::{Charge, Clocks};
 use bashni_host::pdn::result_token;
@@ -125,6 +125,29 @@ impl Outcome {
     /// The PDN result: `2-0`, `0-2` or `1-1`.
     pub fn result_token(&self) -> &'static str {
         result_token(self.winner)
+    }
+
+    /// The outcome a stored reason stands for (the words [`Outcome`]'s
+    /// `Display` wrote), or the rules' end when the game's moves end it.
+    fn from_stored(reason: &str, end_by_rules: Option<GameEnd>) -> Option<Outcome> {
+        if let Some(end) = end_by_rules {
+            return Some(Outcome::of(EndReason::Rules(end)));
+        }
+        let loser = |words: &str| match words {
+            "White" => Some(Colour::White),
+            "Black" => Some(Colour::Black),
+            _ => None,
+        };
+        let reason = if reason == "draw agreed" {
+            EndReason::DrawAgreed
+        } else if let Some(who) = reason.strip_suffix(" lost on time") {
+            EndReason::Time { loser: loser(who)? }
+        } else if let Some(who) = reason.strip_suffix(" resigned") {
+            EndReason::Resignation { loser: loser(who)? }
+        } else {
+            return None;
+        };
+        Some(Outcome::of(reason))
     }
 }
 
@@ -394,15 +417,52 @@ impl Room {
             room.replay(&mv.text, mv.elapsed_ms)?;
         }
         room.turn_began = now.checked_sub(thinking).unwrap_or(now);
-        if loaded.status == RoomStatus::Finished || game.result.is_some() {
-            return Err(RoomError::Corrupt("a finished game is not restored".into()));
-        }
-        if let Some(end) = room.game.result() {
+        if let Some(result) = &game.result {
+            let outcome = Outcome::from_stored(&result.reason, room.game.result())
+                .filter(|o| o.result_token() == result.result)
+                .ok_or_else(|| {
+                    RoomError::Corrupt(format!("result {} ({})", result.result, result.reason))
+                })?;
+            room.phase = Phase::Over(outcome);
+        } else if loaded.status == RoomStatus::Finished {
+            return Err(RoomError::Corrupt(
+                "a finished room without a result".into(),
+            ));
+        } else if let Some(end) = room.game.result() {
             // Stored moves that ended the game, stored before the result:
             // end it now.
             room.phase = Phase::Over(Outcome::of(EndReason::Rules(end)));
         }
+        if let Some(offers) = &game.offers {
+            room.restore_offers(offers);
+        }
         Ok(room)
+    }
+
+    /// Take back the offers a game had pending when they were stored,
+    /// unless a move has been played since (a move clears them).
+    fn restore_offers(&mut self, offers: &OffersRecord) {
+        if usize::try_from(offers.at_ply).ok() != Some(self.game.moves().len()) {
+            return;
+        }
+        match self.phase {
+            Phase::Playing => {
+                self.draw_offer = offers.draw_offer;
+                self.takeback_request = offers.takeback_by;
+            }
+            Phase::Over(_) => self.rematch = offers.rematch,
+            Phase::Waiting => {}
+        }
+    }
+
+    /// The offers pending now, as the store keeps them.
+    pub fn offers_record(&self) -> OffersRecord {
+        OffersRecord {
+            at_ply: u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX),
+            draw_offer: self.draw_offer,
+            takeback_by: self.takeback_request,
+            rematch: self.rematch,
+        }
     }
 
     /// Play a stored move again: legal by the rules, charged as it was.
@@ -827,6 +887,42 @@ mod tests {
     use crate::serve::store::{GameRecord, MoveRecord, SeatRecord};
     use bashni_host::clock::TimeControl;
     use bashni_rules::{DrawRules, Variant};
+
+    #[test]
+    fn a_stored_outcome_reads_back_as_it_was_written() {
+        let reasons = [
+            EndReason::DrawAgreed,
+            EndReason::Time {
+                loser: Colour::White,
+            },
+            EndReason::Time {
+                loser: Colour::Black,
+            },
+            EndReason::Resignation {
+                loser: Colour::White,
+            },
+            EndReason::Resignation {
+                loser: Colour::Black,
+            },
+        ];
+        for reason in reasons {
+            let outcome = Outcome::of(reason);
+            assert_eq!(
+                Outcome::from_stored(&outcome.to_string(), None),
+                Some(outcome)
+            );
+        }
+        let end = GameEnd::NoLegalMove {
+            loser: Colour::Black,
+        };
+        let by_rules = Outcome::of(EndReason::Rules(end));
+        assert_eq!(
+            Outcome::from_stored(&by_rules.to_string(), Some(end)),
+            Some(by_rules)
+        );
+        assert_eq!(Outcome::from_stored("Grey resigned", None), None);
+        assert_eq!(Outcome::from_stored("the moon fell", None), None);
+    }
 
     fn secs(s: u64) -> Duration {
         Duration::from_secs(s)
@@ -1256,6 +1352,7 @@ mod tests {
                 start_fen: None,
                 moves: records.clone(),
                 result: None,
+                offers: None,
             }),
         };
         // Black's turn began at 1000 s (wall clock); the last heartbeat

@@ -125,6 +125,11 @@ pub enum ClientMessage {
     },
     /// Stop the analysis.
     StudyStop,
+    /// Send a game of the room shown, position by position.
+    Replay {
+        /// 1 for the room's first game.
+        game: u32,
+    },
 }
 
 /// Why a client's message was refused.

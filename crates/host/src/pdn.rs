@@ -293,10 +293,16 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
 
 /// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
+    let ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    date_of_unix_ms(ms)
+}
+
+/// The date of an instant (Unix milliseconds) as PDN writes it
+/// (`YYYY.MM.DD`, UTC).
+pub fn date_of_unix_ms(ms: i64) -> String {
+    let (y, m, d) = civil_from_days(ms.div_euclid(86_400_000));
     format!("{y:04}.{m:02}.{d:02}")
 }
 
@@ -317,6 +323,14 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_are_utc_days() {
+        assert_eq!(date_of_unix_ms(0), "1970.01.01");
+        assert_eq!(date_of_unix_ms(86_400_000 - 1), "1970.01.01");
+        assert_eq!(date_of_unix_ms(951_782_400_000), "2000.02.29");
+        assert_eq!(date_of_unix_ms(1_796_256_000_000), "2026.12.03");
+    }
 
     fn game(fen: &str, moves: &[&str], result: &str) -> PdnGame {
         PdnGame::new(

@@ -1,7 +1,8 @@
 // The play server's page: the lobby, one room at a time, the analysis
-// board and the position editor, drawn from what the server sends. The browser keeps a display name and the seat
-// tokens it was given (one per room): with them a reload, or a lost and
-// regained connection, brings the player back to their seat.
+// board and the position editor, drawn from what the server sends. The
+// browser keeps a display name and the seat tokens it was given (one per
+// room): with them a reload, or a lost and regained connection, brings
+// the player back to their seat.
 
 import { Connection } from "./network.js";
 import { Lobby } from "./lobby.js";
@@ -137,6 +138,9 @@ function receive(message) {
       break;
     case "room":
       if (message.id === app.roomId) room.show(message);
+      break;
+    case "replay":
+      if (message.room === app.roomId) room.replay.receive(message);
       break;
     case "leaderboard":
       lobby.renderLeaderboard(message.lines);

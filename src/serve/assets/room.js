@@ -1,13 +1,15 @@
 // A room: the board from the player's side, the two players with their
 // clocks, what is pending (offers, a takeback, a rematch), the result,
-// the move list with the analysis marks, and the PDN download. Drawn
-// from the room's state as the server sent it; the clocks count down
-// between states from the time the state arrived.
+// the move list with the analysis marks, a replay of any game of the
+// room, and the PDN download. Drawn from the room's state as the server
+// sent it; the clocks count down between states from the time the state
+// arrived.
 
 import { $, clockText, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { rulesText, variantTitle } from "./lobby.js";
+import { Replay } from "./replay.js";
 
 export class Room {
   // app: {send(message), name(), welcome, seat(roomId)}
@@ -28,6 +30,8 @@ export class Room {
     act("analyse", "analyse");
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+    this.replay = new Replay(app.send, () => this.draw());
+    this.replayControls();
     setInterval(() => this.tickClocks(), 100);
   }
 
@@ -43,20 +47,28 @@ export class Room {
 
   show(state) {
     if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
+    if (this.state && this.state.id !== state.id) this.replay.close();
     this.state = state;
     this.receivedAt = performance.now();
-    const s = state;
+    this.draw();
+  }
+
+  draw() {
+    const s = this.state;
+    if (!s) return;
     const colour = this.myColour();
     const size = (this.app.welcome.variants.find((v) => v.name === s.config.variant) || { size: 8 }).size;
     const myTurn = s.phase === "playing" && colour === s.to_move;
+    const replaying = Boolean(this.replay.game);
+    const shown = replaying ? this.replay.position() : { fen: s.fen, lastMove: s.last_move };
     this.board.show({
       size,
-      fen: s.fen,
-      legal: myTurn ? s.legal : [],
-      lastMove: s.last_move,
+      fen: shown.fen,
+      legal: myTurn && !replaying ? s.legal : [],
+      lastMove: shown.lastMove,
       flipped: colour === "black",
-      canMove: myTurn,
-      captureForced: s.capture_forced,
+      canMove: myTurn && !replaying,
+      captureForced: s.capture_forced && !replaying,
     });
     document.body.dataset.phase = s.phase;
     document.body.dataset.seated = colour ? "yes" : "no";
@@ -66,11 +78,63 @@ export class Room {
     this.status(colour, myTurn);
     this.buttons(colour);
     this.moves();
+    this.replayBar();
     drawGraph($("graph"), s.analysis && s.analysis.status === "done" ? s.analysis.evals : []);
     $("analysis-status").textContent = s.analysis ? `analysis: ${s.analysis.status}` : "";
     $("watchers").textContent = `${s.watchers} watching`;
     $("pdn-link").href = `/pdn/${s.id}`;
     this.tickClocks();
+  }
+
+  // The replay's controls: where it stands, and a button per game of the
+  // room (a ladder run plays one game per rival).
+  replayBar() {
+    const s = this.state;
+    const r = this.replay;
+    $("replay-bar").hidden = !r.game;
+    if (r.game) {
+      const total = r.game.plies.length;
+      const result = r.game.result ? ` · ${r.game.result.result} (${r.game.result.reason})` : "";
+      $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : `move ${r.ply} of ${total}`}${result}`;
+    }
+    const games = [];
+    for (let n = 1; n <= s.game_no; n++) {
+      const current = r.game ? r.game.game_no === n : n === s.game_no;
+      games.push(h("button", { class: current ? "game current" : "game", dataset: { game: n } }, String(n)));
+    }
+    fill($("game-buttons"), games);
+    $("games").hidden = s.game_no < 2;
+    $("replay-start").hidden = Boolean(r.game) || s.moves.length === 0;
+  }
+
+  // Step through a stored game: a click on a move, the buttons, or the
+  // arrow keys.
+  replayControls() {
+    $("moves").addEventListener("click", (event) => {
+      const ply = event.target.dataset && event.target.dataset.ply;
+      if (!ply) return;
+      const r = this.replay;
+      if (r.game) r.go(Number(ply));
+      else this.replay.open(this.state.game_no, Number(ply), this.state.moves.length);
+    });
+    $("game-buttons").addEventListener("click", (event) => {
+      const game = event.target.dataset && event.target.dataset.game;
+      if (game) this.replay.open(Number(game), 0);
+    });
+    $("replay-start").addEventListener("click", () => this.replay.open(this.state.game_no, 0, this.state.moves.length));
+    $("replay-first").addEventListener("click", () => this.replay.go(0));
+    $("replay-prev").addEventListener("click", () => this.replay.step(-1));
+    $("replay-next").addEventListener("click", () => this.replay.step(1));
+    $("replay-last").addEventListener("click", () => this.replay.go(Infinity));
+    $("replay-live").addEventListener("click", () => this.replay.close());
+    document.addEventListener("keydown", (event) => {
+      if (!this.replay.game || document.body.dataset.view !== "room") return;
+      const keys = { ArrowLeft: () => this.replay.step(-1), ArrowRight: () => this.replay.step(1), Home: () => this.replay.go(0), End: () => this.replay.go(Infinity) };
+      if (keys[event.key]) {
+        keys[event.key]();
+        event.preventDefault();
+      }
+    });
   }
 
   // The player bars: the viewer's colour at the bottom (White for a watcher).
@@ -127,16 +191,28 @@ export class Room {
     $("analyse").hidden = s.phase !== "over" || (s.analysis && s.analysis.status !== "failed");
   }
 
+  // The move list of the game shown (the live one, or a replay's), with
+  // the analysis marks of that game; a click on a move replays it.
   moves() {
     const s = this.state;
+    const r = this.replay;
+    const gameNo = r.game ? r.game.game_no : s.game_no;
+    const moves = r.game ? r.moves() : s.moves;
+    const analysis = s.analysis && s.analysis.game_no === gameNo ? s.analysis : null;
     const items = [];
-    for (let i = 0; i < s.moves.length; i += 2) {
-      const cell = (j) => j < s.moves.length ? h("span", { class: "move", dataset: { ply: j + 1 } }, s.moves[j] + markOf(s.analysis, j)) : null;
+    for (let i = 0; i < moves.length; i += 2) {
+      const cell = (j) => {
+        if (j >= moves.length) return null;
+        const here = r.game && r.ply === j + 1 ? " here" : "";
+        return h("span", { class: `move${here}`, dataset: { ply: j + 1 } }, moves[j] + markOf(analysis, j));
+      };
       items.push(h("li", {}, cell(i), " ", cell(i + 1)));
     }
     const list = $("moves");
     fill(list, items);
-    list.scrollTop = list.scrollHeight;
+    const here = list.querySelector(".here");
+    if (here) here.scrollIntoView({ block: "nearest" });
+    else if (!r.game) list.scrollTop = list.scrollHeight;
   }
 
   tickClocks() {

@@ -27,7 +27,7 @@ pub mod writer;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::token::TokenHash;
 use bashni_host::clock::TimeControl;
-use bashni_rules::{DrawRules, KingLanding, Variant};
+use bashni_rules::{Colour, DrawRules, KingLanding, Variant};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -53,6 +53,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         2,
         "ladder",
         include_str!("../../../migrations/0002_ladder.sql"),
+    ),
+    (
+        3,
+        "offers",
+        include_str!("../../../migrations/0003_offers.sql"),
     ),
 ];
 
@@ -280,6 +285,23 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// The result, once the game has ended.
     pub result: Option<ResultRecord>,
+    /// The offers pending when last stored, if any.
+    pub offers: Option<OffersRecord>,
+}
+
+/// The offers pending in a game, as stored after each offer, answer or
+/// rematch request. Any move clears them in the room, so they are only
+/// taken back at the ply they were stored at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OffersRecord {
+    /// The game's plies when they were stored.
+    pub at_ply: u32,
+    /// Who offers a draw.
+    pub draw_offer: Option<Colour>,
+    /// Who asks for a takeback.
+    pub takeback_by: Option<Colour>,
+    /// Which seats asked for a rematch.
+    pub rematch: [bool; 2],
 }
 
 impl GameRecord {
@@ -371,7 +393,9 @@ macro_rules! insert_seat {
     }};
 }
 
+mod history;
 mod ladder_runs;
+pub use history::StoredRoom;
 pub use ladder_runs::{BoardLine, RunRecord};
 
 /// Milliseconds since the Unix epoch now (for `stored_at`).
@@ -616,8 +640,8 @@ impl Store {
         on_pool!(self, p => {
             let mut tx = p.begin().await?;
             let updated = sqlx::query(
-                "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3 \
-                 WHERE room_id = $4 AND game_no = $5",
+                "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3, \
+                 offers_ply = NULL WHERE room_id = $4 AND game_no = $5",
             )
             .bind(white_ms)
             .bind(black_ms)
@@ -687,80 +711,6 @@ impl Store {
                 .execute(p)
                 .await?;
             Ok(())
-        })
-    }
-
-    /// Every room that is not finished (open or playing), with its seats
-    /// and its latest game's moves and clock state: what a restart needs.
-    pub async fn load_unfinished(&self) -> Result<Vec<LoadedRoom>, StoreError> {
-        on_pool!(self, p => {
-            let rows = sqlx::query(
-                "SELECT * FROM rooms WHERE status <> $1 ORDER BY created_at, id",
-            )
-            .bind(RoomStatus::Finished.as_str())
-            .fetch_all(p)
-            .await?;
-            let mut rooms = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let id: String = row.try_get("id")?;
-                let seats = sqlx::query("SELECT * FROM seats WHERE room_id = $1 ORDER BY seat")
-                    .bind(&id)
-                    .fetch_all(p)
-                    .await?
-                    .iter()
-                    .map(seat_from_row)
-                    .collect::<Result<Vec<_>, _>>()?;
-                let game = sqlx::query(
-                    "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
-                )
-                .bind(&id)
-                .fetch_optional(p)
-                .await?;
-                let game = match game {
-                    None => None,
-                    Some(g) => {
-                        let game_no = to_u32(g.try_get("game_no")?, "game_no")?;
-                        let moves = sqlx::query(
-                            "SELECT * FROM moves WHERE room_id = $1 AND game_no = $2 ORDER BY ply",
-                        )
-                        .bind(&id)
-                        .bind(i64::from(game_no))
-                        .fetch_all(p)
-                        .await?
-                        .iter()
-                        .map(move_from_row)
-                        .collect::<Result<Vec<_>, _>>()?;
-                        let result = sqlx::query(
-                            "SELECT * FROM results WHERE room_id = $1 AND game_no = $2",
-                        )
-                        .bind(&id)
-                        .bind(i64::from(game_no))
-                        .fetch_optional(p)
-                        .await?
-                        .map(|r| result_from_row(&r))
-                        .transpose()?;
-                        Some(GameRecord {
-                            game_no,
-                            white_seat: to_seat(g.try_get("white_seat")?)?,
-                            started_at_ms: g.try_get("started_at")?,
-                            clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
-                            turn_started_at_ms: g.try_get("turn_started_at")?,
-                            start_fen: g.try_get("start_fen")?,
-                            moves,
-                            result,
-                        })
-                    }
-                };
-                rooms.push(LoadedRoom {
-                    id,
-                    config: config_from_row(row)?,
-                    status: RoomStatus::parse(&row.try_get::<String, _>("status")?)?,
-                    created_at_ms: row.try_get("created_at")?,
-                    seats,
-                    game,
-                });
-            }
-            Ok(rooms)
         })
     }
 

@@ -1,0 +1,66 @@
+// A stored game, stepped through move by move. The server sends the
+// game as it is stored, with the position after every move, so the page
+// only chooses which one to show: ply 0 is the start, ply N the position
+// after the N-th move.
+
+export class Replay {
+  // send(message): to the server; onChange(): draw again.
+  constructor(send, onChange) {
+    this.send = send;
+    this.onChange = onChange;
+    this.game = null; // the "replay" message being shown
+    this.ply = 0;
+    this.wanted = null; // {game, ply} asked for and not yet here
+  }
+
+  get active() {
+    return this.game !== null || this.wanted !== null;
+  }
+
+  // Show game `gameNo` at `ply` (the last ply when null), asking the
+  // server unless that game, with `plies` moves, is here already.
+  open(gameNo, ply, plies) {
+    const here = this.game && this.game.game_no === gameNo && (plies === undefined || this.game.plies.length === plies);
+    if (here) return this.go(ply ?? this.game.plies.length);
+    this.wanted = { game: gameNo, ply };
+    this.send({ type: "replay", game: gameNo });
+  }
+
+  // A "replay" message arrived.
+  receive(message) {
+    if (!this.wanted || this.wanted.game !== message.game_no) return;
+    this.game = message;
+    const ply = this.wanted.ply;
+    this.wanted = null;
+    this.go(ply ?? message.plies.length);
+  }
+
+  go(ply) {
+    if (!this.game) return;
+    this.ply = Math.max(0, Math.min(ply, this.game.plies.length));
+    this.onChange();
+  }
+
+  step(delta) {
+    this.go(this.ply + delta);
+  }
+
+  close() {
+    this.game = null;
+    this.wanted = null;
+    this.onChange();
+  }
+
+  // What the board shows: the position at the chosen ply and the move
+  // that led to it.
+  position() {
+    const g = this.game;
+    if (this.ply === 0) return { fen: g.start_fen, lastMove: null };
+    const ply = g.plies[this.ply - 1];
+    return { fen: ply.fen, lastMove: ply.move };
+  }
+
+  moves() {
+    return this.game ? this.game.plies.map((p) => p.move.text) : [];
+  }
+}

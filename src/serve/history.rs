@@ -1,0 +1,160 @@
+//! A room's games as the store keeps them, read back for people: every
+//! game of the room as one PDN file (a ladder run is all its rivals), and
+//! one game position by position, so a finished game can be replayed move
+//! by move. Both come from the store alone, not from the room's task: a
+//! finished room may have left memory, and what was stored is what every
+//! viewer saw.
+
+use super::config::RoomConfig;
+use super::store::{GameRecord, StoredRoom};
+use super::view::{LegalMove, ResultView};
+use super::wire::clock_text;
+use bashni_host::pdn::{PdnGame, date_of_unix_ms};
+use bashni_rules::Game;
+use serde::Serialize;
+
+/// One game of a room, position by position.
+#[derive(Debug, Serialize)]
+pub struct ReplayView {
+    /// Always `replay`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The room's id.
+    pub room: String,
+    /// The game shown: 1 for the room's first.
+    pub game_no: u32,
+    /// How many games the room has stored.
+    pub games: u32,
+    /// Who played White.
+    pub white: String,
+    /// Who played Black.
+    pub black: String,
+    /// The position the game started from.
+    pub start_fen: String,
+    /// Every move with the position after it.
+    pub plies: Vec<PlyView>,
+    /// The result, if the game has ended.
+    pub result: Option<ResultView>,
+}
+
+/// A move of a replay and the position it led to.
+#[derive(Debug, Serialize)]
+pub struct PlyView {
+    /// The move with its squares, for the marks.
+    #[serde(rename = "move")]
+    pub played: LegalMove,
+    /// The position after it.
+    pub fen: String,
+}
+
+/// Game `game_no` of `room`, replayed by the rules from its start.
+pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
+    let game = room
+        .games
+        .iter()
+        .find(|g| g.game_no == game_no)
+        .ok_or_else(|| format!("room {} has no game {game_no}", room.id))?;
+    let mut board = start_of(&room.config, game)?;
+    let mut plies = Vec::with_capacity(game.moves.len());
+    for record in &game.moves {
+        let played = board
+            .play_text(&record.text)
+            .map_err(|e| format!("stored move {} of game {game_no}: {e}", record.ply))?;
+        plies.push(PlyView {
+            played: LegalMove::of(&played),
+            fen: board.position().to_fen(),
+        });
+    }
+    let [white, black] = names(room, game);
+    Ok(ReplayView {
+        kind: "replay",
+        room: room.id.clone(),
+        game_no,
+        games: u32::try_from(room.games.len()).unwrap_or(u32::MAX),
+        white,
+        black,
+        start_fen: board.start().to_fen(),
+        plies,
+        result: game.result.as_ref().map(|r| ResultView {
+            result: result_static(&r.result),
+            reason: r.reason.clone(),
+        }),
+    })
+}
+
+/// Every game of `room` as PDN, game 1 first, with the room's rules as
+/// tags; a game still being played has the result `*`.
+pub fn pdn(room: &StoredRoom) -> Result<String, String> {
+    let mut text = String::new();
+    for game in &room.games {
+        text.push_str(&pdn_game(room, game)?.to_pdn());
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
+    let config = &room.config;
+    let start = start_of(config, game)?.start().to_fen();
+    let result = game
+        .result
+        .as_ref()
+        .map_or("*", |r| result_static(&r.result));
+    let [white, black] = names(room, game);
+    let mut tags = vec![
+        ("Event", "bashni serve".to_string()),
+        ("Site", format!("room {}", room.id)),
+        ("Date", date_of_unix_ms(game.started_at_ms)),
+        ("Round", game.game_no.to_string()),
+        ("White", white),
+        ("Black", black),
+        ("Result", result.to_string()),
+        ("Variant", config.game.variant.to_string()),
+        ("FEN", start),
+        ("KingLanding", config.game.king_landing.to_string()),
+        ("ForcedCapture", config.game.forced_capture.to_string()),
+    ];
+    if let Some(clock) = &config.clock {
+        tags.push(("TimeControl", clock_text(clock)));
+    }
+    if let Some(r) = &game.result {
+        tags.push(("Termination", r.reason.clone()));
+    }
+    Ok(PdnGame::new(
+        tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+        game.moves.iter().map(|m| m.text.clone()).collect(),
+        result,
+    ))
+}
+
+/// The game's start: its own position (a ladder's handicap) or the
+/// variant's.
+fn start_of(config: &RoomConfig, game: &GameRecord) -> Result<Game, String> {
+    match &game.start_fen {
+        None => Ok(Game::new(config.game.rules())),
+        Some(fen) => Game::from_fen(config.game.rules(), fen)
+            .map_err(|e| format!("stored start of game {}: {e}", game.game_no)),
+    }
+}
+
+/// White's and Black's names in `game`.
+fn names(room: &StoredRoom, game: &GameRecord) -> [String; 2] {
+    let name = |seat: u8| {
+        room.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or_else(|| "?".to_string(), |s| s.name.clone())
+    };
+    [name(game.white_seat), name(1 - game.white_seat.min(1))]
+}
+
+/// The stored result as one of the three tokens (anything else reads as
+/// unfinished: the store wrote only these).
+fn result_static(result: &str) -> &'static str {
+    match result {
+        "2-0" => "2-0",
+        "0-2" => "0-2",
+        "1-1" => "1-1",
+        _ => "*",
+    }
+}

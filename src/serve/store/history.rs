@@ -1,0 +1,218 @@
+//! Reading rooms back: every unfinished room for a restart, one room on
+//! demand (a finished game's page, after its room has left memory or the
+//! server has restarted), every game of a room (a ladder run's replay and
+//! its PDN), and the offers pending in a game.
+
+use super::{
+    GameRecord, LoadedRoom, OffersRecord, Pool, RoomStatus, SeatRecord, Store, StoreError,
+    config_from_row, join_clock, move_from_row, result_from_row, seat_from_row, to_seat, to_u32,
+};
+use crate::serve::config::RoomConfig;
+use bashni_rules::Colour;
+use sqlx::Row;
+
+/// A room with every game it played, first to last: what a replay and a
+/// PDN file of the room need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRoom {
+    /// Its id.
+    pub id: String,
+    /// What it was created with.
+    pub config: RoomConfig,
+    /// The seats taken, seat 0 first.
+    pub seats: Vec<SeatRecord>,
+    /// Its games, game 1 first.
+    pub games: Vec<GameRecord>,
+}
+
+/// Which games of a room to read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Games {
+    Latest,
+    All,
+}
+
+impl Store {
+    /// Every room that is not finished (open or playing), with its seats
+    /// and its latest game's moves and clock state: what a restart needs.
+    pub async fn load_unfinished(&self) -> Result<Vec<LoadedRoom>, StoreError> {
+        let ids: Vec<String> = on_pool!(self, p => {
+            sqlx::query_scalar("SELECT id FROM rooms WHERE status <> $1 ORDER BY created_at, id")
+                .bind(RoomStatus::Finished.as_str())
+                .fetch_all(p)
+                .await?
+        });
+        let mut rooms = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(room) = self.load_room(&id).await? {
+                rooms.push(room);
+            }
+        }
+        Ok(rooms)
+    }
+
+    /// One room, whatever its status, with its latest game; `None` if no
+    /// room has this id.
+    pub async fn load_room(&self, id: &str) -> Result<Option<LoadedRoom>, StoreError> {
+        let Some((config, status, created_at_ms)) = self.room_row(id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(LoadedRoom {
+            id: id.to_owned(),
+            config,
+            status,
+            created_at_ms,
+            seats: self.seats_of(id).await?,
+            game: self.games_of(id, Games::Latest).await?.pop(),
+        }))
+    }
+
+    /// One room with every game it played; `None` if no room has this id.
+    pub async fn stored_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let Some((config, _, _)) = self.room_row(id).await? else {
+            return Ok(None);
+        };
+        Ok(Some(StoredRoom {
+            id: id.to_owned(),
+            config,
+            seats: self.seats_of(id).await?,
+            games: self.games_of(id, Games::All).await?,
+        }))
+    }
+
+    /// Keep the offers pending in a game (replacing those kept before).
+    pub async fn save_offers(
+        &self,
+        room_id: &str,
+        game_no: u32,
+        offers: &OffersRecord,
+    ) -> Result<(), StoreError> {
+        let rematch_seats = i64::from(offers.rematch[0]) | i64::from(offers.rematch[1]) << 1;
+        let updated = on_pool!(self, p => {
+            sqlx::query(
+                "UPDATE games SET offers_ply = $1, draw_offer = $2, takeback_by = $3, \
+                 rematch_seats = $4 WHERE room_id = $5 AND game_no = $6",
+            )
+            .bind(i64::from(offers.at_ply))
+            .bind(offers.draw_offer.map(colour_text))
+            .bind(offers.takeback_by.map(colour_text))
+            .bind(rematch_seats)
+            .bind(room_id)
+            .bind(i64::from(game_no))
+            .execute(p)
+            .await?
+            .rows_affected()
+        });
+        match updated {
+            0 => Err(StoreError::Missing(format!(
+                "game {game_no} in room {room_id}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The room's own row: configuration, status, creation instant.
+    async fn room_row(
+        &self,
+        id: &str,
+    ) -> Result<Option<(RoomConfig, RoomStatus, i64)>, StoreError> {
+        on_pool!(self, p => {
+            let Some(row) = sqlx::query("SELECT * FROM rooms WHERE id = $1")
+                .bind(id)
+                .fetch_optional(p)
+                .await?
+            else {
+                return Ok(None);
+            };
+            let status = RoomStatus::parse(&row.try_get::<String, _>("status")?)?;
+            Ok(Some((config_from_row(&row)?, status, row.try_get("created_at")?)))
+        })
+    }
+
+    async fn seats_of(&self, room_id: &str) -> Result<Vec<SeatRecord>, StoreError> {
+        on_pool!(self, p => {
+            sqlx::query("SELECT * FROM seats WHERE room_id = $1 ORDER BY seat")
+                .bind(room_id)
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(seat_from_row)
+                .collect()
+        })
+    }
+
+    /// The room's games (the latest or all), oldest first, each with its
+    /// moves, result and pending offers.
+    async fn games_of(&self, room_id: &str, which: Games) -> Result<Vec<GameRecord>, StoreError> {
+        let sql = match which {
+            Games::Latest => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
+            Games::All => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no",
+        };
+        on_pool!(self, p => {
+            let rows = sqlx::query(sql).bind(room_id).fetch_all(p).await?;
+            let mut games = Vec::with_capacity(rows.len());
+            for g in &rows {
+                let game_no = to_u32(g.try_get("game_no")?, "game_no")?;
+                let moves = sqlx::query(
+                    "SELECT * FROM moves WHERE room_id = $1 AND game_no = $2 ORDER BY ply",
+                )
+                .bind(room_id)
+                .bind(i64::from(game_no))
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(move_from_row)
+                .collect::<Result<Vec<_>, _>>()?;
+                let result = sqlx::query("SELECT * FROM results WHERE room_id = $1 AND game_no = $2")
+                    .bind(room_id)
+                    .bind(i64::from(game_no))
+                    .fetch_optional(p)
+                    .await?
+                    .map(|r| result_from_row(&r))
+                    .transpose()?;
+                let offers = match g.try_get::<Option<i64>, _>("offers_ply")? {
+                    None => None,
+                    Some(ply) => Some(OffersRecord {
+                        at_ply: to_u32(ply, "offers_ply")?,
+                        draw_offer: colour_of(g.try_get("draw_offer")?)?,
+                        takeback_by: colour_of(g.try_get("takeback_by")?)?,
+                        rematch: rematch_of(g.try_get("rematch_seats")?),
+                    }),
+                };
+                games.push(GameRecord {
+                    game_no,
+                    white_seat: to_seat(g.try_get("white_seat")?)?,
+                    started_at_ms: g.try_get("started_at")?,
+                    clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
+                    turn_started_at_ms: g.try_get("turn_started_at")?,
+                    start_fen: g.try_get("start_fen")?,
+                    moves,
+                    result,
+                    offers,
+                });
+            }
+            Ok(games)
+        })
+    }
+}
+
+fn colour_text(colour: Colour) -> &'static str {
+    match colour {
+        Colour::White => "white",
+        Colour::Black => "black",
+    }
+}
+
+fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
+    match text.as_deref() {
+        None => Ok(None),
+        Some("white") => Ok(Some(Colour::White)),
+        Some("black") => Ok(Some(Colour::Black)),
+        Some(other) => Err(StoreError::Corrupt(format!("colour '{other}'"))),
+    }
+}
+
+fn rematch_of(bits: Option<i64>) -> [bool; 2] {
+    let bits = bits.unwrap_or(0);
+    [bits & 1 != 0, bits & 2 != 0]
+}
