@@ -269,6 +269,17 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
         texts(&playing["legal"]).contains(&"e3-f4".to_string()),
         "{playing}"
     );
+    // Against the engine, which is White here and so moves first, from
+    // the edited position.
+    let mut against_engine = setup("engine", None, "black");
+    against_engine["start"] = json!(edited);
+    against_engine["skill"] = json!(1);
+    let (engine_room, _) = create(&mut page, "Ann", against_engine).await;
+    let answered = room_state(&mut page, |s| {
+        s["id"] == engine_room.as_str() && s["moves"].as_array().is_some_and(|m| m.len() == 1)
+    })
+    .await;
+    assert_eq!(answered["start_fen"], edited);
     // A start the rules refuse creates nothing.
     let mut bad = setup("link", None, "white");
     bad["start"] = json!("W:c3w,e4b 0 1");
