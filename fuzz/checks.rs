@@ -9,6 +9,7 @@
 use bashni::analyse;
 use bashni::serve::config::{Opponent, Strength};
 use bashni::serve::room::{MAX_NAME_CHARS, Player};
+use bashni::serve::study::Study;
 use bashni::serve::token::SeatToken;
 use bashni::serve::wire::{
     CLOCK_INCREMENT_SECONDS, CLOCK_MINUTES, ClientMessage, MAX_CLIENT_MESSAGE_BYTES,
@@ -368,8 +369,9 @@ pub fn play(data: &[u8]) {
 /// reader would): read it or refuse it, and for a room setup check it
 /// against the engine's strength ranges. An accepted setup keeps every
 /// value within its bounds and reads back from its own JSON; names go
-/// through the seat's name check, tokens through the token check, and a
-/// move's text is read in the start position of both variants.
+/// through the seat's name check, tokens through the token check, a
+/// move's text is read in the start position of both variants, and a line
+/// or a PDN for the analysis board is read by the rules or refused.
 pub fn client_message(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let Ok(message) = ClientMessage::parse(&text) else {
@@ -412,6 +414,23 @@ pub fn client_message(data: &[u8]) {
                 if let Ok(mv) = start.parse_move(&text) {
                     assert!(start.legal_moves().contains(&mv), "{text} read as {mv}");
                 }
+            }
+        }
+        ClientMessage::StudyPosition {
+            variant,
+            fen,
+            moves,
+            cursor,
+        } => {
+            if let Ok(study) = Study::new(&variant, fen.as_deref(), &moves, cursor) {
+                let view = study.view();
+                assert_eq!(view.moves.len(), moves.len(), "the whole line is kept");
+                assert!(view.cursor <= moves.len());
+            }
+        }
+        ClientMessage::StudyPdn { text } => {
+            if let Ok(study) = Study::from_pdn(&text) {
+                assert!(Study::from_pdn(&study.to_pdn()).is_ok(), "{text:?}");
             }
         }
         _ => {}

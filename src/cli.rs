@@ -78,7 +78,8 @@ enum Command {
     Annotate(crate::annotate::AnnotateArgs),
     /// One report (Elo, pentanomial, SPRT, cross table) from PDN files.
     Stats(crate::tournament::merge::StatsArgs),
-    /// Serve a board in the browser that drives an engine (our own by default).
+    /// The play server for one person on this computer, with the same page
+    /// (docs/gui.md).
     Gui(crate::gui::GuiArgs),
     /// The play server: lobby, public rooms, engine seats, stored games
     /// (docs/serve.md).

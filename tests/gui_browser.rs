@@ -1,90 +1,66 @@
-//! The board in a real browser: headless Chromium driven over WebDriver
-//! (chromedriver), against `bashni gui` with our engine. Screenshots go to
-//! target/gui-screenshots/; with BASHNI_UPDATE_SCREENSHOTS set, the two
-//! that docs/gui.md shows go to docs/.
+//! The analysis board and the position editor in a real browser: headless
+//! Chromium driven over WebDriver (chromedriver), against `bashni gui`
+//! with our engine. Screenshots go to target/gui-screenshots/; with
+//! BASHNI_UPDATE_SCREENSHOTS set, the ones docs/gui.md shows go to docs/.
 //!
-//! Each test opens its own browser on its own server, so one failure
-//! does not hide the others. Without chromium and chromedriver they fail
-//! under CI (CI=true; the CI script installs them) and are skipped with a
-//! note elsewhere.
+//! Each test opens its own browser on its own server, so one failure does
+//! not hide the others. Without chromium and chromedriver they fail under
+//! CI (CI=true; the CI script installs them) and are skipped with a note
+//! elsewhere.
 
 #[path = "support/browser.rs"]
 mod browser;
-#[path = "support/gui.rs"]
-mod gui;
+#[path = "support/serve.rs"]
+mod serve;
 #[path = "support/socket.rs"]
 mod socket;
+#[path = "support/temp.rs"]
+mod temp;
 
 use browser::{
     Driver, ONE_BROWSER, browser, browser_programs, click, click_square, screenshot, select,
     type_into, wait_for,
 };
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use futures_util::FutureExt;
-use gui::Server;
-use serde_json::json;
+use serde_json::{Value, json};
+use serve::Serve;
 use std::path::PathBuf;
 use std::time::Duration;
+use temp::TempDir;
 
 /// A position with a column of nine: a white king over two white men over
-/// six black prisoners on h6 (docs/notation.md).
+/// six black prisoners on h6 (docs/notation.md). White has two moves.
 const TALL: &str = "W:b2w,d2w,a3w,e3w,f4www,g5b,b6wbb,f6bw,h6Wwwbbbbbb,c7b,g7b 0 22";
-const LASCA: &str = "W:a1w,c1w,e1w,b2w,f2w,a3w,c3wb,g3w,e5bw,b6b,f6bww,a7b,c7b,g7b 0 9";
 
-/// A script that returns the moves of the move list (as `m`) once
-/// `condition` holds.
-fn moves_where(condition: &str) -> String {
-    format!(
-        "const m = [...document.querySelectorAll('#moves span')].map(s => s.textContent);
-         return ({condition}) && m"
-    )
-}
-
-/// The pieces of a drawn column, ordered by where they are drawn from the
-/// top of the screen down, and the height its badge shows.
-fn stack_script(square: &str) -> String {
-    format!(
-        "const c = document.querySelector(\".column[data-square='{square}']\");
-         if (!c) return null;
-         const pieces = [...c.querySelectorAll('.piece')]
-           .map(p => [p.getBoundingClientRect().top, p.dataset.piece]);
-         pieces.sort((a, b) => a[0] - b[0]);
-         const badge = c.querySelector('.badge text');
-         const top = c.querySelector('.piece[data-index=\"0\"]');
-         return {{ order: pieces.map(p => p[1]).join(''),
-                  strictly: pieces.every((p, i) => i == 0 || p[0] > pieces[i - 1][0]),
-                  badge: badge ? badge.textContent : null,
-                  crown: !!(top && top.querySelector('.crown')) }};"
-    )
-}
-
-/// Where screenshots go: target/gui-screenshots/, or docs/ for the two that
+/// Where screenshots go: target/gui-screenshots/, or docs/ for the ones
 /// docs/gui.md shows when BASHNI_UPDATE_SCREENSHOTS is set, so that a test
 /// run leaves the work tree clean.
-fn screenshots(for_docs: bool) -> PathBuf {
+fn screenshot_path(name: &str, for_docs: bool) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     match std::env::var_os("BASHNI_UPDATE_SCREENSHOTS") {
-        Some(_) if for_docs => root.join("docs"),
-        _ => root.join("target/gui-screenshots"),
+        Some(_) if for_docs => root.join("docs").join(name),
+        _ => root.join("target/gui-screenshots").join(name),
     }
 }
 
-/// Open the board (the Bashni start) in a fresh Chromium and run `body`;
-/// the browser is closed even when a check in `body` fails. Without
-/// chromium and chromedriver this fails under CI (CI=true; the CI script
-/// installs them) and is skipped with a printed reason elsewhere.
-async fn on_the_board(body: impl AsyncFnOnce(&Client)) {
+/// Open `path` of a fresh `bashni gui` in a fresh Chromium and run `body`;
+/// the browser is closed even when a check in `body` fails.
+async fn on_the_page(path: &str, body: impl AsyncFnOnce(&Client)) {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
     let _turn = ONE_BROWSER.lock().await;
+    let dir = TempDir::new("gui-browser");
+    let database = format!("sqlite:{}", dir.path().join("gui.db").display());
+    let server = Serve::gui(&["--database", &database], &[]);
     let driver = Driver::start(&chromedriver);
     let client = browser(&driver, &chromium).await;
-    let server = Server::start(&[]);
     let outcome = std::panic::AssertUnwindSafe(async {
-        client.goto(&server.url).await.expect("the page loads");
-        let count = "return document.querySelectorAll('#board .column').length";
-        assert_eq!(wait_for(&client, count, "the board").await, json!(24));
+        let url = format!("{}{path}", server.origin());
+        client.goto(&url).await.expect("the page loads");
+        let online = "return document.getElementById('connection').dataset.status === 'online'";
+        wait_for(&client, online, "online").await;
         body(&client).await;
     })
     .catch_unwind()
@@ -95,202 +71,231 @@ async fn on_the_board(body: impl AsyncFnOnce(&Client)) {
     }
 }
 
-/// The analysis lines' texts once there are `n` of them.
-fn lines(n: usize) -> String {
+async fn run(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.expect("script runs")
+}
+
+/// The analysis board's move list once `condition` holds of it (as `m`).
+async fn study_moves_where(client: &Client, condition: &str) -> Value {
+    let script = format!(
+        "const m = [...document.querySelectorAll('#study-moves .move')].map(s => s.textContent);
+         return ({condition}) && m"
+    );
+    wait_for(client, &script, condition).await
+}
+
+/// The position the board `id` shows, once it shows one.
+async fn fen_of(client: &Client, id: &str) -> String {
+    let script = format!("return document.getElementById('{id}').dataset.fen");
+    let fen = wait_for(client, &script, id).await;
+    fen.as_str().expect("a position").to_string()
+}
+
+/// Put a PDN text on the analysis board by the import box.
+async fn import(client: &Client, pdn: &str) {
+    type_into(client, "study-pdn", pdn).await;
+    click(client, "#study-import").await;
+}
+
+/// Pick the editor's tool (`w`, `W`, `b`, `B`, `clear`).
+async fn tool(client: &Client, value: &str) {
+    click(
+        client,
+        &format!("input[name='editor-tool'][value='{value}']"),
+    )
+    .await;
+}
+
+/// The pieces of a drawn column, ordered by where they are drawn from the
+/// top of the screen down, and the height its badge shows.
+fn stack_script(board: &str, square: &str) -> String {
     format!(
-        "const l = [...document.querySelectorAll('#lines .pv')];
-         return l.length == {n} && l.map(d => d.textContent)"
+        "const c = document.querySelector(\"#{board} .column[data-square='{square}']\");
+         if (!c) return null;
+         const pieces = [...c.querySelectorAll('.piece')]
+           .map(p => [p.getBoundingClientRect().top, p.classList[1], !!p.querySelector('.crown')]);
+         pieces.sort((a, b) => a[0] - b[0]);
+         return {{ order: pieces.map(p => p[1]).join(''),
+                  strictly: pieces.every((p, i) => i == 0 || p[0] > pieces[i - 1][0]),
+                  badge: c.querySelector('.badge text').textContent,
+                  crown: pieces[0][2] }};"
     )
 }
 
-async fn set_position(client: &Client, fen: &str) {
-    type_into(client, "fen", fen).await;
-    click(client, "#fen-set").await;
-}
-
 #[tokio::test]
-async fn option_controls_take_their_ranges_from_the_engine() {
-    on_the_board(async |client| {
-        let ranges = "const s = document.getElementById('skill');
-                      return s.options.length > 0 && [s.options.length, s.options[0].textContent,
-                        document.getElementById('threads').max, document.getElementById('multipv').min]";
-        let ranges = wait_for(client, ranges, "the option ranges").await;
-        assert_eq!(ranges, json!([21, "full", "1024", "1"]));
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn a_move_by_clicks_gets_the_engines_reply_on_the_board() {
-    on_the_board(async |client| {
-        type_into(client, "movetime", "0.2").await;
-        click(client, "#flip").await; // leaves the field: its change is sent
-        click(client, "#flip").await;
-        let movetime = client.find(Locator::Id("movetime")).await.unwrap();
-        assert_eq!(
-            movetime.prop("value").await.unwrap().as_deref(),
-            Some("0.2")
-        );
-        click_square(client, "c3").await;
-        click_square(client, "d4").await;
-        let moves = wait_for(client, &moves_where("m.length == 2"), "the reply").await;
-        assert_eq!(moves[0], "c3-d4");
-        let reply = moves[1].as_str().expect("a move");
-        let (from, to) = (&reply[..2], &reply[reply.len() - 2..]);
-        let on =
-            |sq: &str| format!("return !!document.querySelector(\".column[data-square='{sq}']\")");
-        for (square, occupied) in [(to, true), (from, false), ("c3", false)] {
-            let found = client.execute(&on(square), vec![]).await.unwrap();
-            assert_eq!(found, json!(occupied), "{square} after {moves}");
+async fn the_engines_lines_appear_per_move_and_clicking_one_plays_it() {
+    on_the_page("/analysis", async |client| {
+        import(client, &format!("[FEN \"{TALL}\"]\n[Variant \"bashni\"]\n*\n")).await;
+        let tall = "return document.querySelector(\"#study-board .column[data-square='h6']\")?.dataset.height == '9'";
+        wait_for(client, tall, "the imported position").await;
+        click(client, "#study-analyse").await;
+        // White has two moves here, so two lines, each a score first.
+        let lines = "const l = [...document.querySelectorAll('#study-lines .line')];
+                     return l.length == 2 && l.map(d => [d.dataset.first, d.textContent])";
+        let shown = wait_for(client, lines, "two lines").await;
+        let firsts: Vec<&str> = (shown.as_array().expect("lines").iter())
+            .map(|l| l[0].as_str().expect("a move"))
+            .collect();
+        assert_ne!(firsts[0], firsts[1], "a line per move: {shown}");
+        for line in shown.as_array().expect("lines") {
+            let text = line[1].as_str().expect("text");
+            assert!(text.starts_with(['+', '-']), "a score first: {text}");
         }
-        screenshot(client, &screenshots(false).join("after-reply.png")).await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        screenshot(client, &screenshot_path("gui-analysis.png", true)).await;
+        let first = run(client, "return document.querySelector('#study-lines .line').dataset.first").await;
+        click(client, "#study-lines .line").await;
+        let played = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(played[0], first, "{played}");
+        let engine = "return document.getElementById('study-engine').textContent";
+        let status = run(client, engine).await;
+        assert!(status.as_str().is_some_and(|s| s.starts_with("Engine:")), "{status}");
+        click(client, "#study-stop").await;
+        wait_for(client, "return document.getElementById('study-engine').textContent == 'Engine: stopped'", "stopped").await;
     })
     .await;
 }
 
+/// The editor builds a nine-piece column from the bottom up, drawn piece
+/// by piece; a position the rules refuse is named; an edited position's
+/// capture chain is clicked landing by landing on the analysis board.
 #[tokio::test]
-async fn a_tall_column_is_drawn_piece_by_piece() {
-    on_the_board(async |client| {
-        set_position(client, TALL).await;
-        let tall =
-            "return document.querySelector(\".column[data-square='h6']\")?.dataset.height == '9'";
-        wait_for(client, tall, "the tall column").await;
-        let stack = wait_for(client, &stack_script("h6"), "the tall column").await;
+async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
+    on_the_page("/editor", async |client| {
+        wait_for(
+            client,
+            "return document.querySelectorAll('#editor-board .column').length == 24",
+            "the start",
+        )
+        .await;
+        click(client, "#editor-empty").await;
+        for (piece, times) in [("b", 6), ("w", 2), ("W", 1)] {
+            tool(client, piece).await;
+            for _ in 0..times {
+                click_square(client, "h6").await;
+            }
+        }
+        let stack = wait_for(
+            client,
+            &stack_script("editor-board", "h6"),
+            "the tall column",
+        )
+        .await;
         assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
         assert_eq!(stack["strictly"], true, "{stack}");
         assert_eq!(stack["badge"], "9");
         assert_eq!(stack["crown"], true, "the king commands");
-        let small = wait_for(client, &stack_script("b6"), "b6").await;
-        assert_eq!(
-            (small["order"].as_str(), small["crown"].as_bool()),
-            (Some("wbb"), Some(false))
-        );
-    })
-    .await;
-}
-
-/// Analysis of the tall-column position: a line per legal move, scores
-/// first; clicking a line plays it.
-#[tokio::test]
-async fn analysis_shows_a_line_per_move_and_clicking_one_plays_it() {
-    on_the_board(async |client| {
-        set_position(client, TALL).await;
-        select(client, "mode", "analysis").await;
-        // White has two moves here, so two lines.
-        let shown = wait_for(client, &lines(2), "two analysis lines").await;
-        for line in shown.as_array().unwrap() {
-            let text = line.as_str().unwrap();
-            assert!(text.starts_with(['+', '-', '#']), "a score first: {text}");
-        }
-        tokio::time::sleep(Duration::from_millis(600)).await;
-        screenshot(client, &screenshots(true).join("gui-bashni.png")).await;
-        let first = "return document.querySelector('#lines .pv .moves').textContent.split(' ')[0]";
-        let first_move = client.execute(first, vec![]).await.unwrap();
-        click(client, "#lines .pv").await;
-        // The line may have grown a ply between reading and clicking; its
-        // first move is settled (the engine has found a win).
-        let played = wait_for(client, &moves_where("m.length > 0"), "the line").await;
-        assert_eq!(played[0], first_move, "{played}");
-        assert!(
-            played.as_array().unwrap().len() >= 2,
-            "a whole line: {played}"
-        );
-    })
-    .await;
-}
-
-/// A game goes out as PDN, a Lasca position is analysed in between (the
-/// docs' second screenshot), and the PDN comes back as the same game.
-#[tokio::test]
-async fn a_game_goes_out_as_pdn_and_comes_back_after_a_lasca_game() {
-    on_the_board(async |client| {
-        select(client, "mode", "humans").await;
-        set_position(client, TALL).await;
-        let played = ["h6xf8", "c7xa5"];
-        for (count, mv) in played.iter().enumerate() {
-            click_square(client, &mv[..2]).await;
-            click_square(client, &mv[3..]).await;
-            // The board is drawn anew after each move.
-            let shown = format!("m.length == {}", count + 1);
-            wait_for(client, &moves_where(&shown), mv).await;
-        }
-        click(client, "#pdn-box summary").await;
-        click(client, "#pdn-export").await;
-        let pdn = wait_for(
+        // A man on the far rank: the server names the square, the editor stays.
+        tool(client, "w").await;
+        click_square(client, "b8").await;
+        click(client, "#editor-done").await;
+        let error = wait_for(
             client,
-            "return document.getElementById('pdn').value",
-            "the PDN",
+            "return document.getElementById('editor-error').textContent",
+            "the error",
         )
         .await;
-        let pdn = pdn.as_str().unwrap().to_string();
-        assert!(pdn.contains(&format!("[FEN \"{TALL}\"]")), "{pdn}");
-
-        select(client, "variant", "lasca").await;
-        let lasca_start = "return document.querySelectorAll('#board .column').length == 22";
-        wait_for(client, lasca_start, "the Lasca start").await;
-        set_position(client, LASCA).await;
-        let lasca = "return document.getElementById('board').dataset.variant == 'lasca' \
-                     && document.querySelectorAll('#board .column').length == 14";
-        wait_for(client, lasca, "the Lasca position").await;
-        select(client, "mode", "analysis").await;
-        wait_for(client, &lines(3), "Lasca analysis").await;
-        tokio::time::sleep(Duration::from_millis(600)).await;
-        screenshot(client, &screenshots(true).join("gui-lasca.png")).await;
-
-        select(client, "mode", "humans").await;
-        type_into(client, "pdn", &pdn).await;
-        click(client, "#pdn-import").await;
-        let back = "m.length == 2 && document.getElementById('board').dataset.variant == 'bashni'";
-        let back = wait_for(client, &moves_where(back), "the imported game").await;
-        assert_eq!(back, json!(played));
-        screenshot(client, &screenshots(false).join("imported.png")).await;
+        assert!(error.as_str().is_some_and(|e| e.contains("b8")), "{error}");
+        assert_eq!(
+            run(client, "return document.body.dataset.view").await,
+            "editor"
+        );
+        tool(client, "clear").await;
+        click_square(client, "b8").await;
+        // c3 takes d4 to e5, then d6 to c7 or f6 to g7: two ways on (the
+        // king on h6 has no capture, so none but this chain is legal).
+        tool(client, "w").await;
+        click_square(client, "c3").await;
+        tool(client, "b").await;
+        for square in ["d4", "d6", "f6"] {
+            click_square(client, square).await;
+        }
+        screenshot(client, &screenshot_path("gui-editor.png", true)).await;
+        click(client, "#editor-done").await;
+        wait_for(
+            client,
+            "return document.body.dataset.view == 'study'",
+            "the analysis board",
+        )
+        .await;
+        let fen = fen_of(client, "study-board").await;
+        assert!(fen.contains("c3w") && fen.contains("f6b"), "{fen}");
+        click_square(client, "c3").await;
+        click_square(client, "e5").await;
+        let waiting = "return document.querySelectorAll('#study-board .target').length";
+        assert_eq!(wait_for(client, waiting, "two ways on").await, json!(2));
+        click_square(client, "g7").await;
+        let played = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(played, json!(["c3xe5xg7"]));
     })
     .await;
 }
 
-/// The editor stacks pieces in click order; then a two-step capture is
-/// entered by clicking its landings.
+/// From the lobby's link to the analysis board: a Lasca game by clicks,
+/// out as PDN, a new Bashni game, and the PDN back; the move list walked
+/// by clicks and keys.
 #[tokio::test]
-async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
-    on_the_board(async |client| {
-        select(client, "mode", "humans").await;
-        click(client, "#edit").await;
-        click(client, "#edit-clear").await;
-        select(client, "edit-side", "W").await;
-        for (tool, square) in [
-            ("b", "c3"),
-            ("w", "c3"),
-            ("w", "c3"),
-            ("w", "a1"),
-            ("b", "d4"),
-            ("b", "f6"),
-        ] {
-            click(client, &format!("input[name=tool][value='{tool}']")).await;
+async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
+    on_the_page("/", async |client| {
+        click(client, "#nav-study").await;
+        wait_for(client, "return document.body.dataset.view == 'study' && document.getElementById('study-variant').options.length", "the analysis board").await;
+        select(client, "study-variant", "lasca").await;
+        click(client, "#study-new").await;
+        wait_for(client, "return document.querySelectorAll('#study-board .column').length == 22", "Lasca's start").await;
+        let after_start = fen_of(client, "study-board").await;
+        for square in ["a3", "b4", "c5", "a3"] {
             click_square(client, square).await;
         }
-        let fen = client.find(Locator::Id("fen")).await.unwrap();
-        assert_eq!(
-            fen.prop("value").await.unwrap().as_deref(),
-            Some("W:a1w,c3wwb,d4b,f6b")
-        );
-        click(client, "#edit-done").await;
-        let edited = "return document.querySelectorAll('#board .column').length == 4";
-        wait_for(client, edited, "the edited position").await;
-        let stack = wait_for(client, &stack_script("c3"), "the edited column").await;
-        assert_eq!(
-            (stack["order"].as_str(), stack["badge"].as_str()),
-            (Some("wwb"), Some("3"))
-        );
-        // The only move is c3xe5xg7: picking c3 marks e5 as the next landing.
-        click_square(client, "c3").await;
-        let next = "return [...document.querySelectorAll('circle.target:not(.final)')].length";
-        assert_eq!(wait_for(client, next, "the next landing").await, json!(1));
-        click_square(client, "e5").await;
-        click_square(client, "g7").await;
-        let played = wait_for(client, &moves_where("m.length == 1"), "the capture").await;
-        assert_eq!(played, json!(["c3xe5xg7"]));
-        let stack = wait_for(client, &stack_script("g7"), "the capturing column").await;
-        assert_eq!(stack["order"], "wwbbb", "both prisoners go under");
+        study_moves_where(client, "m.length == 2").await;
+        let end = fen_of(client, "study-board").await;
+        click(client, "#study-export").await;
+        let pdn = wait_for(client, "return document.getElementById('study-pdn').value", "the PDN").await;
+        let pdn = pdn.as_str().expect("text").to_string();
+        assert!(pdn.contains("[Variant \"lasca\"]") && pdn.contains("a3-b4") && pdn.contains("c5xa3"), "{pdn}");
+        select(client, "study-variant", "bashni").await;
+        click(client, "#study-new").await;
+        wait_for(client, "return document.querySelectorAll('#study-board .column').length == 24", "Bashni's start").await;
+        import(client, &pdn).await;
+        let back = study_moves_where(client, "m.length == 2").await;
+        assert_eq!(back, json!(["a3-b4", "c5xa3"]));
+        assert_eq!(fen_of(client, "study-board").await, end);
+        // Back to the start by a click on the first move and a key.
+        click(client, "#study-moves .move[data-ply='1']").await;
+        wait_for(client, "return document.querySelector('#study-moves .current')?.dataset.ply == '1'", "ply 1").await;
+        run(client, "document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'}))").await;
+        let script = format!("return document.getElementById('study-board').dataset.fen == '{after_start}'");
+        wait_for(client, &script, "the start again").await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn play_from_here_starts_a_room_from_an_edited_position() {
+    on_the_page("/editor", async |client| {
+        wait_for(client, "return document.querySelectorAll('#editor-board .column').length == 24", "the start").await;
+        click(client, "#editor-empty").await;
+        tool(client, "w").await;
+        for square in ["c3", "e3"] {
+            click_square(client, square).await;
+        }
+        tool(client, "b").await;
+        for square in ["d6", "f6", "f6"] {
+            click_square(client, square).await;
+        }
+        click(client, "#editor-done").await;
+        wait_for(client, "return document.body.dataset.view == 'study'", "the analysis board").await;
+        let edited = fen_of(client, "study-board").await;
+        assert!(edited.contains("f6bb"), "{edited}");
+        click(client, "#study-play").await;
+        wait_for(client, "return document.body.dataset.view == 'lobby' && !document.getElementById('start-from').hidden", "the create form").await;
+        select(client, "opponent", "engine").await;
+        select(client, "colour", "white").await;
+        select(client, "clock", "").await;
+        click(client, "#create-button").await;
+        wait_for(client, "return document.body.dataset.view == 'room'", "the room").await;
+        let script = format!("return document.getElementById('board').dataset.fen == '{edited}'");
+        wait_for(client, &script, "the edited position in the room").await;
+        wait_for(client, "return document.querySelectorAll('#board .glow').length > 0", "White to move").await;
     })
     .await;
 }

@@ -1,282 +1,289 @@
-//! `bashni gui`'s server driven as a browser would drive it: HTTP requests
-//! and the page's WebSocket, against our engine and against fake engines
-//! that crash or cheat.
+//! `bashni gui` (the play server for one person) and the analysis board's
+//! messages, driven over the WebSocket as the page drives them, with the
+//! real binary: the same page as `serve`, a database in the user's data
+//! directory, positions and lines checked by the server, the engine's
+//! lines per move, an engine that dies mid-analysis, PDN out and back, and
+//! a room started from an edited position.
 
-#[path = "support/gui.rs"]
-mod gui;
+#[path = "support/serve.rs"]
+mod serve;
 #[path = "support/socket.rs"]
 mod socket;
+#[path = "support/temp.rs"]
+mod temp;
 
-use gui::{Server, settings};
 use serde_json::{Value, json};
+use serve::{Serve, create, error, room_state, setup};
+use socket::Page;
+use std::collections::HashSet;
+use temp::TempDir;
 
-fn moves(state: &Value) -> Vec<String> {
-    state["moves"]
+fn sqlite(dir: &TempDir) -> String {
+    format!("sqlite:{}", dir.path().join("gui.db").display())
+}
+
+/// `bashni gui` on a database of the test's own.
+fn gui(dir: &TempDir, args: &[&str]) -> Serve {
+    let database = sqlite(dir);
+    let mut all = vec!["--database", database.as_str()];
+    all.extend_from_slice(args);
+    Serve::gui(&all, &[])
+}
+
+/// Ask for a line on the analysis board: the board's state, or the error.
+async fn study(page: &mut Page, message: Value) -> Value {
+    page.send(message).await;
+    page.until(|m| m["type"] == "study" || m["type"] == "error")
+        .await
+        .0
+}
+
+fn position(variant: &str, fen: Option<&str>, moves: &[&str]) -> Value {
+    json!({"type": "study_position", "variant": variant, "fen": fen, "moves": moves})
+}
+
+/// The next engine report with lines on `fen` (earlier ones passed over).
+async fn lines_on(page: &mut Page, fen: &str, count: usize) -> Value {
+    page.until(|m| {
+        m["type"] == "study_lines"
+            && m["fen"] == fen
+            && m["lines"].as_array().is_some_and(|l| l.len() >= count)
+    })
+    .await
+    .0
+}
+
+/// The next engine report on `fen` whose status passes `wanted`.
+async fn status_on(page: &mut Page, fen: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let (report, _) = page
+        .until(|m| {
+            m["type"] == "study_lines"
+                && m["fen"] == fen
+                && wanted(m["status"].as_str().unwrap_or(""))
+        })
+        .await;
+    report["status"].as_str().expect("status").to_string()
+}
+
+fn texts(values: &Value) -> Vec<String> {
+    values
         .as_array()
-        .expect("moves")
+        .expect("an array")
         .iter()
-        .map(|m| m.as_str().expect("text").to_string())
+        .map(|v| {
+            v.as_str()
+                .or_else(|| v["text"].as_str())
+                .expect("text")
+                .to_string()
+        })
         .collect()
 }
 
 #[test]
-fn bad_requests_and_foreign_sites_are_refused() {
-    let server = Server::start(&[]);
-    let host = format!("127.0.0.1:{}", server.port);
-    let page = format!("/?token={}", server.token);
-    assert_eq!(server.get(&page, &host, &[]), 200);
+fn gui_serves_the_same_page_as_serve_and_keeps_its_games_in_the_data_directory() {
+    let data = TempDir::new("gui-data");
+    let data_home = data.path().to_str().expect("a UTF-8 path");
+    let gui = Serve::gui(&[], &[("XDG_DATA_HOME", data_home)]);
     assert_eq!(
-        server.get(&page, &format!("localhost:{}", server.port), &[]),
-        200
+        gui.banner,
+        format!("bashni gui: open http://127.0.0.1:{}/", gui.port)
     );
-    assert_eq!(server.get("/app.js", &host, &[]), 200);
-    // The page needs the token; unknown paths do not exist.
-    assert_eq!(server.get("/", &host, &[]), 403);
-    assert_eq!(server.get("/?token=0123", &host, &[]), 403);
-    assert_eq!(server.get("/nothing", &host, &[]), 404);
-    // DNS rebinding: another name for 127.0.0.1.
-    assert_eq!(server.get(&page, "evil.example", &[]), 403);
-    assert_eq!(server.get(&page, "127.0.0.1:1", &[]), 403);
-    // A script on another site.
-    let foreign = [("Origin", "http://evil.example")];
-    assert_eq!(server.get(&page, &host, &foreign), 403);
-    // The WebSocket path without the upgrade.
-    let ws = format!("/ws?token={}", server.token);
-    assert_eq!(server.get(&ws, &host, &[]), 400);
-}
-
-#[tokio::test]
-async fn the_websocket_needs_the_token_and_our_origin() {
-    let server = Server::start(&[]);
-    let origin = server.origin();
-    assert_eq!(server.connect(None, Some(&origin)).await.err(), Some(403));
-    let wrong = "0".repeat(server.token.len());
-    assert_eq!(
-        server.connect(Some(&wrong), Some(&origin)).await.err(),
-        Some(403)
-    );
-    let token = server.token.clone();
-    assert_eq!(
-        server
-            .connect(Some(&token), Some("http://evil.example"))
-            .await
-            .err(),
-        Some(403)
-    );
-    assert_eq!(server.connect(Some(&token), None).await.err(), Some(403));
-    let localhost = format!("http://localhost:{}", server.port);
-    let mut page = server
-        .connect(Some(&token), Some(&localhost))
-        .await
-        .unwrap();
-    let state = page.state(|_| true).await;
-    assert_eq!(state["variant"], "bashni");
-    assert_eq!(state["engine_status"], "idle");
-    assert_eq!(state["legal"].as_array().unwrap().len(), 7);
+    assert!(data.path().join("bashni/gui.db").is_file());
+    let dir = TempDir::new("gui-serve");
+    let serve = Serve::start(&sqlite(&dir), &[]);
+    for path in [
+        "/assets/main.js",
+        "/assets/study.js",
+        "/assets/editor.js",
+        "/",
+    ] {
+        let from_gui = gui.get(path, &format!("127.0.0.1:{}", gui.port), &[]);
+        let from_serve = serve.get(path, &format!("127.0.0.1:{}", serve.port), &[]);
+        assert_eq!(from_gui.0, 200, "{path}");
+        assert_eq!(from_gui, from_serve, "{path}");
+    }
+    let index = gui.get("/analysis", &format!("127.0.0.1:{}", gui.port), &[]);
+    assert!(index.1.contains("Analysis board"), "{}", index.1);
+    let foreign = gui.get("/", &format!("evil.example:{}", gui.port), &[]);
+    assert_eq!(foreign.0, 403);
 }
 
 #[tokio::test]
 async fn bad_messages_get_an_error_and_change_nothing() {
-    let server = Server::start(&[]);
+    let dir = TempDir::new("gui-bad");
+    let server = gui(&dir, &[]);
     let mut page = server.page().await;
-    page.state(|_| true).await;
-    for bad in [
-        "not json",
-        r#"{"type":"launch"}"#,
-        r#"{"type":"move"}"#,
-        r#"{"type":"move","text":"c3-c4"}"#,
-        r#"{"type":"new_game","variant":"chess"}"#,
-        r#"{"type":"new_game","variant":"bashni","fen":"W:c3wbw"}"#,
-        r#"{"type":"import_pdn","text":"[FEN \"W:a1w\"]\n\n1. c3-d4"}"#,
-        r#"{"type":"settings","mode":"play","engine_side":"black","movetime_ms":0,"skill":20,"multipv":1}"#,
-    ] {
-        page.send_text(bad).await;
-        let (error, _) = page.until(|m| m["type"] == "error").await;
-        assert!(!error["message"].as_str().unwrap().is_empty(), "{bad}");
-        let state = page.state(|_| true).await;
-        assert_eq!(moves(&state), Vec::<String>::new(), "{bad}");
-        assert_eq!(state["variant"], "bashni", "{bad}");
+    let good = study(&mut page, position("bashni", None, &["c3-d4"])).await;
+    assert_eq!(good["type"], "study", "{good}");
+    let refusals = [
+        (position("bashni", Some("W:c4w,f6b 0 1"), &[]), "c4"),
+        (
+            position("bashni", None, &["c3-d4", "c3-d4"]),
+            "move 2 'c3-d4'",
+        ),
+        (position("chess", None, &[]), "variant"),
+        (
+            json!({"type": "study_pdn", "text": "[Variant \"lasca\"]\n1. a3-b4 a3-b4 *"}),
+            "move 2",
+        ),
+        (
+            json!({"type": "study_analyse", "lines": 9}),
+            "lines: 1 to 5",
+        ),
+        // Engine options and commands have no message to travel in.
+        (
+            json!({"type": "study_analyse", "lines": 3, "options": {"Hash": 4096}}),
+            "unknown field",
+        ),
+        (
+            json!({"type": "setoption", "name": "Hash", "value": "4096"}),
+            "unknown variant",
+        ),
+        (
+            json!({"type": "study_analyse", "lines": 3, "go": "infinite"}),
+            "unknown field",
+        ),
+    ];
+    for (message, expected) in refusals {
+        page.send(message.clone()).await;
+        let (answer, _) = page
+            .until(|m| m["type"] == "error" || m["type"] == "study")
+            .await;
+        assert_eq!(answer["type"], "error", "{message} was taken: {answer}");
+        let text = answer["message"].as_str().expect("message");
+        assert!(text.contains(expected), "{message}: {text}");
     }
-    page.send(json!({"type": "move", "text": "c3-d4"})).await;
-    let state = page.state(|s| !moves(s).is_empty()).await;
-    assert_eq!(moves(&state)[0], "c3-d4");
-}
-
-#[tokio::test]
-async fn the_engine_answers_a_move_and_analyses_with_several_lines() {
-    let server = Server::start(&[]);
-    let mut page = server.page().await;
-    page.state(|_| true).await;
-    page.send(settings("play", "black")).await;
-    page.send(json!({"type": "move", "text": "c3-d4"})).await;
-    let state = page.state(|s| moves(s).len() == 2).await;
-    assert_eq!(state["engine_status"], "idle");
-    assert!(state["engine_error"].is_null());
-    assert!(!state["legal"].as_array().unwrap().is_empty());
-
-    // The start position has seven moves, enough for three lines.
-    page.send(json!({"type": "new_game", "variant": "bashni"}))
-        .await;
-    page.send(settings("analysis", "black")).await;
-    let (analysis, _) = page
-        .until(|m| {
-            m["type"] == "analysis"
-                && m["lines"].as_array().is_some_and(|l| l.len() == 3)
-                && m["lines"][0]["depth"].as_u64() >= Some(4)
-        })
-        .await;
-    assert_eq!(analysis["ply"], 0);
-    let first = &analysis["lines"][0];
-    assert!(first["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
-    let pv_moves: Vec<&str> = analysis["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["pv"][0].as_str().unwrap())
-        .collect();
-    assert_ne!(pv_moves[0], pv_moves[1], "MultiPV lines start differently");
-    // Playing the first line puts all its moves on the board.
-    let line: Vec<Value> = first["pv"].as_array().unwrap().clone();
-    page.send(json!({"type": "line", "moves": line.clone()}))
-        .await;
-    let state = page.state(|s| moves(s).len() == line.len()).await;
-    assert_eq!(state["moves"], Value::Array(line));
-}
-
-#[tokio::test]
-async fn an_engine_that_dies_mid_search_is_reported_and_restarted() {
-    let server = Server::with_fake_engine("crash");
-    let mut page = server.page().await;
-    page.state(|_| true).await;
-    page.send(json!({"type": "move", "text": "c3-d4"})).await;
-    page.state(|s| moves(s).len() == 1).await;
-    // Engine plays Black, is to move, and dies on `go`.
-    page.send(settings("play", "black")).await;
-    let (error, _) = page.until(|m| m["type"] == "error").await;
-    let text = error["message"].as_str().unwrap();
+    page.send(json!({"type": "study_export"})).await;
+    let (pdn, _) = page.until(|m| m["type"] == "study_pdn").await;
+    let text = pdn["text"].as_str().expect("PDN");
     assert!(
-        text.contains("exited") && text.contains("during a search"),
+        text.contains("c3-d4") && text.contains("[Variant \"bashni\"]"),
         "{text}"
     );
-    let state = page.state(|s| s["engine_status"] == "stopped").await;
-    assert_eq!(moves(&state), ["c3-d4"], "the game is kept");
-    assert!(state["engine_error"].as_str().is_some());
-    // Humans go on; a restarted engine is ready again.
-    page.send(settings("humans", "black")).await;
-    page.send(json!({"type": "restart"})).await;
-    let state = page
-        .state(|s| s["engine_status"] == "idle" && s["engine_error"].is_null())
+}
+
+#[tokio::test]
+async fn the_engines_lines_come_one_per_move_and_follow_the_board() {
+    let dir = TempDir::new("gui-lines");
+    let server = gui(&dir, &[]);
+    let mut page = server.page().await;
+    let start = study(&mut page, position("bashni", None, &[])).await;
+    let fen = start["fen"].as_str().expect("fen").to_string();
+    page.send(json!({"type": "study_analyse", "lines": 3}))
         .await;
-    assert_eq!(moves(&state), ["c3-d4"]);
+    let report = lines_on(&mut page, &fen, 3).await;
+    let lines = report["lines"].as_array().expect("lines");
+    let firsts: HashSet<&str> = lines
+        .iter()
+        .map(|l| l["pv"][0].as_str().expect("a move"))
+        .collect();
+    assert_eq!(firsts.len(), lines.len(), "one line per move: {report}");
+    let legal: HashSet<String> = texts(&start["legal"]).into_iter().collect();
+    assert!(firsts.iter().all(|m| legal.contains(*m)), "{report}");
+    // Playing the best line's first move: the analysis follows the board.
+    let best = lines[0]["pv"][0].as_str().expect("a move").to_string();
+    let next = study(&mut page, position("bashni", None, &[&best])).await;
+    assert_eq!(texts(&next["moves"]), [best]);
+    let next_fen = next["fen"].as_str().expect("fen").to_string();
+    lines_on(&mut page, &next_fen, 1).await;
+    page.send(json!({"type": "study_stop"})).await;
+    status_on(&mut page, &next_fen, |s| s == "stopped").await;
 }
 
 #[tokio::test]
-async fn an_illegal_engine_move_is_shown_and_the_game_kept() {
-    let server = Server::with_fake_engine("illegal");
+async fn an_engine_that_dies_mid_analysis_is_reported_and_replaced() {
+    let dir = TempDir::new("gui-crash");
+    let marker = dir.path().join("crashed");
+    let engine = serve::crash_once_engine(&marker);
+    let server = gui(&dir, &["--engine", &engine]);
     let mut page = server.page().await;
-    page.state(|_| true).await;
-    page.send(settings("play", "white")).await;
-    let (error, _) = page.until(|m| m["type"] == "error").await;
-    let text = error["message"].as_str().unwrap();
-    assert!(text.contains("illegal move 'e1-f2'"), "{text}");
-    let state = page.state(|s| !s["engine_error"].is_null()).await;
-    assert_eq!(moves(&state), Vec::<String>::new());
-    assert_eq!(state["legal"].as_array().unwrap().len(), 7);
-}
-
-#[tokio::test]
-async fn two_tabs_have_their_own_games_and_engines() {
-    let server = Server::start(&[]);
-    let mut one = server.page().await;
-    let mut two = server.page().await;
-    one.state(|_| true).await;
-    two.state(|_| true).await;
-    one.send(settings("play", "black")).await;
-    two.send(json!({"type": "new_game", "variant": "lasca"}))
+    let start = study(&mut page, position("bashni", None, &[])).await;
+    let fen = start["fen"].as_str().expect("fen").to_string();
+    page.send(json!({"type": "study_analyse", "lines": 2}))
         .await;
-    two.send(settings("play", "black")).await;
-    one.send(json!({"type": "move", "text": "c3-d4"})).await;
-    two.send(json!({"type": "move", "text": "e3-f4"})).await;
-    let state_one = one.state(|s| moves(s).len() == 2).await;
-    let state_two = two.state(|s| moves(s).len() == 2).await;
-    assert_eq!(state_one["variant"], "bashni");
-    assert_eq!(moves(&state_one)[0], "c3-d4");
-    assert_eq!(state_two["variant"], "lasca");
-    assert_eq!(moves(&state_two)[0], "e3-f4");
-}
-
-#[tokio::test]
-async fn pdn_export_then_import_gives_the_same_game() {
-    let server = Server::start(&[]);
-    let mut page = server.page().await;
-    page.state(|_| true).await;
-    page.send(settings("humans", "black")).await;
-    for mv in ["c3-d4", "f6-g5", "g3-h4"] {
-        page.send(json!({"type": "move", "text": mv})).await;
-    }
-    let played = page.state(|s| moves(s).len() == 3).await;
-    page.send(json!({"type": "export_pdn"})).await;
-    let (pdn, _) = page.until(|m| m["type"] == "pdn").await;
-    let text = pdn["text"].as_str().unwrap().to_string();
-    assert!(text.contains("1. c3-d4 f6-g5 2. g3-h4 *"), "{text}");
-    page.send(json!({"type": "new_game", "variant": "lasca"}))
+    let failed = status_on(&mut page, &fen, |s| s.contains("exited")).await;
+    assert!(failed.contains("analyse again"), "{failed}");
+    assert!(marker.exists(), "the first engine ran");
+    page.send(json!({"type": "study_analyse", "lines": 2}))
         .await;
-    page.state(|s| s["variant"] == "lasca").await;
-    page.send(json!({"type": "import_pdn", "text": text})).await;
-    let imported = page.state(|s| s["variant"] == "bashni").await;
-    assert_eq!(moves(&imported), moves(&played));
-    assert_eq!(imported["fen"], played["fen"]);
+    lines_on(&mut page, &fen, 2).await;
 }
 
 #[tokio::test]
-async fn a_clock_is_kept_for_both_sides_and_sent_to_the_engine() {
-    let server = Server::start(&[]);
-    let mut page = server.page().await;
-    page.state(|_| true).await;
-    let mut clocked = settings("play", "black");
-    clocked["clock"] = json!({"base_ms": 60_000, "increment_ms": 2_000});
-    page.send(clocked).await;
-    let state = page.state(|s| !s["clocks_ms"].is_null()).await;
-    assert_eq!(state["clocks_ms"][1], 60_000, "Black's clock waits");
-    page.send(json!({"type": "move", "text": "c3-d4"})).await;
-    let state = page.state(|s| moves(s).len() == 2).await;
-    let [white, black] = [0, 1].map(|i| state["clocks_ms"][i].as_i64().unwrap());
-    // Each side was charged for its move and got the increment.
-    assert!(white > 60_000 && white <= 62_000, "{white}");
-    assert!(black > 2_000 && black <= 62_000, "{black}");
-    let mut bad = settings("play", "black");
-    bad["clock"] = json!({"base_ms": 0, "increment_ms": 0});
-    page.send(bad).await;
-    let (error, _) = page.until(|m| m["type"] == "error").await;
-    assert!(error["message"].as_str().unwrap().contains("clock"));
+async fn an_analysis_gives_its_engine_back_when_the_page_goes() {
+    let dir = TempDir::new("gui-release");
+    // `serve` is the same server with the pool's size to choose.
+    let server = Serve::start(&sqlite(&dir), &["--max-engines", "1"]);
+    let mut first = server.page().await;
+    let start = study(&mut first, position("bashni", None, &[])).await;
+    let fen = start["fen"].as_str().expect("fen").to_string();
+    first
+        .send(json!({"type": "study_analyse", "lines": 1}))
+        .await;
+    lines_on(&mut first, &fen, 1).await;
+    drop(first);
+    // The only engine slot was the first page's: the second page gets it.
+    let mut second = server.page().await;
+    study(&mut second, position("bashni", None, &[])).await;
+    second
+        .send(json!({"type": "study_analyse", "lines": 1}))
+        .await;
+    lines_on(&mut second, &fen, 1).await;
 }
 
 #[tokio::test]
-async fn option_ranges_come_from_the_engines_declarations() {
-    let server = Server::start(&[
-        "--engine",
-        &format!("cmd={},option.Hash=32", env!("CARGO_BIN_EXE_bashni")),
-    ]);
+async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
+    let dir = TempDir::new("gui-pdn");
+    let server = gui(&dir, &[]);
     let mut page = server.page().await;
-    let state = page.state(|_| true).await;
-    let options = &state["engine_options"];
-    assert_eq!(
-        options["Skill Level"],
-        json!({"min": 0, "max": 20, "default": 20})
+    let played = study(&mut page, position("lasca", None, &["a3-b4", "c5xa3"])).await;
+    assert_eq!(played["type"], "study", "{played}");
+    page.send(json!({"type": "study_export"})).await;
+    let (pdn, _) = page.until(|m| m["type"] == "study_pdn").await;
+    let text = pdn["text"].as_str().expect("PDN").to_string();
+    study(&mut page, position("bashni", None, &[])).await;
+    let back = study(&mut page, json!({"type": "study_pdn", "text": text})).await;
+    assert_eq!(back["variant"], "lasca");
+    assert_eq!(back["fen"], played["fen"]);
+    assert_eq!(texts(&back["moves"]), ["a3-b4", "c5xa3"]);
+}
+
+#[tokio::test]
+async fn play_from_here_starts_a_room_from_an_edited_position() {
+    let dir = TempDir::new("gui-from-here");
+    let server = gui(&dir, &[]);
+    let mut page = server.page().await;
+    let edited = "W:c3w,e3wbb,d6b,f6bb 0 1";
+    let mut from_here = setup("link", None, "white");
+    from_here["start"] = json!(edited);
+    let (room, _) = create(&mut page, "Ann", from_here).await;
+    let state = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+    assert_eq!(state["start_fen"], edited);
+    assert_eq!(state["fen"], edited);
+    let mut bob = server.page().await;
+    bob.send(json!({"type": "join", "room": room, "name": "Bob"}))
+        .await;
+    let playing = room_state(&mut bob, |s| s["phase"] == "playing").await;
+    assert_eq!(playing["fen"], edited);
+    assert!(
+        texts(&playing["legal"]).contains(&"e3-f4".to_string()),
+        "{playing}"
     );
-    assert_eq!(options["MultiPV"]["min"], 1);
-    assert_eq!(options["Threads"]["min"], 1);
-    assert_eq!(options["Move Overhead"]["max"], 5000);
-    // The engine starts with --engine's value, so the page shows that.
-    assert_eq!(options["Hash"]["default"], 32);
-    let mut bad = settings("analysis", "black");
-    bad["skill"] = json!(21);
-    page.send(bad).await;
-    let (error, _) = page.until(|m| m["type"] == "error").await;
-    assert_eq!(error["message"], "Skill Level must be 0 to 20");
-    // An engine that declares no option gets no control and no check.
-    let fake = Server::with_fake_engine("scripted");
-    let mut page = fake.page().await;
-    let state = page.state(|_| true).await;
-    assert_eq!(state["engine_options"], json!({}));
+    // Against the engine, which is White here and so moves first, from
+    // the edited position.
+    let mut against_engine = setup("engine", None, "black");
+    against_engine["start"] = json!(edited);
+    against_engine["skill"] = json!(1);
+    let (engine_room, _) = create(&mut page, "Ann", against_engine).await;
+    let answered = room_state(&mut page, |s| {
+        s["id"] == engine_room.as_str() && s["moves"].as_array().is_some_and(|m| m.len() == 1)
+    })
+    .await;
+    assert_eq!(answered["start_fen"], edited);
+    // A start the rules refuse creates nothing.
+    let mut bad = setup("link", None, "white");
+    bad["start"] = json!("W:c3w,e4b 0 1");
+    page.send(json!({"type": "create", "name": "Ann", "setup": bad}))
+        .await;
+    assert!(error(&mut page).await.contains("e4"));
 }

@@ -235,10 +235,11 @@ async fn hostile_clients_are_refused_and_cut_off() {
             .contains("at most 3 new rooms a minute")
     );
 
+    // Over the 32 KiB a client message may have (a pasted PDN fits).
     let mut big = server.page().await;
     big.send_text(&format!(
         r#"{{"type":"move","text":"{}"}}"#,
-        "x".repeat(10_000)
+        "x".repeat(40_000)
     ))
     .await;
     assert!(
@@ -358,12 +359,7 @@ async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
 async fn an_engine_seat_waits_for_a_free_engine_and_survives_a_crash() {
     let dir = TempDir::new("serve-engine");
     let marker = dir.path().join("crashed");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
-    let engine = format!(
-        "cmd={script},arg=crashonce,arg={},arg={}",
-        marker.display(),
-        env!("CARGO_BIN_EXE_bashni")
-    );
+    let engine = serve::crash_once_engine(&marker);
     let server = Serve::start(&sqlite(&dir), &["--max-engines", "1", "--engine", &engine]);
     let mut engine_setup = setup("engine", None, "black");
     // Full strength: each move takes the whole second a room without a

@@ -4,6 +4,7 @@
 //! a page that keeps flooding is cut off.
 
 use super::actor::{Action, RoomHandle, ToRoom};
+use super::desk::Desk;
 use super::history;
 use super::hub::Hub;
 use super::room::Player;
@@ -67,12 +68,14 @@ struct Connection {
     bucket: Bucket,
     strikes: u32,
     outbox: Vec<Json>,
+    desk: Desk,
 }
 
 /// Serve one page until it goes (or is cut off for flooding).
 pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
     let mut conn = Connection {
         bucket: Bucket::new(hub.limits.messages_per_second),
+        desk: Desk::new(Arc::clone(&hub.shared.engines)),
         hub,
         addr,
         room: None,
@@ -105,6 +108,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
             Some(lobby) = changed(conn.lobby.as_mut()) => {
                 conn.outbox.push(lobby);
             }
+            lines = conn.desk.next() => conn.outbox.push(Json::from(lines)),
         }
     }
     conn.leave_room().await;
@@ -198,6 +202,15 @@ impl Connection {
                     variant: &variant,
                     lines: &lines,
                 });
+                return Ok(());
+            }
+            study @ (ClientMessage::StudyPosition { .. }
+            | ClientMessage::StudyPdn { .. }
+            | ClientMessage::StudyExport
+            | ClientMessage::StudyAnalyse { .. }
+            | ClientMessage::StudyStop) => {
+                let answers = self.desk.on_message(study)?;
+                self.outbox.extend(answers.into_iter().map(Json::from));
                 return Ok(());
             }
             ClientMessage::Replay { game } => return self.replay(game).await,

@@ -9,6 +9,7 @@
 //! client.
 
 use super::config::{GameConfig, Strength};
+use super::view::PvLine;
 use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
 use bashni_host::protocol::{Command, Event, Go};
@@ -16,8 +17,8 @@ use bashni_host::spec::EngineSpec;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::sync::mpsc::{self, UnboundedReceiver};
-use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::sync::mpsc::{self, Sender, UnboundedReceiver};
+use tokio::sync::{Semaphore, SemaphorePermit, oneshot};
 
 /// Beyond the time the search was given, how long the pool waits for the
 /// answer before it calls the engine stalled.
@@ -73,6 +74,61 @@ impl SearchJob {
         };
         Duration::from_millis(allowed_ms) + ANSWER_GRACE
     }
+}
+
+/// How long one analysis on the analysis board may search: the server's
+/// cap, whatever the page asks.
+pub const ANALYSIS_MS: u64 = 30_000;
+
+/// The lines one analysis may show.
+pub const ANALYSIS_LINES: (u32, u32) = (1, 5);
+
+/// How often gathered lines go out while an analysis runs.
+const LINES_FLUSH: Duration = Duration::from_millis(100);
+
+/// How long a stopped analysis waits for the engine's last answer before
+/// the engine is killed instead of kept.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// An analysis of one position for the analysis board, at full strength.
+#[derive(Clone, Debug)]
+pub struct AnalysisJob {
+    /// The variant (its rules as the engine defaults them).
+    pub variant: bashni_rules::Variant,
+    /// The position: start and moves.
+    pub position: Command,
+    /// Lines to show, within [`ANALYSIS_LINES`].
+    pub lines: u32,
+    /// Whether White is to move (the lines are scored from White's view).
+    pub white_to_move: bool,
+}
+
+impl AnalysisJob {
+    /// The options this job sets: the variant first (which resets the
+    /// rules to the variant's own), full strength, and the lines.
+    fn options(&self) -> Vec<(String, String)> {
+        let skill_full = bashni_engine::protocol::SKILL_RANGE.1;
+        vec![
+            ("UCI_Variant".to_string(), self.variant.to_string()),
+            ("UCI_LimitStrength".into(), "false".into()),
+            ("Skill Level".into(), skill_full.to_string()),
+            ("MultiPV".into(), self.lines.to_string()),
+        ]
+    }
+}
+
+/// What an analysis reports as it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnalysisUpdate {
+    /// The search started.
+    Started,
+    /// The lines so far, best first.
+    Lines(Vec<PvLine>),
+    /// The search reached its cap.
+    Done,
+    /// It failed; the engine was dropped, and the next analysis starts a
+    /// fresh one.
+    Failed(String),
 }
 
 /// A started engine with the receiver of its lines.
@@ -159,6 +215,53 @@ impl EnginePool {
         }
     }
 
+    /// Run `job` in a slot of the pool, sending what it finds to
+    /// `updates` until the search ends, `stop` fires (or is dropped), or
+    /// nobody listens any more. The slot is released at the end, and the
+    /// engine kept for the next search unless it failed.
+    pub async fn analyse(
+        &self,
+        job: AnalysisJob,
+        updates: Sender<AnalysisUpdate>,
+        mut stop: oneshot::Receiver<()>,
+    ) {
+        let slot = tokio::select! {
+            slot = self.slot() => slot,
+            _ = &mut stop => return,
+        };
+        let Ok(_slot) = slot else {
+            let _ =
+                (updates.send(AnalysisUpdate::Failed("the engine pool is closed".into()))).await;
+            return;
+        };
+        let mut worker = match self.take_idle() {
+            Some(worker) => worker,
+            None => match self.start().await {
+                Ok(worker) => worker,
+                Err(e) => {
+                    let _ = updates
+                        .send(AnalysisUpdate::Failed(format!("engine {e}")))
+                        .await;
+                    return;
+                }
+            },
+        };
+        match run_analysis(&mut worker, &job, &updates, &mut stop).await {
+            Ok(()) => {
+                // The next room search must not show several lines.
+                let multipv = Command::set_option("MultiPV", "1");
+                if worker.engine.send(&multipv).await.is_ok() {
+                    self.give_back(worker);
+                }
+            }
+            Err(e) => {
+                let _ = updates
+                    .send(AnalysisUpdate::Failed(format!("engine: {e}")))
+                    .await;
+            }
+        }
+    }
+
     fn take_idle(&self) -> Option<Worker> {
         self.idle.lock().ok()?.pop()
     }
@@ -176,6 +279,106 @@ impl EnginePool {
         self.started.fetch_add(1, Ordering::Relaxed);
         Ok(Worker { engine, inbox })
     }
+}
+
+/// Set the analysis's options and search until the cap, a stop, or the
+/// listener going; `Ok` when the engine ends free for the next search.
+async fn run_analysis(
+    worker: &mut Worker,
+    job: &AnalysisJob,
+    updates: &Sender<AnalysisUpdate>,
+    stop: &mut oneshot::Receiver<()>,
+) -> Result<(), Error> {
+    for (name, value) in job.options() {
+        worker
+            .engine
+            .send(&Command::set_option(name, value))
+            .await?;
+    }
+    let go = Go::MoveTime(ANALYSIS_MS);
+    worker.engine.go(job.position.clone(), go).await?;
+    if updates.send(AnalysisUpdate::Started).await.is_err() {
+        return stop_search(worker).await;
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(ANALYSIS_MS) + ANSWER_GRACE;
+    let mut lines: Vec<PvLine> = Vec::new();
+    let mut dirty = false;
+    let mut flush = tokio::time::interval(LINES_FLUSH);
+    loop {
+        tokio::select! {
+            event = worker.inbox.recv() => match next_event(worker, event).await? {
+                Some(Event::Info(info)) => {
+                    if let Some(line) = PvLine::from_info(info, job.white_to_move) {
+                        merge_line(&mut lines, line);
+                        dirty = true;
+                    }
+                }
+                Some(Event::BestMove(_)) => {
+                    let _ = updates.send(AnalysisUpdate::Lines(lines)).await;
+                    let _ = updates.send(AnalysisUpdate::Done).await;
+                    return Ok(());
+                }
+                _ => {}
+            },
+            _ = flush.tick(), if dirty => {
+                dirty = false;
+                if updates.send(AnalysisUpdate::Lines(lines.clone())).await.is_err() {
+                    return stop_search(worker).await;
+                }
+            }
+            _ = &mut *stop => return stop_search(worker).await,
+            _ = tokio::time::sleep_until(deadline) => {
+                return Err(Error::Stalled("no answer at the end of the analysis".into()));
+            }
+        }
+    }
+}
+
+/// Keep one line per rank and per first move: an engine that re-sorts
+/// its lines moves a root move from one rank to another between depths,
+/// and its old line must go.
+fn merge_line(lines: &mut Vec<PvLine>, line: PvLine) {
+    let first = line.pv.first().cloned();
+    lines.retain(|l| l.multipv != line.multipv && l.pv.first() != first.as_ref());
+    lines.push(line);
+    lines.sort_by_key(|l| l.multipv);
+}
+
+/// What an engine event means for the running search: an error when the
+/// engine is gone.
+async fn next_event(
+    worker: &mut Worker,
+    event: Option<EngineEvent>,
+) -> Result<Option<Event>, Error> {
+    let engine = &mut worker.engine;
+    match event {
+        Some(EngineEvent::Line(g, line)) if g == engine.generation() => Ok(engine.feed(&line)),
+        Some(EngineEvent::Exited(g)) if g == engine.generation() => {
+            let how = engine.exit_status().await;
+            Err(Error::Crashed(format!("the engine {how}")))
+        }
+        Some(_) => Ok(None),
+        None => Err(Error::Crashed("the engine's output is gone".into())),
+    }
+}
+
+/// Stop the search and wait for its (dropped) answer, so the engine is
+/// free for the next one.
+async fn stop_search(worker: &mut Worker) -> Result<(), Error> {
+    worker.engine.stop().await?;
+    let answered = async {
+        loop {
+            let event = worker.inbox.recv().await;
+            if let Some(Event::StaleBestMove | Event::BestMove(_)) =
+                next_event(worker, event).await?
+            {
+                return Ok(());
+            }
+        }
+    };
+    tokio::time::timeout(STOP_GRACE, answered)
+        .await
+        .unwrap_or_else(|_| Err(Error::Stalled("no answer to stop".into())))
 }
 
 /// Set the job's options, search, and wait for `bestmove`.
@@ -234,5 +437,36 @@ mod tests {
             ]
         );
         assert_eq!(job.patience(), Duration::from_millis(100) + ANSWER_GRACE);
+    }
+
+    #[test]
+    fn an_analysis_sets_full_strength_and_its_lines_only() {
+        let job = AnalysisJob {
+            variant: Variant::Bashni,
+            position: Command::Position {
+                fen: Variant::Bashni.start_fen().into(),
+                moves: Vec::new(),
+            },
+            lines: 3,
+            white_to_move: true,
+        };
+        let options = job.options();
+        assert_eq!(options[0], ("UCI_Variant".into(), "bashni".into()));
+        assert!(options.contains(&("MultiPV".into(), "3".into())));
+        assert!(options.contains(&("UCI_LimitStrength".into(), "false".into())));
+    }
+
+    #[test]
+    fn a_root_move_stands_in_one_line_only() {
+        let line = |multipv, first: &str| PvLine {
+            multipv,
+            depth: 1,
+            score: "+0.00".into(),
+            cp: 0,
+            pv: vec![first.into()],
+        };
+        let mut lines = vec![line(1, "c3-d4"), line(2, "a3-b4")];
+        merge_line(&mut lines, line(1, "a3-b4"));
+        assert_eq!(lines, vec![line(1, "a3-b4")]);
     }
 }

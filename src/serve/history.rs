@@ -7,9 +7,8 @@
 
 use super::config::RoomConfig;
 use super::store::{GameRecord, StoredRoom};
-use super::view::ResultView;
+use super::view::{LegalMove, ResultView};
 use super::wire::clock_text;
-use crate::gui::game::LegalMove;
 use bashni_host::pdn::{PdnGame, date_of_unix_ms};
 use bashni_rules::Game;
 use serde::Serialize;

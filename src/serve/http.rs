@@ -52,6 +52,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/analysis.js"),
     ),
     ("text.js", "text/javascript", include_str!("assets/text.js")),
+    (
+        "study.js",
+        "text/javascript",
+        include_str!("assets/study.js"),
+    ),
+    (
+        "editor.js",
+        "text/javascript",
+        include_str!("assets/editor.js"),
+    ),
 ];
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -72,6 +82,8 @@ pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/room/{id}", get(index))
+        .route("/analysis", get(index))
+        .route("/editor", get(index))
         .route("/assets/{file}", get(asset))
         .route("/pdn/{id}", get(pdn))
         .route("/ws", get(socket))
@@ -178,11 +190,13 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
     }
 }
 
-/// A connection's read buffer: room for the largest client message
-/// twice over. The WebSocket's default (128 KiB) is zeroed before every
-/// read and kept per connection: with 550 connections under the load test
-/// that was a fifth of the server's CPU (memset) and 70 MB of its memory.
-const READ_BUFFER_BYTES: usize = 2 * super::wire::MAX_CLIENT_MESSAGE_BYTES;
+/// A connection's read buffer: room for every usual client message (a
+/// move, a room setup, a line on the analysis board) twice over; a rare
+/// larger one (a pasted PDN, up to the message limit) is read in several
+/// chunks. The WebSocket's default (128 KiB) is zeroed before every read
+/// and kept per connection: with 550 connections under the load test that
+/// was a fifth of the server's CPU (memset) and 70 MB of its memory.
+const READ_BUFFER_BYTES: usize = 8 * 1024;
 
 async fn socket(
     State(state): Shared,

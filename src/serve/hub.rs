@@ -165,6 +165,7 @@ impl Hub {
         setup: &RoomSetup,
     ) -> Result<(String, SeatToken), String> {
         let (config, colour) = setup.check(&self.ranges).map_err(|e| e.0)?;
+        let start = setup.start_position(&config).map_err(|e| e.0)?;
         let token = SeatToken::generate();
         let creator = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         self.admit(addr)?;
@@ -185,7 +186,10 @@ impl Hub {
             .create_room(&new_room, &seat)
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
-        let room = Room::new(id.clone(), config, creator, colour, Instant::now());
+        let mut room = Room::new(id.clone(), config, creator, colour, Instant::now());
+        if let Some(fen) = &start {
+            room = room.with_start(fen).map_err(|e| e.to_string())?;
+        }
         let handle = self.spawn(room, None);
         if let Opponent::Engine(strength) = config.opponent {
             seat_engine(&handle, &engine_name(strength)).await?;

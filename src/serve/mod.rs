@@ -22,12 +22,17 @@
 //!   sees it;
 //! - [`engines`]: the engine processes; [`lobby`]: the public list;
 //!   [`hub`]: the rooms, their limits and the restart;
+//! - [`study`] and [`desk`]: the analysis board of a page, its game and
+//!   its engine analysis;
 //! - [`connection`] and [`http`]: the WebSocket and the page.
+//!
+//! `bashni gui` is this same server for one person (see [`crate::gui`]).
 
 pub mod actor;
 pub mod climb;
 pub mod config;
 pub mod connection;
+pub mod desk;
 pub mod engines;
 pub mod history;
 pub mod http;
@@ -36,6 +41,7 @@ pub mod ladder;
 pub mod lobby;
 pub mod room;
 pub mod store;
+pub mod study;
 pub mod token;
 pub mod view;
 pub mod wire;
@@ -97,10 +103,40 @@ pub struct ServeArgs {
     pub open: bool,
 }
 
-/// Serve until the process is ended.
+impl ServeArgs {
+    /// The options as `bashni serve` takes them with none given.
+    pub fn defaults() -> anyhow::Result<ServeArgs> {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        let defaults = <Defaults as clap::Parser>::try_parse_from(["serve"])
+            .context("the default options of `serve`")?;
+        Ok(defaults.args)
+    }
+}
+
+/// Which command runs the server: it names itself on its first line of
+/// output, which says where to open the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Banner {
+    /// `bashni serve`, which also says how many rooms it restored.
+    Serve,
+    /// `bashni gui`.
+    Gui,
+}
+
+/// `bashni serve`: serve until the process is ended.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    start(args, Banner::Serve)
+}
+
+/// Serve with `args` until the process is ended: the start-up of both
+/// `bashni serve` and `bashni gui`.
+pub fn start(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
-    runtime.block_on(serve(args))
+    runtime.block_on(serve(args, banner))
 }
 
 /// This very program, which is the engine when run without arguments.
@@ -112,7 +148,7 @@ pub fn own_engine() -> anyhow::Result<EngineSpec> {
     })
 }
 
-async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let engine = match args.engine.clone() {
         Some(engine) => engine,
         None => own_engine()?,
@@ -153,7 +189,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let local = listener.local_addr()?;
     let loopback_port = local.ip().is_loopback().then_some(local.port());
     let url = format!("http://{local}/");
-    println!("bashni serve: {restored} unfinished room(s) restored; open {url}");
+    match banner {
+        Banner::Serve => {
+            println!("bashni serve: {restored} unfinished room(s) restored; open {url}")
+        }
+        Banner::Gui => println!("bashni gui: open {url}"),
+    }
     std::io::stdout().flush()?;
     if args.open
         && let Err(e) = open::that_detached(&url)

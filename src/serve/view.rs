@@ -8,8 +8,9 @@
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::room::{Phase, Room};
+use super::study::StudyView;
 use super::wire::{StrengthRanges, clock_text};
-use crate::gui::game::LegalMove;
+use bashni_host::info::Info;
 use bashni_rules::{Colour, Move, Variant};
 use serde::{Serialize, Serializer};
 use std::time::Instant;
@@ -48,11 +49,89 @@ pub enum ServerMessage<'a> {
         /// Best first.
         lines: &'a [BoardLineView],
     },
+    /// The analysis board.
+    Study(&'a StudyView),
+    /// The engine's lines on the analysis board's position.
+    StudyLines {
+        /// The position analysed (the page drops lines of another).
+        fen: &'a str,
+        /// `waiting for a free engine`, `analysing`, `done`, `stopped`, or
+        /// what went wrong.
+        status: &'a str,
+        /// Best first, one per move.
+        lines: &'a [PvLine],
+    },
+    /// The analysis board's game as PDN.
+    StudyPdn {
+        /// The PDN text.
+        text: &'a str,
+    },
     /// Something you asked for was refused.
     Error {
         /// What and where.
         message: &'a str,
     },
+}
+
+/// One legal move as the page needs it: the text to send back, and the
+/// squares to click (the start, then every landing).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move in the rules' notation.
+    pub text: String,
+    /// The square it starts from.
+    pub from: String,
+    /// Every landing, in order (one square for a plain move).
+    pub path: Vec<String>,
+    /// Squares of the columns jumped, for the last-move marks.
+    pub jumped: Vec<String>,
+}
+
+impl LegalMove {
+    /// The view of `mv`.
+    pub fn of(mv: &Move) -> LegalMove {
+        let path = if mv.is_capture() {
+            mv.landings().map(|s| s.to_string()).collect()
+        } else {
+            vec![mv.to().to_string()]
+        };
+        LegalMove {
+            text: mv.to_string(),
+            from: mv.from().to_string(),
+            path,
+            jumped: mv.jumped().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// One line of an engine's analysis, scores from White's view.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PvLine {
+    /// Its rank (1 is the best).
+    pub multipv: u32,
+    /// The depth searched.
+    pub depth: u32,
+    /// `+0.35`, `-1.20`, `+M3` (White mates in 3), `-M2`.
+    pub score: String,
+    /// Centipawns (a mate beyond any of them).
+    pub cp: i32,
+    /// The moves, the line's first move first.
+    pub pv: Vec<String>,
+}
+
+impl PvLine {
+    /// The line an `info` report shows, if it has a score and moves;
+    /// `white_to_move` turns the engine's side-to-move score into White's.
+    pub fn from_info(info: Info, white_to_move: bool) -> Option<PvLine> {
+        let score = info.score?.for_white(white_to_move);
+        (!info.pv.is_empty()).then(|| PvLine {
+            multipv: info.multipv,
+            depth: info.depth.unwrap_or(0),
+            score: score.to_string(),
+            cp: score.centipawns(),
+            pv: info.pv,
+        })
+    }
 }
 
 /// A line of the ladder's leaderboard.
@@ -382,6 +461,27 @@ impl<'a> RoomView<'a> {
             engine_status: extras.engine_status,
             analysis: extras.analysis.cloned(),
             ladder: extras.ladder,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_show_scores_from_whites_view() {
+        let info = |line: &str| Info::parse(line).expect("an info line");
+        let report = "info depth 7 multipv 2 score cp 35 nodes 10 pv c3-d4 f6-g5";
+        let white = PvLine::from_info(info(report), true).expect("a line");
+        assert_eq!((white.multipv, white.depth, white.cp), (2, 7, 35));
+        assert_eq!((white.score.as_str(), white.pv.len()), ("+0.35", 2));
+        let black = PvLine::from_info(info(report), false).expect("a line");
+        assert_eq!((black.score.as_str(), black.cp), ("-0.35", -35));
+        let mate = PvLine::from_info(info("info depth 3 score mate 2 pv a1-b2"), false);
+        assert_eq!(mate.map(|l| l.score), Some("-M2".to_string()));
+        for bare in ["info depth 3 nodes 5 pv a1-b2", "info depth 3 score cp 1"] {
+            assert_eq!(PvLine::from_info(info(bare), true), None, "{bare}");
         }
     }
 }

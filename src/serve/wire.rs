@@ -14,9 +14,10 @@ use bashni_rules::{Colour, DrawRules, KingLanding, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The largest message a client may send, in bytes (a room setup or a
-/// move is far below it).
-pub const MAX_CLIENT_MESSAGE_BYTES: usize = 4096;
+/// The largest message a client may send, in bytes: room for the PDN of
+/// a long game pasted into the analysis board (a room setup or a move is
+/// far below it).
+pub const MAX_CLIENT_MESSAGE_BYTES: usize = 32 * 1024;
 
 /// Clocks a creator may choose: minutes from this range…
 pub const CLOCK_MINUTES: (f64, f64) = (0.25, 180.0);
@@ -95,6 +96,35 @@ pub enum ClientMessage {
         /// `bashni` or `lasca`.
         variant: String,
     },
+    /// Show this line on the analysis board (every move checked).
+    StudyPosition {
+        /// `bashni` or `lasca`.
+        variant: String,
+        /// The start position (the variant's own if none).
+        #[serde(default)]
+        fen: Option<String>,
+        /// The moves from it.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// How many of them the board shows (all if none).
+        #[serde(default)]
+        cursor: Option<usize>,
+    },
+    /// Put the first game of this PDN text on the analysis board.
+    StudyPdn {
+        /// The PDN text, as pasted.
+        text: String,
+    },
+    /// Send the analysis board's game as PDN.
+    StudyExport,
+    /// Analyse the analysis board's position with the engine, with this
+    /// many lines (the server caps the search).
+    StudyAnalyse {
+        /// Lines, one per move: 1 to 5.
+        lines: u32,
+    },
+    /// Stop the analysis.
+    StudyStop,
     /// Send a game of the room shown, position by position.
     Replay {
         /// 1 for the room's first game.
@@ -160,6 +190,10 @@ pub struct RoomSetup {
     /// The engine's `UCI_Elo`, for `engine` (instead of `skill`).
     #[serde(default)]
     pub elo: Option<u32>,
+    /// The position the games start from (the variant's start if none),
+    /// checked by the rules.
+    #[serde(default)]
+    pub start: Option<String>,
 }
 
 fn default_king_landing() -> String {
@@ -233,6 +267,26 @@ impl RoomSetup {
             },
             colour,
         ))
+    }
+
+    /// The start position asked for, checked by the rules of `config`:
+    /// `None` for the variant's own.
+    pub fn start_position(&self, config: &RoomConfig) -> Result<Option<String>, WireError> {
+        let Some(fen) = self
+            .start
+            .as_deref()
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        else {
+            return Ok(None);
+        };
+        match bashni_rules::Game::from_fen(config.game.rules(), fen) {
+            Ok(game) if game.result().is_some() => Err(WireError(
+                "start: the game is already over in that position".into(),
+            )),
+            Ok(_) => Ok(Some(fen.to_owned())),
+            Err(e) => Err(WireError(format!("start: {e}"))),
+        }
     }
 
     fn opponent(&self, ranges: &StrengthRanges) -> Result<Opponent, WireError> {
@@ -321,7 +375,37 @@ mod tests {
             opponent: "anyone".into(),
             skill: None,
             elo: None,
+            start: None,
         }
+    }
+
+    #[test]
+    fn a_start_position_is_checked_by_the_rules() {
+        let with = |fen: &str| RoomSetup {
+            start: Some(fen.into()),
+            ..setup()
+        };
+        let checked = |s: RoomSetup| {
+            let (config, _) = s.check(&ranges()).expect("valid setup");
+            s.start_position(&config)
+        };
+        assert_eq!(checked(setup()), Ok(None));
+        assert_eq!(
+            checked(with("W:c3w,f6b 0 1")),
+            Ok(Some("W:c3w,f6b 0 1".into()))
+        );
+        assert!(
+            checked(with("W:c4w,f6b 0 1"))
+                .expect_err("light square")
+                .0
+                .contains("c4")
+        );
+        assert!(
+            checked(with("W:a1w,c3b,b2b 0 1"))
+                .expect_err("over")
+                .0
+                .contains("over")
+        );
     }
 
     #[test]
@@ -411,7 +495,10 @@ mod tests {
             let error = ClientMessage::parse(text).expect_err(text);
             assert!(error.0.contains(expected), "{text}: {error}");
         }
-        let huge = format!(r#"{{"type":"move","text":"{}"}}"#, "x".repeat(5000));
+        let huge = format!(
+            r#"{{"type":"move","text":"{}"}}"#,
+            "x".repeat(MAX_CLIENT_MESSAGE_BYTES)
+        );
         assert!(
             ClientMessage::parse(&huge)
                 .expect_err("huge")

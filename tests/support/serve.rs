@@ -9,27 +9,51 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-/// A running `bashni serve`; killed when dropped.
+/// A running `bashni serve` or `bashni gui`; killed when dropped.
 pub struct Serve {
     child: Child,
     /// Its port on 127.0.0.1.
     pub port: u16,
-    /// How many unfinished rooms it said it restored.
+    /// How many unfinished rooms it said it restored (`serve` only).
     pub restored: usize,
+    /// The first line it printed.
+    pub banner: String,
 }
 
 impl Serve {
     /// Start `bashni serve` on `database` with extra arguments, and read
     /// the line it prints once it listens.
     pub fn start(database: &str, args: &[&str]) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bashni"));
+        command
             .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
-            .args(args)
+            .args(args);
+        let mut serve = Serve::launch(command);
+        serve.restored = serve
+            .banner
+            .split_whitespace()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count in {:?}", serve.banner));
+        serve
+    }
+
+    /// Start `bashni gui` with these arguments (and environment), and read
+    /// the line it prints once it listens.
+    pub fn gui(args: &[&str], env: &[(&str, &str)]) -> Serve {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bashni"));
+        command.arg("gui").args(args).envs(env.iter().copied());
+        Serve::launch(command)
+    }
+
+    /// Run `command`, and read the address from its first line.
+    fn launch(mut command: Command) -> Serve {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .expect("bashni serve starts");
+            .expect("bashni starts");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
         BufReader::new(stdout)
@@ -44,15 +68,11 @@ impl Serve {
             .trim_end_matches('/')
             .parse()
             .expect("a port");
-        let restored = line
-            .split_whitespace()
-            .nth(2)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no count in {line:?}"));
         Serve {
             child,
             port,
-            restored,
+            restored: 0,
+            banner: line.trim_end().to_string(),
         }
     }
 
@@ -151,6 +171,18 @@ pub fn cpu_time_of(stat: &str) -> Option<std::time::Duration> {
     let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(std::time::Duration::from_millis(ticks * 10))
+}
+
+/// An engine spec whose first process exits on `go` (and leaves the file
+/// `marker` behind), and every later one is this program: an engine that
+/// crashes once and is then replaced.
+pub fn crash_once_engine(marker: &std::path::Path) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
+    format!(
+        "cmd={script},arg=crashonce,arg={},arg={}",
+        marker.display(),
+        env!("CARGO_BIN_EXE_bashni")
+    )
 }
 
 /// A room setup as the page's form sends it.

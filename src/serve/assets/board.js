@@ -40,7 +40,9 @@ export class Board {
     this.picked = null;
   }
 
-  // view: {size, fen, legal, lastMove, flipped, canMove, captureForced}
+  // view: {size, fen, legal, lastMove, flipped, canMove, captureForced,
+  // onSquare}; with onSquare (the editor), a click on any dark square
+  // goes to it instead of entering a move.
   show(view) {
     const samePosition = this.view && this.view.fen === view.fen && this.view.canMove === view.canMove;
     this.view = view;
@@ -179,6 +181,7 @@ export class Board {
   }
 
   click(square) {
+    if (this.view.onSquare) return this.view.onSquare(square);
     if (!this.view.canMove) return;
     if (this.picked) {
       const depth = this.picked.path.length;

@@ -34,6 +34,18 @@ export class Lobby {
       this.app.send({ type: "leaderboard", variant: $("ladder-variant").value });
     });
     $("strength-kind").addEventListener("change", () => this.syncStrength());
+    $("start-clear").addEventListener("click", () => this.startFrom(null, null));
+    this.start = null;
+  }
+
+  // Create the next room from `fen` (a position of `variant` from the
+  // analysis board), or from the usual start with none.
+  startFrom(variant, fen) {
+    this.start = fen;
+    $("start-from").hidden = !fen;
+    $("start-fen").textContent = fen || "";
+    if (variant) $("variant").value = variant;
+    $("variant").disabled = Boolean(fen);
   }
 
   // Fill the form's choices from what the server offers.
@@ -77,6 +89,7 @@ export class Lobby {
       opponent: $("opponent").value,
       skill: engine && !elo ? Number($("skill").value) : null,
       elo: engine && elo ? Number($("elo").value) : null,
+      start: this.start,
     };
     this.app.send({ type: "create", name: this.app.name(), setup });
   }

@@ -1,11 +1,14 @@
-// The play server's page: the lobby and one room at a time, drawn from
-// what the server sends. The browser keeps a display name and the seat
-// tokens it was given (one per room): with them a reload, or a lost and
-// regained connection, brings the player back to their seat.
+// The play server's page: the lobby, one room at a time, the analysis
+// board and the position editor, drawn from what the server sends. The
+// browser keeps a display name and the seat tokens it was given (one per
+// room): with them a reload, or a lost and regained connection, brings
+// the player back to their seat.
 
 import { Connection } from "./network.js";
 import { Lobby } from "./lobby.js";
 import { Room } from "./room.js";
+import { Study } from "./study.js";
+import { Editor } from "./editor.js";
 import { $, h } from "./text.js";
 
 const TOKENS_KEY = "bashni.tokens";
@@ -24,6 +27,8 @@ function deviceId() {
   return id;
 }
 const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
+// The views that have an address of their own.
+const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
 function loadTokens() {
   try {
@@ -43,6 +48,22 @@ const app = {
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
+  go: (path) => go(path),
+  // The editor's position to the analysis board: the board is shown once
+  // the server took it; its error otherwise stays in the editor.
+  analyse: (variant, fen) => {
+    app.editorWaits = true;
+    app.send({ type: "study_position", variant, fen, moves: [], cursor: 0 });
+  },
+  edit: (variant, fen) => {
+    editor.load(variant, fen);
+    go("/editor");
+  },
+  playFrom: (variant, fen) => {
+    lobby.startFrom(variant, fen);
+    go("/");
+  },
+  editorWaits: false,
 };
 
 $("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
@@ -51,13 +72,17 @@ localStorage.setItem(NAME_KEY, app.name());
 
 const lobby = new Lobby(app);
 const room = new Room(app);
+const study = new Study(app);
+const editor = new Editor(app);
 
 // Show what the address says: a room, or the lobby.
 function route() {
   const match = location.pathname.match(ROOM_PATH);
   app.roomId = match ? match[1] : null;
-  document.body.dataset.view = app.roomId ? "room" : "lobby";
+  const view = app.roomId ? "room" : VIEW_PATHS[location.pathname] || "lobby";
+  document.body.dataset.view = view;
   if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
+  if (view === "study" && app.welcome) study.enter();
 }
 
 function go(path) {
@@ -66,22 +91,42 @@ function go(path) {
 }
 
 window.addEventListener("popstate", route);
-$("to-lobby").addEventListener("click", (event) => {
-  event.preventDefault();
-  if (app.roomId) app.send({ type: "leave" });
-  go("/");
-});
+for (const [id, path] of [["to-lobby", "/"], ["nav-lobby", "/"], ["nav-study", "/analysis"], ["nav-editor", "/editor"]]) {
+  $(id).addEventListener("click", (event) => {
+    event.preventDefault();
+    if (app.roomId) app.send({ type: "leave" });
+    go(path);
+  });
+}
 
 function receive(message) {
   switch (message.type) {
     case "welcome":
       app.welcome = message;
       lobby.setup(message);
+      study.setup(message);
+      editor.setup(message);
+      if (document.body.dataset.view === "study") study.enter();
+      break;
+    case "study":
+      study.show(message);
+      if (app.editorWaits) {
+        app.editorWaits = false;
+        go("/analysis");
+      }
+      break;
+    case "study_lines":
+      study.lines(message);
+      break;
+    case "study_pdn":
+      study.exported(message.text);
       break;
     case "lobby":
       lobby.render(message.rooms);
       break;
     case "seated":
+      // A position from the analysis board is for the room just made.
+      lobby.startFrom(null, null);
       app.tokens[message.room] = message.token;
       app.seats[message.room] = message.seat;
       localStorage.setItem(TOKENS_KEY, JSON.stringify(app.tokens));
@@ -103,7 +148,10 @@ function receive(message) {
     case "left":
       break;
     case "error":
-      showError(message.message);
+      // The editor shows why its position was refused beside it.
+      if (app.editorWaits) editor.error(message.message);
+      else showError(message.message);
+      app.editorWaits = false;
       break;
   }
 }

@@ -1,0 +1,90 @@
+// The position editor: pick a piece and click squares to stack it on
+// their columns, from the bottom up (each click puts the piece on top),
+// or clear a square; choose the side to move and the variant. The page
+// only writes the position string (notation); whether the position is
+// one the rules take is the server's answer, shown here word for word.
+
+import { $, fill, h } from "./text.js";
+import { Board, columnsOf } from "./board.js";
+
+// The tools: a piece letter of the position string, or "clear".
+const TOOLS = [
+  ["w", "White man"], ["W", "White king"], ["b", "Black man"], ["B", "Black king"], ["clear", "Clear square"],
+];
+
+export class Editor {
+  // app: {send(message), welcome, analyse(variant, fen)}
+  constructor(app) {
+    this.app = app;
+    this.variant = null;
+    this.columns = new Map();
+    this.board = new Board($("editor-board"), () => {});
+    fill($("editor-tools"), TOOLS.map(([value, title], i) => h("label", { class: "tool" },
+      h("input", { type: "radio", name: "editor-tool", value, checked: i === 0 }), ` ${title}`)));
+    $("editor-variant").addEventListener("change", () => this.load($("editor-variant").value, null));
+    $("editor-to-move").addEventListener("change", () => this.draw());
+    $("editor-start").addEventListener("click", () => this.load(this.variant, null));
+    $("editor-empty").addEventListener("click", () => {
+      this.columns = new Map();
+      this.draw();
+    });
+    $("editor-done").addEventListener("click", () => this.app.analyse(this.variant, this.fen()));
+  }
+
+  setup(welcome) {
+    fill($("editor-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    if (!this.variant) this.load(welcome.variants[0].name, null);
+  }
+
+  info() {
+    return this.app.welcome.variants.find((v) => v.name === this.variant);
+  }
+
+  // Start from `fen`, or from the variant's start position.
+  load(variant, fen) {
+    this.variant = variant;
+    const position = fen || this.info().start_fen;
+    this.columns = columnsOf(position);
+    $("editor-variant").value = variant;
+    $("editor-to-move").value = position.trim().startsWith("B") ? "B" : "W";
+    this.error("");
+    this.draw();
+  }
+
+  tool() {
+    const picked = document.querySelector("input[name='editor-tool']:checked");
+    return picked ? picked.value : "w";
+  }
+
+  click(square) {
+    const tool = this.tool();
+    if (tool === "clear") this.columns.delete(square);
+    else this.columns.set(square, tool + (this.columns.get(square) || ""));
+    this.error("");
+    this.draw();
+  }
+
+  // The position string: side to move, then each column top piece first.
+  fen() {
+    const columns = [...this.columns].map(([square, pieces]) => square + pieces);
+    return `${$("editor-to-move").value}:${columns.join(",")} 0 1`;
+  }
+
+  error(text) {
+    $("editor-error").textContent = text;
+  }
+
+  draw() {
+    this.board.show({
+      size: this.info().size,
+      fen: this.fen(),
+      legal: [],
+      lastMove: null,
+      flipped: false,
+      canMove: false,
+      captureForced: false,
+      onSquare: (square) => this.click(square),
+    });
+    $("editor-fen").textContent = this.fen();
+  }
+}

@@ -1,0 +1,178 @@
+// The analysis board: a line of moves from a start position (the
+// variant's, one from the editor, or an imported PDN's), entered by
+// clicks for both sides, a move list to walk through (click a move, the
+// arrow keys, or the buttons), the engine's lines on the position shown
+// (clicking one plays its first move), PDN in and out, and "play from
+// here". The server checks every line and sends the position, the legal
+// moves and the result: the page keeps only what it was last sent.
+
+import { $, fill, h } from "./text.js";
+import { Board } from "./board.js";
+
+// The least time between two requests for a line, in milliseconds.
+const SEND_GAP_MS = 100;
+
+// The statuses of an analysis that goes on (and follows the board).
+const RUNNING = ["starting", "waiting for a free engine", "analysing"];
+
+export class Study {
+  // app: {send(message), welcome, go(path), playFrom(variant, fen), edit(variant, fen)}
+  constructor(app) {
+    this.app = app;
+    this.state = null;
+    this.flipped = false;
+    this.analysing = false;
+    this.queued = null;
+    this.timer = null;
+    this.board = new Board($("study-board"), (text) => this.play(text));
+    const click = (id, f) => $(id).addEventListener("click", f);
+    click("study-first", () => this.goTo(0));
+    click("study-back", () => this.step(-1));
+    click("study-forward", () => this.step(1));
+    click("study-last", () => this.goTo(this.state ? this.state.moves.length : 0));
+    click("study-flip", () => { this.flipped = !this.flipped; this.draw(); });
+    click("study-new", () => this.newGame($("study-variant").value));
+    click("study-edit", () => this.state && app.edit(this.state.variant, this.state.fen));
+    click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen));
+    click("study-analyse", () => this.analyse());
+    click("study-stop", () => this.stop());
+    click("study-export", () => app.send({ type: "study_export" }));
+    click("study-import", () => app.send({ type: "study_pdn", text: $("study-pdn").value }));
+    $("study-multipv").addEventListener("change", () => this.analysing && this.analyse());
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  // The server's welcome: the variants offered.
+  setup(welcome) {
+    fill($("study-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+  }
+
+  // Entering the page's analysis view: ask for the line shown, or a new
+  // game if there is none yet (also after a reconnection, as the server
+  // keeps no board for a new connection).
+  enter() {
+    const s = this.state;
+    if (s) this.send(s.variant, s.start_fen, s.moves, s.cursor);
+    else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
+  }
+
+  newGame(variant) {
+    this.send(variant, null, [], 0);
+  }
+
+  // Ask for a line; at most one request per SEND_GAP_MS goes out, the
+  // newest winning, so a held arrow key stays within the server's rate.
+  send(variant, fen, moves, cursor) {
+    this.queued = { type: "study_position", variant, fen, moves, cursor };
+    if (!this.timer) this.flush();
+  }
+
+  flush() {
+    this.timer = null;
+    if (!this.queued) return;
+    this.app.send(this.queued);
+    this.queued = null;
+    this.timer = setTimeout(() => this.flush(), SEND_GAP_MS);
+  }
+
+  // A move entered on the board, or a line's first move: the moves after
+  // the one shown give way to it.
+  play(text) {
+    const s = this.state;
+    if (!s) return;
+    const moves = [...s.moves.slice(0, s.cursor), text];
+    this.send(s.variant, s.start_fen, moves, moves.length);
+  }
+
+  goTo(ply) {
+    const s = this.state;
+    if (!s) return;
+    const cursor = Math.max(0, Math.min(s.moves.length, ply));
+    if (cursor !== s.cursor) this.send(s.variant, s.start_fen, s.moves, cursor);
+  }
+
+  step(delta) {
+    if (this.state) this.goTo(this.state.cursor + delta);
+  }
+
+  key(event) {
+    const typing = event.target instanceof Element && event.target.closest("input, textarea, select");
+    if (document.body.dataset.view !== "study" || typing) return;
+    const keys = { ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), Home: () => this.goTo(0), End: () => this.goTo(Infinity) };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
+  }
+
+  analyse() {
+    this.analysing = true;
+    this.app.send({ type: "study_analyse", lines: Number($("study-multipv").value) });
+  }
+
+  stop() {
+    this.analysing = false;
+    this.app.send({ type: "study_stop" });
+  }
+
+  show(state) {
+    const moved = !this.state || this.state.fen !== state.fen;
+    this.state = state;
+    this.draw();
+    this.moves();
+    const s = state;
+    const toMove = s.to_move === "white" ? "White" : "Black";
+    let status = s.result ? `Game over: ${s.result}` : `${toMove} to move.`;
+    if (!s.result && s.capture_forced) status += " A capture is compulsory.";
+    $("study-status").textContent = status;
+    $("study-variant").value = s.variant;
+    if (moved) fill($("study-lines"));
+  }
+
+  draw() {
+    const s = this.state;
+    if (!s) return;
+    const size = (this.app.welcome.variants.find((v) => v.name === s.variant) || { size: 8 }).size;
+    this.board.show({
+      size,
+      fen: s.fen,
+      legal: s.legal,
+      lastMove: s.last_move,
+      flipped: this.flipped,
+      canMove: s.legal.length > 0,
+      captureForced: s.capture_forced,
+    });
+  }
+
+  moves() {
+    const s = this.state;
+    const cell = (j) => j < s.moves.length
+      ? h("span", { class: j + 1 === s.cursor ? "move current" : "move", dataset: { ply: j + 1 }, onclick: () => this.goTo(j + 1) }, s.moves[j])
+      : null;
+    const items = [];
+    for (let i = 0; i < s.moves.length; i += 2) items.push(h("li", {}, cell(i), " ", cell(i + 1)));
+    fill($("study-moves"), items);
+    const current = $("study-moves").querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  // The engine's lines for a position; those of another position than the
+  // one shown are dropped.
+  lines(message) {
+    if (!this.state || message.fen !== this.state.fen) return;
+    $("study-engine").textContent = `Engine: ${message.status}`;
+    this.analysing = RUNNING.includes(message.status);
+    const rows = message.lines.map((line) => h("li", {
+      class: "line", dataset: { first: line.pv[0] }, title: "play this move", onclick: () => this.play(line.pv[0]),
+    }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ", line.pv.join(" ")));
+    fill($("study-lines"), rows);
+  }
+
+  exported(text) {
+    $("study-pdn").value = text;
+    const link = $("study-download");
+    if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/x-pdn" }));
+    link.hidden = false;
+  }
+}

@@ -1,0 +1,164 @@
+//! A connection's analysis board: the study it shows and at most one
+//! engine analysis of the position shown. The analysis runs in a slot of
+//! the server's engine pool, with the server's cap on its time; it follows
+//! the board (a new position restarts it with the same number of lines)
+//! and ends with `study_stop`, or when the connection goes.
+
+use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool};
+use super::study::Study;
+use super::view::{PvLine, ServerMessage};
+use super::wire::ClientMessage;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// Updates one analysis may have in flight to the connection.
+const UPDATES_QUEUE: usize = 16;
+
+/// The analysis running for the board.
+struct Running {
+    multipv: u32,
+    fen: String,
+    /// The lines found so far, kept for the status messages.
+    found: Vec<PvLine>,
+    updates: mpsc::Receiver<AnalysisUpdate>,
+    /// Dropping it stops the analysis.
+    _stop: oneshot::Sender<()>,
+}
+
+/// A connection's analysis board.
+pub struct Desk {
+    engines: Arc<EnginePool>,
+    study: Option<Study>,
+    running: Option<Running>,
+}
+
+impl Desk {
+    /// An empty board that takes its engines from `engines`.
+    pub fn new(engines: Arc<EnginePool>) -> Desk {
+        Desk {
+            engines,
+            study: None,
+            running: None,
+        }
+    }
+
+    /// Act on one of the analysis board's messages: the answers to send.
+    pub fn on_message(&mut self, message: ClientMessage) -> Result<Vec<String>, String> {
+        match message {
+            ClientMessage::StudyPosition {
+                variant,
+                fen,
+                moves,
+                cursor,
+            } => self.show(Study::new(&variant, fen.as_deref(), &moves, cursor)?),
+            ClientMessage::StudyPdn { text } => self.show(Study::from_pdn(&text)?),
+            ClientMessage::StudyExport => Ok(vec![self.pdn()?]),
+            ClientMessage::StudyAnalyse { lines } => Ok(vec![self.analyse(lines)?]),
+            ClientMessage::StudyStop => Ok(self.stop()?.into_iter().collect()),
+            _ => Err("not a message of the analysis board".into()),
+        }
+    }
+
+    /// Show `study` (a running analysis follows it); the messages to send.
+    fn show(&mut self, study: Study) -> Result<Vec<String>, String> {
+        let mut answers = vec![to_json(&ServerMessage::Study(&study.view()))?];
+        let following = self.running.as_ref().map(|r| r.multipv);
+        self.study = Some(study);
+        if let Some(lines) = following {
+            answers.push(self.analyse(lines)?);
+        }
+        Ok(answers)
+    }
+
+    /// The board's game as PDN.
+    fn pdn(&self) -> Result<String, String> {
+        let study = self.study.as_ref().ok_or(NO_STUDY)?;
+        to_json(&ServerMessage::StudyPdn {
+            text: &study.to_pdn(),
+        })
+    }
+
+    /// Analyse the position shown with `lines` lines, replacing any
+    /// analysis running; the status message to send.
+    fn analyse(&mut self, lines: u32) -> Result<String, String> {
+        let (low, high) = ANALYSIS_LINES;
+        if !(low..=high).contains(&lines) {
+            return Err(format!("lines: {low} to {high}"));
+        }
+        let study = self.study.as_ref().ok_or(NO_STUDY)?;
+        self.running = None;
+        let fen = study.fen();
+        if study.is_over() {
+            return lines_message(&fen, "the game is over here", &[]);
+        }
+        let job = AnalysisJob {
+            variant: study.variant(),
+            position: study.position_command(),
+            lines,
+            white_to_move: study.white_to_move(),
+        };
+        let (updates_tx, updates) = mpsc::channel(UPDATES_QUEUE);
+        let (stop, stopped) = oneshot::channel();
+        let engines = Arc::clone(&self.engines);
+        tokio::spawn(async move { engines.analyse(job, updates_tx, stopped).await });
+        let waiting = if self.engines.is_full() {
+            "waiting for a free engine"
+        } else {
+            "starting"
+        };
+        let message = lines_message(&fen, waiting, &[]);
+        self.running = Some(Running {
+            multipv: lines,
+            fen,
+            found: Vec::new(),
+            updates,
+            _stop: stop,
+        });
+        message
+    }
+
+    /// Stop the analysis, if one runs; the status message to send, for
+    /// the board's position (an analysis that ended already says so too).
+    fn stop(&mut self) -> Result<Option<String>, String> {
+        let found = self.running.take().map(|r| r.found).unwrap_or_default();
+        match &self.study {
+            Some(study) => lines_message(&study.fen(), "stopped", &found).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The next message of the running analysis; never if none runs.
+    pub async fn next(&mut self) -> String {
+        let Some(running) = self.running.as_mut() else {
+            return std::future::pending().await;
+        };
+        let Some(update) = running.updates.recv().await else {
+            self.running = None;
+            return std::future::pending().await;
+        };
+        let status = match &update {
+            AnalysisUpdate::Started => "analysing".to_string(),
+            AnalysisUpdate::Lines(lines) => {
+                running.found.clone_from(lines);
+                "analysing".to_string()
+            }
+            AnalysisUpdate::Done => "done".to_string(),
+            AnalysisUpdate::Failed(why) => format!("{why}; analyse again for a fresh engine"),
+        };
+        let message = lines_message(&running.fen, &status, &running.found);
+        if matches!(update, AnalysisUpdate::Done | AnalysisUpdate::Failed(_)) {
+            self.running = None;
+        }
+        message.unwrap_or_default()
+    }
+}
+
+const NO_STUDY: &str = "set up the analysis board first (study_position or study_pdn)";
+
+fn lines_message(fen: &str, status: &str, lines: &[PvLine]) -> Result<String, String> {
+    to_json(&ServerMessage::StudyLines { fen, status, lines })
+}
+
+fn to_json(message: &ServerMessage<'_>) -> Result<String, String> {
+    serde_json::to_string(message).map_err(|e| format!("cannot write the answer: {e}"))
+}

@@ -1,0 +1,265 @@
+//! The analysis board's game: a start position (a variant's own, or one
+//! set up in the editor) and a line of moves, every one checked by the
+//! rules, with the ply the board shows. The page keeps only what it was
+//! last sent and sends it back: each change is checked here again, so
+//! nothing the page says is trusted.
+
+use super::view::{LegalMove, variant_name};
+use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
+use bashni_host::protocol::Command;
+use bashni_rules::{self as rules, Colour, RuleSet, Variant};
+use serde::Serialize;
+
+/// The most moves a line may have (a game the draw rules end is far
+/// shorter).
+pub const MAX_STUDY_PLIES: usize = 1000;
+
+/// A line of moves from a start position, shown at `cursor`.
+#[derive(Clone, Debug)]
+pub struct Study {
+    line: rules::Game,
+    shown: rules::Game,
+    cursor: usize,
+}
+
+impl Study {
+    /// The study of `moves` from `fen` (the variant's start if none),
+    /// shown after `cursor` moves (all of them if none). The first thing
+    /// wrong is the error: the position, or the move by number.
+    pub fn new(
+        variant: &str,
+        fen: Option<&str>,
+        moves: &[String],
+        cursor: Option<usize>,
+    ) -> Result<Study, String> {
+        let variant: Variant = variant
+            .parse()
+            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        let start = start_game(variant, fen)?;
+        if moves.len() > MAX_STUDY_PLIES {
+            return Err(format!("moves: at most {MAX_STUDY_PLIES}"));
+        }
+        let mut line = start.clone();
+        for (i, text) in moves.iter().enumerate() {
+            line.play_text(text)
+                .map_err(|e| format!("move {} '{}': {e}", i + 1, clip(text)))?;
+        }
+        let cursor = cursor.unwrap_or(moves.len());
+        if cursor > moves.len() {
+            return Err(format!(
+                "cursor {cursor}: the line has {} moves",
+                moves.len()
+            ));
+        }
+        let mut shown = start;
+        for mv in &line.moves()[..cursor] {
+            shown.play(mv);
+        }
+        Ok(Study {
+            line,
+            shown,
+            cursor,
+        })
+    }
+
+    /// The first game of a PDN text, every move checked; shown at its end.
+    pub fn from_pdn(text: &str) -> Result<Study, String> {
+        let games = parse_pdn(text).map_err(|e| format!("PDN: {e}"))?;
+        let game = games.first().ok_or("PDN: no game in it")?;
+        let variant = game.tag("Variant").unwrap_or("bashni").to_ascii_lowercase();
+        Study::new(&variant, game.tag("FEN"), &game.moves, None).map_err(|e| format!("PDN: {e}"))
+    }
+
+    /// The variant played.
+    pub fn variant(&self) -> Variant {
+        self.line.rules().variant
+    }
+
+    /// The `position` command of the position shown, for the engine.
+    pub fn position_command(&self) -> Command {
+        Command::Position {
+            fen: self.line.start().to_fen(),
+            moves: (self.line.moves()[..self.cursor].iter())
+                .map(ToString::to_string)
+                .collect(),
+        }
+    }
+
+    /// The position shown, as a position string.
+    pub fn fen(&self) -> String {
+        self.shown.position().to_fen()
+    }
+
+    /// Whether White is to move in the position shown.
+    pub fn white_to_move(&self) -> bool {
+        self.shown.position().side_to_move() == Colour::White
+    }
+
+    /// Whether the game is over in the position shown.
+    pub fn is_over(&self) -> bool {
+        self.shown.result().is_some()
+    }
+
+    /// The whole line as PDN.
+    pub fn to_pdn(&self) -> String {
+        let result = self
+            .line
+            .result()
+            .map_or("*", |end| result_token(end.winner()));
+        let tags = [
+            ("Event", "bashni analysis board".to_string()),
+            ("Date", today()),
+            ("White", "?".to_string()),
+            ("Black", "?".to_string()),
+            ("Result", result.to_string()),
+            ("FEN", self.line.start().to_fen()),
+            ("Variant", self.variant().to_string()),
+        ];
+        PdnGame::new(
+            tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+            self.line.moves().iter().map(ToString::to_string).collect(),
+            result,
+        )
+        .to_pdn()
+    }
+
+    /// What the page draws.
+    pub fn view(&self) -> StudyView {
+        let position = self.shown.position();
+        let over = self.shown.result();
+        StudyView {
+            variant: variant_name(self.variant()),
+            start_fen: self.line.start().to_fen(),
+            fen: position.to_fen(),
+            moves: self.line.moves().iter().map(ToString::to_string).collect(),
+            cursor: self.cursor,
+            last_move: self
+                .cursor
+                .checked_sub(1)
+                .map(|i| LegalMove::of(&self.line.moves()[i])),
+            legal: match over {
+                Some(_) => Vec::new(),
+                None => position.legal_moves().iter().map(LegalMove::of).collect(),
+            },
+            capture_forced: over.is_none() && position.forced_capture() && position.has_capture(),
+            to_move: if self.white_to_move() {
+                "white"
+            } else {
+                "black"
+            },
+            result: over.map(|end| format!("{} ({end})", result_token(end.winner()))),
+        }
+    }
+}
+
+/// The game before its first move: the variant's start, or `fen`.
+fn start_game(variant: Variant, fen: Option<&str>) -> Result<rules::Game, String> {
+    let rules = RuleSet::new(variant);
+    match fen.map(str::trim).filter(|f| !f.is_empty()) {
+        None => Ok(rules::Game::new(rules)),
+        Some(fen) => {
+            rules::Game::from_fen(rules, fen).map_err(|e| format!("position '{}': {e}", clip(fen)))
+        }
+    }
+}
+
+/// A client's text, cut short for an error message.
+fn clip(text: &str) -> String {
+    text.chars().take(120).collect()
+}
+
+/// The analysis board as the page draws it.
+#[derive(Debug, Serialize)]
+pub struct StudyView {
+    /// `bashni` or `lasca`.
+    pub variant: &'static str,
+    /// The position before the first move.
+    pub start_fen: String,
+    /// The position shown.
+    pub fen: String,
+    /// The whole line, also the moves after the one shown.
+    pub moves: Vec<String>,
+    /// How many moves of the line are on the board.
+    pub cursor: usize,
+    /// The move that led to the position shown, for the marks.
+    pub last_move: Option<LegalMove>,
+    /// The legal moves of the position shown.
+    pub legal: Vec<LegalMove>,
+    /// Whether the side to move must capture.
+    pub capture_forced: bool,
+    /// `white` or `black`.
+    pub to_move: &'static str,
+    /// `2-0 (why)`, once the game is over in the position shown.
+    pub result: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn a_line_is_shown_at_its_cursor() {
+        let line = texts(&["c3-d4", "f6-g5"]);
+        let study = Study::new("bashni", None, &line, Some(1)).expect("legal");
+        let view = study.view();
+        assert_eq!(
+            (view.cursor, view.moves.len(), view.to_move),
+            (1, 2, "black")
+        );
+        assert_eq!(view.last_move.map(|m| m.text), Some("c3-d4".to_string()));
+        assert_eq!(
+            study.position_command().to_string(),
+            format!("position fen {} moves c3-d4", Variant::Bashni.start_fen())
+        );
+    }
+
+    #[test]
+    fn the_first_wrong_thing_is_named() {
+        let error = |variant, fen, moves: &[&str], cursor| {
+            Study::new(variant, fen, &texts(moves), cursor).expect_err("refused")
+        };
+        assert!(error("chess", None, &[], None).starts_with("variant"));
+        assert!(error("bashni", Some("W:a2w 0 1"), &[], None).contains("a2"));
+        assert!(error("bashni", None, &["c3-d4", "c3-d4"], None).starts_with("move 2 'c3-d4'"));
+        assert!(error("bashni", None, &["c3-d4"], Some(2)).starts_with("cursor 2"));
+    }
+
+    #[test]
+    fn captures_list_their_landings_and_jumped_squares() {
+        let study = Study::new("bashni", Some("W:c3w,d4b,f6b 0 1"), &[], None).expect("valid");
+        let legal = study.view().legal;
+        assert_eq!(legal.len(), 1);
+        assert_eq!(
+            (legal[0].path.clone(), legal[0].jumped.clone()),
+            (texts(&["e5", "g7"]), texts(&["d4", "f6"]))
+        );
+        assert!(study.view().capture_forced);
+    }
+
+    #[test]
+    fn a_lasca_line_goes_out_as_pdn_and_comes_back() {
+        let line = texts(&["a3-b4", "c5xa3"]);
+        let study = Study::new("lasca", None, &line, None).expect("legal");
+        let back = Study::from_pdn(&study.to_pdn()).expect("reads back");
+        assert_eq!(back.variant(), Variant::Lasca);
+        assert_eq!(back.fen(), study.fen());
+        let broken = study.to_pdn().replace("c5xa3", "c5-d4");
+        assert!(
+            Study::from_pdn(&broken)
+                .expect_err("bad")
+                .contains("move 2 'c5-d4'")
+        );
+    }
+
+    #[test]
+    fn a_side_without_moves_has_lost() {
+        let study = Study::new("bashni", Some("W:a1w,c3b,b2b 0 1"), &[], None).expect("valid");
+        assert!(study.is_over());
+        assert!(study.view().legal.is_empty());
+        assert!(study.view().result.is_some_and(|r| r.starts_with("0-2")));
+    }
+}
