@@ -64,3 +64,17 @@ export class Replay {
     return this.game ? this.game.plies.map((p) => p.move.text) : [];
   }
 }
+
+// Step through moves with the keys (← → Home End) while the page shows
+// `view` and nobody is typing: step(delta) and go(ply) move the cursor.
+export function listenForStepKeys(view, active, step, go) {
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target instanceof Element && event.target.closest("input, textarea, select");
+    if (document.body.dataset.view !== view || typing || !active()) return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => go(0), End: () => go(Infinity) };
+    if (keys[event.key]) {
+      event.preventDefault();
+      keys[event.key]();
+    }
+  });
+}

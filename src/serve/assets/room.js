@@ -9,7 +9,7 @@ import { $, clockText, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { rulesText, variantTitle } from "./lobby.js";
-import { Replay } from "./replay.js";
+import { Replay, listenForStepKeys } from "./replay.js";
 
 export class Room {
   // app: {send(message), name(), welcome, seat(roomId)}
@@ -127,14 +127,7 @@ export class Room {
     $("replay-next").addEventListener("click", () => this.replay.step(1));
     $("replay-last").addEventListener("click", () => this.replay.go(Infinity));
     $("replay-live").addEventListener("click", () => this.replay.close());
-    document.addEventListener("keydown", (event) => {
-      if (!this.replay.game || document.body.dataset.view !== "room") return;
-      const keys = { ArrowLeft: () => this.replay.step(-1), ArrowRight: () => this.replay.step(1), Home: () => this.replay.go(0), End: () => this.replay.go(Infinity) };
-      if (keys[event.key]) {
-        keys[event.key]();
-        event.preventDefault();
-      }
-    });
+    listenForStepKeys("room", () => Boolean(this.replay.game), (d) => this.replay.step(d), (ply) => this.replay.go(ply));
   }
 
   // The player bars: the viewer's colour at the bottom (White for a watcher).

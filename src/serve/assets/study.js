@@ -8,6 +8,7 @@
 
 import { $, fill, h } from "./text.js";
 import { Board } from "./board.js";
+import { listenForStepKeys } from "./replay.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
@@ -39,7 +40,7 @@ export class Study {
     click("study-export", () => app.send({ type: "study_export" }));
     click("study-import", () => app.send({ type: "study_pdn", text: $("study-pdn").value }));
     $("study-multipv").addEventListener("change", () => this.analysing && this.analyse());
-    document.addEventListener("keydown", (event) => this.key(event));
+    listenForStepKeys("study", () => true, (delta) => this.step(delta), (ply) => this.goTo(ply));
   }
 
   // The server's welcome: the variants offered.
@@ -93,16 +94,6 @@ export class Study {
 
   step(delta) {
     if (this.state) this.goTo(this.state.cursor + delta);
-  }
-
-  key(event) {
-    const typing = event.target instanceof Element && event.target.closest("input, textarea, select");
-    if (document.body.dataset.view !== "study" || typing) return;
-    const keys = { ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), Home: () => this.goTo(0), End: () => this.goTo(Infinity) };
-    if (keys[event.key]) {
-      event.preventDefault();
-      keys[event.key]();
-    }
   }
 
   analyse() {
