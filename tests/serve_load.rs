@@ -13,7 +13,10 @@
 //! ```
 //!
 //! `LOAD_ROOMS`, `LOAD_SECONDS` and `LOAD_SEED` change the size, the
-//! duration and the seed of the random moves; `LOAD_THINK_MS` makes every
+//! duration and the seed of the random moves; `LOAD_WATCHER_EVERY` puts a
+//! watcher in every so many rooms (5 by default; 200 rooms with a watcher
+//! in every second one are the 500 clients in 200 rooms the targets are
+//! set for, at least); `LOAD_THINK_MS` makes every
 //! player wait that long before each move (a paced load instead of the
 //! fastest, to see the latency at a given rate; the targets are asserted
 //! only without it).
@@ -291,7 +294,7 @@ async fn set_up(server: &Serve, i: usize) -> (String, Vec<Client>) {
     let ann_state = room_state(&mut ann, |s| s["phase"] == "playing").await;
     let bob_state = room_state(&mut bob, |s| s["phase"] == "playing").await;
     let mut pages = vec![(ann, ann_state, Some(0)), (bob, bob_state, Some(1))];
-    if i.is_multiple_of(WATCHER_EVERY) {
+    if i.is_multiple_of(env_or("LOAD_WATCHER_EVERY", WATCHER_EVERY).max(1)) {
         let mut watcher = server.page().await;
         watcher.send(json!({"type": "open", "room": room})).await;
         let state = room_state(&mut watcher, |s| s["phase"] == "playing").await;
