@@ -10,7 +10,7 @@
 use super::connection;
 use super::history;
 use super::hub::Hub;
-use super::token::SeatToken;
+use super::token::is_hex128;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path, Request, State};
@@ -163,7 +163,7 @@ async fn asset(Path(file): Path<String>) -> Response {
 /// Every game of a room as PDN, from the store (a finished room need
 /// not be in memory).
 async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
-    if SeatToken::parse(&id).is_none() {
+    if !is_hex128(&id) {
         return (StatusCode::NOT_FOUND, "no such room\n").into_response();
     }
     let stored = match state.hub.shared.store.stored_room(&id).await {

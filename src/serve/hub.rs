@@ -7,7 +7,7 @@ use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{Run, ladder_rules};
 use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
-use super::token::{SeatToken, random_hex128};
+use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges};
 use bashni_rules::{Colour, Variant};
@@ -103,7 +103,7 @@ impl Hub {
             return Ok(handle);
         }
         let unknown = || format!("no room '{}'", id.chars().take(40).collect::<String>());
-        if SeatToken::parse(id).is_none() {
+        if !is_hex128(id) {
             return Err(unknown());
         }
         // One load at a time, so two pages opening the same finished room

@@ -15,6 +15,12 @@ pub fn random_hex128() -> String {
     format!("{bits:032x}")
 }
 
+/// Whether `text` has the form of [`random_hex128`]'s output: 32
+/// lowercase hex digits (a room id or a token a client sent).
+pub fn is_hex128(text: &str) -> bool {
+    text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// A seat token as the client holds it. Never stored; only its
 /// [`TokenHash`] is.
 #[derive(Clone, PartialEq, Eq)]
@@ -29,8 +35,7 @@ impl SeatToken {
     /// A token a client sent; `None` unless it has the form of a token
     /// (32 lowercase hex digits), so nothing else is ever hashed or stored.
     pub fn parse(text: &str) -> Option<SeatToken> {
-        (text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-            .then(|| SeatToken(text.to_owned()))
+        is_hex128(text).then(|| SeatToken(text.to_owned()))
     }
 
     /// The text to hand to the client (once, when it takes the seat).
