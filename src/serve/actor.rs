@@ -389,7 +389,15 @@ impl Actor {
             }
         }
         if let Err(e) = self.store_offers(&events).await {
-            return Err(self.refused(before, &e));
+            if events.iter().all(changes_offers) {
+                return Err(self.refused(before, &e));
+            }
+            // What else happened is stored already (an agreed rematch's new
+            // game): keep it; only the offers would be lost to a restart.
+            eprintln!(
+                "bashni serve: room {}: offers not stored: {e}",
+                self.room.id()
+            );
         }
         self.publish();
         Ok(())
@@ -407,17 +415,7 @@ impl Actor {
     /// brings them back. Written from the room as the events left it (a
     /// rematch agreed has started the next game, whose row exists by now).
     async fn store_offers(&self, events: &[Event]) -> Result<(), String> {
-        let offers_changed = events.iter().any(|e| {
-            matches!(
-                e,
-                Event::DrawOffered { .. }
-                    | Event::DrawDeclined { .. }
-                    | Event::TakebackRequested { .. }
-                    | Event::TakebackDeclined { .. }
-                    | Event::RematchOffered { .. }
-            )
-        });
-        if !offers_changed {
+        if !events.iter().any(changes_offers) {
             return Ok(());
         }
         let room = &self.room;
@@ -799,4 +797,16 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
+}
+
+/// Whether `event` is an offer, an answer to one, or a rematch request.
+fn changes_offers(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::DrawOffered { .. }
+            | Event::DrawDeclined { .. }
+            | Event::TakebackRequested { .. }
+            | Event::TakebackDeclined { .. }
+            | Event::RematchOffered { .. }
+    )
 }
