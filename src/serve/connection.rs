@@ -127,10 +127,7 @@ async fn changed(rx: Option<&mut watch::Receiver<Json>>) -> Option<Json> {
 
 impl Connection {
     fn refuse(&mut self, message: &str) {
-        let error = ServerMessage::Error { message };
-        if let Ok(text) = serde_json::to_string(&error) {
-            self.outbox.push(Json::from(text));
-        }
+        self.say(&ServerMessage::Error { message });
     }
 
     fn say(&mut self, message: &ServerMessage<'_>) {

@@ -199,10 +199,7 @@ impl EnginePool {
         job: &SearchJob,
         _slot: &SemaphorePermit<'_>,
     ) -> Result<String, Error> {
-        let mut worker = match self.take_idle() {
-            Some(worker) => worker,
-            None => self.start().await?,
-        };
+        let mut worker = self.worker().await?;
         let answer = tokio::time::timeout(job.patience(), run_job(&mut worker, job)).await;
         match answer {
             Ok(Ok(text)) => {
@@ -234,17 +231,14 @@ impl EnginePool {
                 (updates.send(AnalysisUpdate::Failed("the engine pool is closed".into()))).await;
             return;
         };
-        let mut worker = match self.take_idle() {
-            Some(worker) => worker,
-            None => match self.start().await {
-                Ok(worker) => worker,
-                Err(e) => {
-                    let _ = updates
-                        .send(AnalysisUpdate::Failed(format!("engine {e}")))
-                        .await;
-                    return;
-                }
-            },
+        let mut worker = match self.worker().await {
+            Ok(worker) => worker,
+            Err(e) => {
+                let _ = updates
+                    .send(AnalysisUpdate::Failed(format!("engine {e}")))
+                    .await;
+                return;
+            }
         };
         match run_analysis(&mut worker, &job, &updates, &mut stop).await {
             Ok(()) => {
@@ -259,6 +253,14 @@ impl EnginePool {
                     .send(AnalysisUpdate::Failed(format!("engine: {e}")))
                     .await;
             }
+        }
+    }
+
+    /// An idle engine, or a new one.
+    async fn worker(&self) -> Result<Worker, Error> {
+        match self.take_idle() {
+            Some(worker) => Ok(worker),
+            None => self.start().await,
         }
     }
 
@@ -389,21 +391,12 @@ async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> 
     }
     engine.send(&Command::NewGame).await?;
     engine.go(job.position.clone(), job.go).await?;
-    while let Some(event) = worker.inbox.recv().await {
-        match event {
-            EngineEvent::Line(g, line) if g == engine.generation() => {
-                if let Some(Event::BestMove(best)) = engine.feed(&line) {
-                    return Ok(best.text);
-                }
-            }
-            EngineEvent::Exited(g) if g == engine.generation() => {
-                let how = engine.exit_status().await;
-                return Err(Error::Crashed(format!("the engine {how}")));
-            }
-            _ => {}
+    loop {
+        let event = worker.inbox.recv().await;
+        if let Some(Event::BestMove(best)) = next_event(worker, event).await? {
+            return Ok(best.text);
         }
     }
-    Err(Error::Crashed("the engine's output is gone".into()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::config::RoomConfig;
 use super::store::{GameRecord, StoredRoom};
 use super::view::{LegalMove, ResultView};
 use super::wire::clock_text;
-use bashni_host::pdn::{PdnGame, date_of_unix_ms};
+use bashni_host::pdn::{PdnGame, date_of_unix_ms, result_token, winner_of};
 use bashni_rules::Game;
 use serde::Serialize;
 
@@ -151,10 +151,5 @@ fn names(room: &StoredRoom, game: &GameRecord) -> [String; 2] {
 /// The stored result as one of the three tokens (anything else reads as
 /// unfinished: the store wrote only these).
 fn result_static(result: &str) -> &'static str {
-    match result {
-        "2-0" => "2-0",
-        "0-2" => "0-2",
-        "1-1" => "1-1",
-        _ => "*",
-    }
+    winner_of(result).map_or("*", result_token)
 }

@@ -9,8 +9,8 @@ use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
-use super::wire::{RoomSetup, StrengthRanges};
-use bashni_rules::{Colour, Variant};
+use super::wire::{RoomSetup, StrengthRanges, parse_variant};
+use bashni_rules::Colour;
 use dashmap::DashMap;
 use rand::RngExt;
 use std::collections::{HashMap, VecDeque};
@@ -124,9 +124,7 @@ impl Hub {
         if loaded.game.is_none() {
             return Err("that room was closed before anyone joined".into());
         }
-        if self.rooms.len() >= self.limits.max_rooms {
-            return Err("the server has as many rooms as it takes; try again later".into());
-        }
+        self.room_for_one_more()?;
         let room = Room::restore(&loaded, Duration::ZERO, Instant::now())
             .map_err(|e| format!("room {id} cannot be shown: {e}"))?;
         let climb = self.climb_of(id).await?;
@@ -197,11 +195,17 @@ impl Hub {
         Ok((id, token))
     }
 
-    /// Whether `addr` may create a room now (counting it if so).
-    fn admit(&self, addr: IpAddr) -> Result<(), String> {
+    /// Whether memory takes one more room ([`Limits::max_rooms`]).
+    fn room_for_one_more(&self) -> Result<(), String> {
         if self.rooms.len() >= self.limits.max_rooms {
             return Err("the server has as many rooms as it takes; try again later".into());
         }
+        Ok(())
+    }
+
+    /// Whether `addr` may create a room now (counting it if so).
+    fn admit(&self, addr: IpAddr) -> Result<(), String> {
+        self.room_for_one_more()?;
         let mut created = self
             .created
             .lock()
@@ -365,12 +369,6 @@ impl Hub {
             .await
             .map_err(|e| e.to_string())
     }
-}
-
-/// A variant a client named.
-fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse()
-        .map_err(|_| "variant: bashni or lasca".to_string())
 }
 
 /// Lines of the ladder's leaderboard.

@@ -4,7 +4,8 @@
 //! last sent and sends it back: each change is checked here again, so
 //! nothing the page says is trusted.
 
-use super::view::{LegalMove, variant_name};
+use super::view::{LegalMove, colour_name, must_capture, variant_name};
+use super::wire::parse_variant;
 use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
 use bashni_host::protocol::Command;
 use bashni_rules::{self as rules, Colour, RuleSet, Variant};
@@ -32,9 +33,7 @@ impl Study {
         moves: &[String],
         cursor: Option<usize>,
     ) -> Result<Study, String> {
-        let variant: Variant = variant
-            .parse()
-            .map_err(|_| "variant: bashni or lasca".to_string())?;
+        let variant = parse_variant(variant)?;
         let start = start_game(variant, fen)?;
         if moves.len() > MAX_STUDY_PLIES {
             return Err(format!("moves: at most {MAX_STUDY_PLIES}"));
@@ -139,14 +138,10 @@ impl Study {
                 .map(|i| LegalMove::of(&self.line.moves()[i])),
             legal: match over {
                 Some(_) => Vec::new(),
-                None => position.legal_moves().iter().map(LegalMove::of).collect(),
+                None => LegalMove::all_in(position),
             },
-            capture_forced: over.is_none() && position.forced_capture() && position.has_capture(),
-            to_move: if self.white_to_move() {
-                "white"
-            } else {
-                "black"
-            },
+            capture_forced: over.is_none() && must_capture(position),
+            to_move: colour_name(position.side_to_move()),
             result: over.map(|end| format!("{} ({end})", result_token(end.winner()))),
         }
     }

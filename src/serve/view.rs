@@ -11,7 +11,7 @@ use super::room::{Phase, Room};
 use super::study::StudyView;
 use super::wire::{StrengthRanges, clock_text};
 use bashni_host::info::Info;
-use bashni_rules::{Colour, Move, Variant};
+use bashni_rules::{Colour, Move, Position, Variant};
 use serde::{Serialize, Serializer};
 use std::time::Instant;
 
@@ -88,6 +88,11 @@ pub struct LegalMove {
 }
 
 impl LegalMove {
+    /// Every legal move of `position`.
+    pub fn all_in(position: &Position) -> Vec<LegalMove> {
+        position.legal_moves().iter().map(LegalMove::of).collect()
+    }
+
     /// The view of `mv`.
     pub fn of(mv: &Move) -> LegalMove {
         let path = if mv.is_capture() {
@@ -209,7 +214,13 @@ pub fn variant_name(variant: Variant) -> &'static str {
     }
 }
 
-fn colour_name(colour: Colour) -> &'static str {
+/// Whether the side to move in `position` must capture (the orange cue).
+pub fn must_capture(position: &Position) -> bool {
+    position.forced_capture() && position.has_capture()
+}
+
+/// `white` or `black`.
+pub fn colour_name(colour: Colour) -> &'static str {
     match colour {
         Colour::White => "white",
         Colour::Black => "black",
@@ -418,8 +429,8 @@ impl<'a> RoomView<'a> {
         let game = room.game();
         let position = game.position();
         let playing = room.phase() == Phase::Playing;
-        let legal: Vec<LegalMove> = if playing {
-            position.legal_moves().iter().map(LegalMove::of).collect()
+        let legal = if playing {
+            LegalMove::all_in(position)
         } else {
             Vec::new()
         };
@@ -444,7 +455,7 @@ impl<'a> RoomView<'a> {
             fen: position.to_fen(),
             moves: MoveTexts(game.moves()),
             last_move: game.moves().last().map(LegalMove::of),
-            capture_forced: playing && position.forced_capture() && position.has_capture(),
+            capture_forced: playing && must_capture(position),
             legal,
             to_move: colour_name(position.side_to_move()),
             clock_ms: room.clock_ms(now),

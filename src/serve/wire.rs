@@ -132,6 +132,12 @@ pub enum ClientMessage {
     },
 }
 
+/// A variant a client named.
+pub fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse()
+        .map_err(|_| "variant: bashni or lasca".to_string())
+}
+
 /// Why a client's message was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireError(pub String);
