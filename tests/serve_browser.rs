@@ -243,7 +243,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         click(&client, "#game-buttons button[data-game='1']").await;
         wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · 2-0')", "game 1's replay").await;
         click(&client, "#replay-last").await;
-        wait_for(&client, "return document.querySelector('#moves .move.here') !== null", "the last move marked").await;
+        wait_for(&client, "return document.querySelector('#moves .move.current') !== null", "the last move marked").await;
         click(&client, "#replay-prev").await;
         screenshot(&client, &screenshot_path("ladder-replay.png")).await;
         click(&client, "#replay-live").await;

@@ -1,3 +1,5 @@
+import { fill, h } from "./text.js";
+
 // A stored game, stepped through move by move. The server sends the
 // game as it is stored, with the position after every move, so the page
 // only chooses which one to show: ply 0 is the start, ply N the position
@@ -77,4 +79,18 @@ export function listenForStepKeys(view, active, step, go) {
       keys[event.key]();
     }
   });
+}
+
+// Fill `list` with `texts` as numbered pairs of moves, each a span to
+// click (its ply in data-ply; a click calls onPick(ply)), the one at ply
+// `current` marked and scrolled into view.
+export function fillMoveList(list, texts, current, onPick) {
+  const cell = (j) => j < texts.length
+    ? h("span", { class: j + 1 === current ? "move current" : "move", dataset: { ply: j + 1 }, onclick: () => onPick(j + 1) }, texts[j])
+    : null;
+  const items = [];
+  for (let i = 0; i < texts.length; i += 2) items.push(h("li", {}, cell(i), " ", cell(i + 1)));
+  fill(list, items);
+  const marked = list.querySelector(".current");
+  if (marked) marked.scrollIntoView({ block: "nearest" });
 }

@@ -9,7 +9,7 @@ import { $, clockText, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { rulesText, variantTitle } from "./lobby.js";
-import { Replay, listenForStepKeys } from "./replay.js";
+import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
 export class Room {
   // app: {send(message), name(), welcome, seat(roomId)}
@@ -110,13 +110,6 @@ export class Room {
   // Step through a stored game: a click on a move, the buttons, or the
   // arrow keys.
   replayControls() {
-    $("moves").addEventListener("click", (event) => {
-      const ply = event.target.dataset && event.target.dataset.ply;
-      if (!ply) return;
-      const r = this.replay;
-      if (r.game) r.go(Number(ply));
-      else this.replay.open(this.state.game_no, Number(ply), this.state.moves.length);
-    });
     $("game-buttons").addEventListener("click", (event) => {
       const game = event.target.dataset && event.target.dataset.game;
       if (game) this.replay.open(Number(game), 0);
@@ -192,20 +185,17 @@ export class Room {
     const gameNo = r.game ? r.game.game_no : s.game_no;
     const moves = r.game ? r.moves() : s.moves;
     const analysis = s.analysis && s.analysis.game_no === gameNo ? s.analysis : null;
-    const items = [];
-    for (let i = 0; i < moves.length; i += 2) {
-      const cell = (j) => {
-        if (j >= moves.length) return null;
-        const here = r.game && r.ply === j + 1 ? " here" : "";
-        return h("span", { class: `move${here}`, dataset: { ply: j + 1 } }, moves[j] + markOf(analysis, j));
-      };
-      items.push(h("li", {}, cell(i), " ", cell(i + 1)));
-    }
+    const texts = moves.map((text, j) => text + markOf(analysis, j));
     const list = $("moves");
-    fill(list, items);
-    const here = list.querySelector(".here");
-    if (here) here.scrollIntoView({ block: "nearest" });
-    else if (!r.game) list.scrollTop = list.scrollHeight;
+    fillMoveList(list, texts, r.game ? r.ply : null, (ply) => this.replayAt(ply));
+    if (!r.game) list.scrollTop = list.scrollHeight;
+  }
+
+  // Show the position after `ply` of the game in the list: the replay's,
+  // or the live game's (which starts a replay of it).
+  replayAt(ply) {
+    if (this.replay.game) this.replay.go(ply);
+    else this.replay.open(this.state.game_no, ply, this.state.moves.length);
   }
 
   tickClocks() {

@@ -8,7 +8,7 @@
 
 import { $, fill, h } from "./text.js";
 import { Board } from "./board.js";
-import { listenForStepKeys } from "./replay.js";
+import { fillMoveList, listenForStepKeys } from "./replay.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
@@ -137,14 +137,7 @@ export class Study {
 
   moves() {
     const s = this.state;
-    const cell = (j) => j < s.moves.length
-      ? h("span", { class: j + 1 === s.cursor ? "move current" : "move", dataset: { ply: j + 1 }, onclick: () => this.goTo(j + 1) }, s.moves[j])
-      : null;
-    const items = [];
-    for (let i = 0; i < s.moves.length; i += 2) items.push(h("li", {}, cell(i), " ", cell(i + 1)));
-    fill($("study-moves"), items);
-    const current = $("study-moves").querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    fillMoveList($("study-moves"), s.moves, s.cursor, (ply) => this.goTo(ply));
   }
 
   // The engine's lines for a position; those of another position than the
