@@ -89,22 +89,8 @@ impl Accumulator {
             let n_new = column_features_both(variant, sq, delta.after[i], new_w, new_b);
             // A feature the column keeps (the same in both perspectives'
             // lists, by construction) is neither removed nor added.
-            let [old_w, old_b] = &old;
-            for (&w, &b) in old_w[..n_old].iter().zip(&old_b[..n_old]) {
-                if !new[0][..n_new].contains(&w) {
-                    removed[0][n_removed] = w;
-                    removed[1][n_removed] = b;
-                    n_removed += 1;
-                }
-            }
-            let [new_w, new_b] = &new;
-            for (&w, &b) in new_w[..n_new].iter().zip(&new_b[..n_new]) {
-                if !old[0][..n_old].contains(&w) {
-                    added[0][n_added] = w;
-                    added[1][n_added] = b;
-                    n_added += 1;
-                }
-            }
+            push_missing(&old, n_old, &new[0][..n_new], &mut removed, &mut n_removed);
+            push_missing(&new, n_new, &old[0][..n_old], &mut added, &mut n_added);
         }
         for side in 0..2 {
             net.backend.update(
@@ -170,6 +156,26 @@ impl MoveDelta {
     pub fn after(&mut self, pos: &Position) {
         for i in 0..self.len {
             self.after[i] = pos.column(self.squares[i]);
+        }
+    }
+}
+
+/// Append to `out` (both perspectives, `count` so far) the first `n` of
+/// `features` whose White-perspective index is not in `kept_white`.
+#[inline]
+fn push_missing<const N: usize, const M: usize>(
+    features: &[[u16; N]; 2],
+    n: usize,
+    kept_white: &[u16],
+    out: &mut [[u16; M]; 2],
+    count: &mut usize,
+) {
+    let [white, black] = features;
+    for (&w, &b) in white[..n].iter().zip(&black[..n]) {
+        if !kept_white.contains(&w) {
+            out[0][*count] = w;
+            out[1][*count] = b;
+            *count += 1;
         }
     }
 }

@@ -230,30 +230,24 @@ fn speed() {
         .iter()
         .map(|p| (Accumulator::from_position(&net, p), p.side_to_move()))
         .collect();
-    let start = Instant::now();
-    for _ in 0..rounds {
-        for (acc, side) in &accs {
-            sum += net.evaluate(acc, *side) as i64;
+    let mut time_layers = |net: &Network, what: &str| {
+        let start = Instant::now();
+        for _ in 0..rounds {
+            for (acc, side) in &accs {
+                sum += net.evaluate(acc, *side) as i64;
+            }
         }
-    }
-    println!(
-        "layers after the accumulator: {:.0} ns per evaluate ({sum})",
-        start.elapsed().as_nanos() as f64 / n
-    );
+        println!(
+            "{what}: {:.0} ns per evaluate ({sum})",
+            start.elapsed().as_nanos() as f64 / n
+        );
+    };
+    time_layers(&net, "layers after the accumulator");
     let scalar = net
         .as_ref()
         .clone()
         .with_backend(crate::nnue::Backend::Scalar);
-    let start = Instant::now();
-    for _ in 0..rounds {
-        for (acc, side) in &accs {
-            sum += scalar.evaluate(acc, *side) as i64;
-        }
-    }
-    println!(
-        "the same, scalar backend: {:.0} ns per evaluate ({sum})",
-        start.elapsed().as_nanos() as f64 / n
-    );
+    time_layers(&scalar, "the same, scalar backend");
     let mut made = 0u64;
     let start = Instant::now();
     for p in &positions {
