@@ -36,7 +36,7 @@ impl Store {
     /// Every room that is not finished (open or playing), with its seats
     /// and its latest game's moves and clock state: what a restart needs.
     pub async fn load_unfinished(&self) -> Result<Vec<LoadedRoom>, StoreError> {
-        let ids: Vec<String> = on_pool!(self, p => {
+        let ids: Vec<String> = on_readers!(self, p => {
             sqlx::query_scalar("SELECT id FROM rooms WHERE status <> $1 ORDER BY created_at, id")
                 .bind(RoomStatus::Finished.as_str())
                 .fetch_all(p)
@@ -116,7 +116,7 @@ impl Store {
         &self,
         id: &str,
     ) -> Result<Option<(RoomConfig, RoomStatus, i64)>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             let Some(row) = sqlx::query("SELECT * FROM rooms WHERE id = $1")
                 .bind(id)
                 .fetch_optional(p)
@@ -130,7 +130,7 @@ impl Store {
     }
 
     async fn seats_of(&self, room_id: &str) -> Result<Vec<SeatRecord>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             sqlx::query("SELECT * FROM seats WHERE room_id = $1 ORDER BY seat")
                 .bind(room_id)
                 .fetch_all(p)
@@ -148,7 +148,7 @@ impl Store {
             Games::Latest => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
             Games::All => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no",
         };
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             let rows = sqlx::query(sql).bind(room_id).fetch_all(p).await?;
             let mut games = Vec::with_capacity(rows.len());
             for g in &rows {

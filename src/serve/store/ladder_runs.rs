@@ -94,7 +94,7 @@ impl Store {
 
     /// The run played in `room_id`, if the room is a ladder's.
     pub async fn run_of_room(&self, room_id: &str) -> Result<Option<RunRecord>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             let row = sqlx::query("SELECT * FROM ladder_runs WHERE room_id = $1")
                 .bind(room_id)
                 .fetch_optional(p)
@@ -126,7 +126,7 @@ impl Store {
         name: &str,
         device_hash: &str,
     ) -> Result<Option<u64>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             let best: Option<i64> = sqlx::query(
                 "SELECT MAX(score) AS best FROM ladder_runs \
                  WHERE variant = $1 AND player_name = $2 AND device_hash = $3",
@@ -148,7 +148,7 @@ impl Store {
         variant: Variant,
         limit: u32,
     ) -> Result<Vec<BoardLine>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             sqlx::query(
                 "SELECT player_name, MAX(score) AS best, MAX(wins) AS wins FROM ladder_runs \
                  WHERE variant = $1 AND score > 0 GROUP BY player_name, device_hash \

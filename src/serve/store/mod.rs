@@ -379,11 +379,21 @@ enum Pool {
     Postgres(PgPool),
 }
 
-/// Run `$body` with `$pool` bound to whichever pool the store has: the
-/// body is written once and compiled for each database.
+/// Run `$body` with `$pool` bound to whichever pool the store writes
+/// through: the body is written once and compiled for each database.
 macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
         match &$store.pool {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// `on_pool!` for queries that only read: they go to the store's readers.
+macro_rules! on_readers {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.readers {
             Pool::Sqlite($pool) => $body,
             Pool::Postgres($pool) => $body,
         }
@@ -430,7 +440,15 @@ pub fn unix_ms_now() -> i64 {
 /// The database's handle: cheap to clone, safe to share between tasks.
 #[derive(Clone)]
 pub struct Store {
+    /// Where every write goes. With SQLite this is one connection: the
+    /// database lets one writer in at a time, and writers on several
+    /// connections would meet SQLite's busy handler, which sleeps (1, 2,
+    /// 5, 10... ms) instead of queueing, and put those sleeps into the
+    /// moves' latency. One connection makes them wait in turn instead.
     pool: Pool,
+    /// Where reads go: with SQLite, read-only connections that the WAL
+    /// journal lets run beside the writer; with PostgreSQL, the same pool.
+    readers: Pool,
 }
 
 impl Store {
@@ -438,32 +456,43 @@ impl Store {
     /// (`sqlite://PATH`, the file is created if missing) or
     /// `postgres://user@host:port/db` (`postgresql://` too).
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
-        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let options = PgConnectOptions::from_str(url)?;
-            Pool::Postgres(
-                PgPoolOptions::new()
-                    .max_connections(8)
-                    .connect_with(options)
-                    .await?,
-            )
+            let pool = PgPoolOptions::new()
+                .max_connections(8)
+                .connect_with(options)
+                .await?;
+            Store::migrated(Pool::Postgres(pool)).await
         } else if url.starts_with("sqlite:") {
-            let options = SqliteConnectOptions::from_str(url)?;
-            Pool::Sqlite(sqlite_pool(options).await?)
+            Store::open_sqlite_with(SqliteConnectOptions::from_str(url)?).await
         } else {
-            return Err(StoreError::BadUrl(url.to_owned()));
-        };
-        Store::migrated(pool).await
+            Err(StoreError::BadUrl(url.to_owned()))
+        }
     }
 
     /// Open (or create) the SQLite file at `path` and bring its schema up
     /// to date.
     pub async fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
-        let pool = sqlite_pool(SqliteConnectOptions::new().filename(path)).await?;
-        Store::migrated(Pool::Sqlite(pool)).await
+        Store::open_sqlite_with(SqliteConnectOptions::new().filename(path)).await
+    }
+
+    /// The writer connection first (it creates the file and migrates it),
+    /// then the readers on the file as it now is.
+    async fn open_sqlite_with(options: SqliteConnectOptions) -> Result<Store, StoreError> {
+        let writer = sqlite_pool(options.clone().create_if_missing(true), 1).await?;
+        let store = Store::migrated(Pool::Sqlite(writer)).await?;
+        let readers = sqlite_pool(options.read_only(true), SQLITE_READERS).await?;
+        Ok(Store {
+            readers: Pool::Sqlite(readers),
+            ..store
+        })
     }
 
     async fn migrated(pool: Pool) -> Result<Store, StoreError> {
-        let store = Store { pool };
+        let store = Store {
+            readers: pool.clone(),
+            pool,
+        };
         let migrator = migrator();
         on_pool!(store, p => migrator.run(p).await)?;
         Ok(store)
@@ -479,6 +508,7 @@ impl Store {
 
     /// Close every connection (waits for the ones in use).
     pub async fn close(&self) {
+        on_readers!(self, p => p.close().await);
         on_pool!(self, p => p.close().await)
     }
 
@@ -739,7 +769,7 @@ impl Store {
     /// ply by ply (what an audit or a load test compares with what the
     /// players saw).
     pub async fn room_moves(&self, room_id: &str) -> Result<Vec<MoveRecord>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             sqlx::query("SELECT * FROM moves WHERE room_id = $1 ORDER BY game_no, ply")
                 .bind(room_id)
                 .fetch_all(p)
@@ -753,7 +783,7 @@ impl Store {
     /// The lobby: public rooms (anyone may join) waiting for an opponent,
     /// oldest first, at most `limit`.
     pub async fn list_open_rooms(&self, limit: u32) -> Result<Vec<RoomSummary>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             sqlx::query(
                 "SELECT rooms.*, seats.display_name FROM rooms \
                  JOIN seats ON seats.room_id = rooms.id AND seats.seat = 0 \
@@ -797,7 +827,7 @@ impl Store {
 
     /// The last sign of life `server` stored, if any.
     pub async fn last_heartbeat(&self, server: &str) -> Result<Option<i64>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             Ok(sqlx::query("SELECT alive_at FROM heartbeats WHERE server = $1")
                 .bind(server)
                 .fetch_optional(p)
@@ -810,7 +840,7 @@ impl Store {
     /// The stored token hashes of a room's seats, seat 0 first (`None` for
     /// an engine seat): for tests and audits that tokens are kept hashed.
     pub async fn token_hashes(&self, room_id: &str) -> Result<Vec<Option<String>>, StoreError> {
-        on_pool!(self, p => {
+        on_readers!(self, p => {
             sqlx::query("SELECT token_hash FROM seats WHERE room_id = $1 ORDER BY seat")
                 .bind(room_id)
                 .fetch_all(p)
@@ -824,19 +854,26 @@ impl Store {
     }
 }
 
-/// A SQLite pool with the options the store relies on: created if
-/// missing, WAL (readers do not wait for the writer), full synchronous
-/// commits (a committed move survives a power cut, not only `kill -9`),
-/// foreign keys on, and a busy timeout for the writers' turns.
-async fn sqlite_pool(options: SqliteConnectOptions) -> Result<SqlitePool, StoreError> {
+/// Read-only SQLite connections beside the one writer: replays, PDN
+/// downloads and restarts read while moves are written.
+const SQLITE_READERS: u32 = 4;
+
+/// A SQLite pool of `connections` with the options the store relies on:
+/// WAL (readers do not wait for the writer), full synchronous commits (a
+/// committed move survives a power cut, not only `kill -9`), foreign keys
+/// on, and a busy timeout (another process, or a checkpoint, may hold the
+/// file for a moment).
+async fn sqlite_pool(
+    options: SqliteConnectOptions,
+    connections: u32,
+) -> Result<SqlitePool, StoreError> {
     let options = options
-        .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
         .busy_timeout(Duration::from_secs(10));
     Ok(SqlitePoolOptions::new()
-        .max_connections(4)
+        .max_connections(connections)
         .connect_with(options)
         .await?)
 }
