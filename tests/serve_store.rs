@@ -315,7 +315,7 @@ async fn tokens_stored_hashed(store: Store) {
 }
 
 async fn group_commit(store: Store) {
-    let (writer, task) = MoveWriter::spawn(store.clone(), 64, 1024);
+    let (writer, stopped) = MoveWriter::spawn(store.clone(), 64, 1024).expect("writer thread");
     let mut rooms = Vec::new();
     for _ in 0..20 {
         rooms.push(room_with_game(&store, Opponent::Anyone).await);
@@ -368,7 +368,8 @@ async fn group_commit(store: Store) {
         assert_eq!(plies, (1..=expected).collect::<Vec<_>>());
     }
     drop((writer, a, b));
-    task.await
+    stopped
+        .await
         .expect("the writer stops when its handles are gone");
 }
 

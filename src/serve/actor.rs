@@ -351,9 +351,10 @@ impl Actor {
         if seat != 0 || self.room.phase() != Phase::Waiting {
             return Err("only the creator may close a room nobody has joined".into());
         }
+        let id = self.room.id().to_owned();
         self.shared
-            .store
-            .close_room(self.room.id())
+            .writer
+            .write(move |store| async move { store.close_room(&id).await })
             .await
             .map_err(|e| format!("cannot close the room: {e}"))?;
         self.closed = true;
@@ -418,28 +419,31 @@ impl Actor {
         if !events.iter().any(changes_offers) {
             return Ok(());
         }
-        let room = &self.room;
+        let (id, game_no) = (self.room.id().to_owned(), self.room.game_no());
+        let offers = self.room.offers_record();
         self.shared
-            .store
-            .save_offers(room.id(), room.game_no(), &room.offers_record())
+            .writer
+            .write(move |store| async move { store.save_offers(&id, game_no, &offers).await })
             .await
             .map_err(|e| e.to_string())
     }
 
+    /// Store one event through the writer: moves in its group commits,
+    /// the rest each in its own transaction in the writer's turn.
     async fn store(&self, event: &Event) -> Result<(), String> {
-        let store = &self.shared.store;
-        let id = self.room.id();
+        let writer = &self.shared.writer;
+        let id = self.room.id().to_owned();
         let now = unix_ms_now();
-        match event {
+        let written = match event {
             Event::SeatTaken { seat, .. } => {
                 let player = self
                     .room
                     .player(*seat)
                     .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
-                store
-                    .take_seat(id, &player.seat_record(*seat, now))
+                let record = player.seat_record(*seat, now);
+                writer
+                    .write(move |store| async move { store.take_seat(&id, &record).await })
                     .await
-                    .map_err(|e| e.to_string())
             }
             Event::GameStarted {
                 game_no,
@@ -454,7 +458,9 @@ impl Actor {
                     clock_ms: *clock_ms,
                     start_fen: start_fen.clone(),
                 };
-                store.start_game(id, &game).await.map_err(|e| e.to_string())
+                writer
+                    .write(move |store| async move { store.start_game(&id, &game).await })
+                    .await
             }
             Event::Moved {
                 game_no,
@@ -464,7 +470,7 @@ impl Actor {
                 clock_ms,
             } => {
                 let record = MoveRecord {
-                    room_id: id.to_owned(),
+                    room_id: id,
                     game_no: *game_no,
                     ply: *ply,
                     text: text.clone(),
@@ -472,30 +478,32 @@ impl Actor {
                     clock_ms: *clock_ms,
                     moved_at_ms: now,
                 };
-                self.shared
-                    .writer
-                    .append(record)
-                    .await
-                    .map_err(|e| e.to_string())
+                writer.append(record).await
             }
             Event::TookBack {
                 game_no,
                 plies,
                 clock_ms,
-            } => store
-                .take_back(id, *game_no, *plies, *clock_ms, now)
-                .await
-                .map_err(|e| e.to_string()),
+            } => {
+                let (game_no, plies, clock_ms) = (*game_no, *plies, *clock_ms);
+                writer
+                    .write(move |store| async move {
+                        store.take_back(&id, game_no, plies, clock_ms, now).await
+                    })
+                    .await
+            }
             Event::GameOver { game_no, outcome } => {
+                let game_no = *game_no;
                 let record = ResultRecord {
                     result: outcome.result_token().to_owned(),
                     reason: outcome.to_string(),
                     finished_at_ms: now,
                 };
-                store
-                    .finish_game(id, *game_no, &record)
+                writer
+                    .write(
+                        move |store| async move { store.finish_game(&id, game_no, &record).await },
+                    )
                     .await
-                    .map_err(|e| e.to_string())
             }
             // Stored once all events are: see `store_offers`.
             Event::DrawOffered { .. }
@@ -503,7 +511,8 @@ impl Actor {
             | Event::TakebackRequested { .. }
             | Event::TakebackDeclined { .. }
             | Event::RematchOffered { .. } => Ok(()),
-        }
+        };
+        written.map_err(|e| e.to_string())
     }
 
     /// Send the room's state to every viewer and its line to the lobby.
@@ -680,9 +689,14 @@ impl Actor {
         // then only the next game is started.
         if !climb.has_recorded(game_no) {
             climb.record(outcome.winner, think_ms);
-            let record = &climb.record;
-            if let Err(e) = self.shared.store.update_run(record, unix_ms_now()).await {
-                eprintln!("bashni serve: ladder run {}: {e}", record.id);
+            let record = climb.record.clone();
+            let stored = self
+                .shared
+                .writer
+                .write(move |store| async move { store.update_run(&record, unix_ms_now()).await })
+                .await;
+            if let Err(e) = stored {
+                eprintln!("bashni serve: ladder run {}: {e}", climb.record.id);
             }
         }
         let record = climb.record.clone();

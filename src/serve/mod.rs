@@ -156,8 +156,9 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let store = store::Store::connect(&args.database)
         .await
         .with_context(|| format!("cannot open the database {}", args.database))?;
-    let (writer, _writer_task) =
-        store::writer::MoveWriter::spawn(store.clone(), WRITER_BATCH, WRITER_QUEUE);
+    let (writer, _writer_stopped) =
+        store::writer::MoveWriter::spawn(store.clone(), WRITER_BATCH, WRITER_QUEUE)
+            .context("cannot start the move writer")?;
     let shared = actor::Shared {
         store: store.clone(),
         writer,
