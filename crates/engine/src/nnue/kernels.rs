@@ -15,12 +15,32 @@ const QW_SHIFT: u32 = QW.trailing_zeros();
 pub struct Layers<'a> {
     /// `L2` rows of `2 * L1` (scale `QW`), side to move's half first.
     pub l1_weights: &'a [i16],
+    /// The same weights input pair by input pair ([`pair_major`]): what
+    /// the SIMD forward pass reads.
+    pub l1_pairs: &'a [i16],
     /// `L2` values (scale `QA * QW`).
     pub l1_bias: &'a [i32],
     /// `L2` values (scale `QW`).
     pub out_weights: &'a [i16],
     /// Scale `QA * QW`.
     pub out_bias: i32,
+}
+
+/// The second layer's weights (`L2` rows of `2 * L1`) rearranged for a
+/// forward pass that goes input pair by input pair: row `k` holds, for
+/// each output `j`, the weights of inputs `2k` and `2k + 1` side by side,
+/// so one multiply-add of the broadcast pair `(x[2k], x[2k + 1])` with a
+/// register of this row adds the pair's part to 8 outputs at once. A
+/// pair whose two activations the clipped ReLU zeroed is skipped.
+pub fn pair_major(weights: &[i16]) -> Vec<i16> {
+    let mut pairs = vec![0; L1 * 2 * L2];
+    for (j, row) in weights.chunks_exact(2 * L1).take(L2).enumerate() {
+        for (k, pair) in row.chunks_exact(2).enumerate() {
+            let at = k * 2 * L2 + 2 * j;
+            pairs[at..at + 2].copy_from_slice(pair);
+        }
+    }
+    pairs
 }
 
 /// Which code runs the inner loops.
@@ -205,6 +225,7 @@ fn scalar_dot(input: &[i16], weights: &[i16]) -> i32 {
 mod avx2 {
     use super::{L1, L2, Layers, QA, QW_SHIFT};
     use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
 
     /// 16 i16 lanes per register.
     const CHUNKS: usize = L1 / 16;
@@ -271,66 +292,151 @@ mod avx2 {
         }
     }
 
+    /// For each byte mask, the positions of its set bits (ascending, one
+    /// byte each; unused bytes zero): the nonzero pairs of 8 found without
+    /// a branch per pair.
+    const SET_BITS: [u64; 256] = {
+        let mut table = [0u64; 256];
+        let mut mask = 0;
+        while mask < 256 {
+            let (mut bit, mut n) = (0, 0);
+            while bit < 8 {
+                if mask & (1 << bit) != 0 {
+                    table[mask] |= (bit as u64) << (8 * n);
+                    n += 1;
+                }
+                bit += 1;
+            }
+            mask += 1;
+        }
+        table
+    };
+
+    /// The clipped activations of both halves (side to move's first) as
+    /// `L1` pairs of i16, one pair per i32, and the indices of the pairs
+    /// that are not both zero, with their count: all of `pairs` and the
+    /// first `count` indices are written. `nonzero` has 8 bytes of slack:
+    /// each group of 8 pairs writes all 8 of its possible indices. Both
+    /// arrays come uninitialised: zeroing them would cost as much again.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn clipped_pairs(
+        stm: &[i16; L1],
+        other: &[i16; L1],
+        pairs: &mut MaybeUninit<[i32; L1]>,
+        nonzero: &mut MaybeUninit<[u8; L1 + 8]>,
+    ) -> usize {
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let mut count = 0;
+        for c in 0..2 * CHUNKS {
+            let half = if c < CHUNKS { stm } else { other };
+            // SAFETY: (c % CHUNKS) * 16 + 16 <= L1 and c * 8 + 8 <= L1;
+            // count + 8 <= L1 + 8 (count <= c * 8); unaligned accesses.
+            unsafe {
+                let v = _mm256_loadu_si256(half.as_ptr().add((c % CHUNKS) * 16).cast());
+                let v = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+                _mm256_storeu_si256(pairs.as_mut_ptr().cast::<i32>().add(c * 8).cast(), v);
+                let zeros = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero)));
+                let mask = !(zeros as u8);
+                let indices = SET_BITS[mask as usize] + (c as u64 * 8) * 0x0101_0101_0101_0101;
+                nonzero
+                    .as_mut_ptr()
+                    .cast::<u8>()
+                    .add(count)
+                    .cast::<u64>()
+                    .write_unaligned(indices.to_le());
+                count += mask.count_ones() as usize;
+            }
+        }
+        count
+    }
+
     /// The whole forward pass, once with AVX2's `madd` then `add`, once
-    /// with AVX-VNNI's fused `vpdpwssd`: the same integers.
+    /// with AVX-VNNI's fused `vpdpwssd`: the same integers. The second
+    /// layer goes pair by pair over the inputs that are not zero
+    /// ([`super::pair_major`]); its 32 sums stay in four registers.
     macro_rules! forward {
         ($name:ident, $features:literal, $madd_add:expr) => {
             /// # Safety
-            /// The CPU must have the features named; `layers` holds `L2` rows of `2 * L1`
+            /// The CPU must have the features named; `layers` holds `L1` pair rows of `2 * L2`
             /// weights, `L2` biases and `L2` output weights.
             #[target_feature(enable = $features)]
             #[inline]
             pub unsafe fn $name(stm: &[i16; L1], other: &[i16; L1], layers: &Layers) -> i32 {
                 let (weights, bias, out_weights) =
-                    (layers.l1_weights, layers.l1_bias, layers.out_weights);
+                    (layers.l1_pairs, layers.l1_bias, layers.out_weights);
                 assert!(
-                    weights.len() >= L2 * 2 * L1 && bias.len() >= L2 && out_weights.len() >= L2
+                    weights.len() >= L1 * 2 * L2 && bias.len() >= L2 && out_weights.len() >= L2
                 );
-                let zero = _mm256_setzero_si256();
-                let top = _mm256_set1_epi16(QA as i16);
-                // SAFETY (all blocks): offsets stay inside the arrays and the
-                // slices checked above; unaligned loads.
-                let mut input = [zero; 2 * CHUNKS];
-                for (i, a) in input.iter_mut().enumerate() {
-                    let half = if i < CHUNKS { stm } else { other };
-                    let v =
-                        unsafe { _mm256_loadu_si256(half.as_ptr().add((i % CHUNKS) * 16).cast()) };
-                    *a = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
-                }
-                let round = _mm_set1_epi32(1 << (QW_SHIFT - 1));
-                let (zero4, top4) = (_mm_setzero_si128(), _mm_set1_epi32(QA));
-                let mut out = _mm_setzero_si128();
-                // Rows of 2 * L1 values: all aligned if the first is.
-                let rows_aligned = aligned(weights);
-                for j in (0..L2).step_by(4) {
-                    // Four rows at once, then their four horizontal sums in one
-                    // register: [row j, j + 1, j + 2, j + 3].
-                    let mut sums = [zero; 4];
+                // Rows of 2 * L2 values (128 bytes): all aligned if the
+                // first is, as `AlignedI16` makes it.
+                assert!(aligned(weights));
+                let mut pairs = MaybeUninit::uninit();
+                let mut nonzero = MaybeUninit::uninit();
+                // SAFETY: the features this function enables include AVX2;
+                // then all of `pairs` and the first `count` of `nonzero`
+                // are written, and every index is below L1.
+                let count = unsafe { clipped_pairs(stm, other, &mut pairs, &mut nonzero) };
+                let pairs: *const i32 = pairs.as_ptr().cast();
+                let nonzero =
+                    unsafe { std::slice::from_raw_parts(nonzero.as_ptr().cast::<u8>(), count) };
+                // Two sets of sums, each pair of inputs adding to one:
+                // eight independent chains hide the multiply-add's latency,
+                // which four would wait on.
+                let mut sums = [[_mm256_setzero_si256(); L2 / 8]; 2];
+                let add_pair = |sums: &mut [__m256i; L2 / 8], k: u8| {
+                    let k = k as usize;
+                    // SAFETY: k < L1, so the pair is one written above and
+                    // the row's 2 * L2 values, on a 32-byte boundary, are
+                    // inside the slice checked above.
+                    let x = _mm256_set1_epi32(unsafe { *pairs.add(k) });
+                    let row = unsafe { weights.as_ptr().add(k * 2 * L2) };
                     for (r, sum) in sums.iter_mut().enumerate() {
-                        let row = unsafe { weights.as_ptr().add((j + r) * 2 * L1) };
-                        for (k, &a) in input.iter().enumerate() {
-                            let w = unsafe { load(row.add(k * 16), rows_aligned) };
-                            *sum = $madd_add(*sum, a, w);
-                        }
+                        let w = unsafe { _mm256_load_si256(row.add(r * 16).cast()) };
+                        *sum = $madd_add(*sum, x, w);
                     }
-                    let pairs = _mm256_hadd_epi32(
-                        _mm256_hadd_epi32(sums[0], sums[1]),
-                        _mm256_hadd_epi32(sums[2], sums[3]),
-                    );
-                    let four = _mm_add_epi32(
-                        _mm256_castsi256_si128(pairs),
-                        _mm256_extracti128_si256(pairs, 1),
-                    );
-                    let four = _mm_add_epi32(four, unsafe {
-                        _mm_loadu_si128(bias.as_ptr().add(j).cast())
-                    });
-                    let hidden = _mm_srai_epi32(_mm_add_epi32(four, round), QW_SHIFT as i32);
-                    let hidden = _mm_min_epi32(_mm_max_epi32(hidden, zero4), top4);
-                    let w = _mm_cvtepi16_epi32(unsafe {
-                        _mm_loadl_epi64(out_weights.as_ptr().add(j).cast())
-                    });
-                    out = _mm_add_epi32(out, _mm_mullo_epi32(hidden, w));
+                };
+                let mut two = nonzero.chunks_exact(2);
+                for ks in &mut two {
+                    let [first, second] = &mut sums;
+                    add_pair(first, ks[0]);
+                    add_pair(second, ks[1]);
                 }
+                if let [k] = two.remainder() {
+                    add_pair(&mut sums[0], *k);
+                }
+                let [first, second] = sums;
+                let sums: [__m256i; L2 / 8] =
+                    std::array::from_fn(|r| _mm256_add_epi32(first[r], second[r]));
+                // Rounded, not floored, back to the scale of QA, clipped,
+                // and weighed by the output layer.
+                let round = _mm256_set1_epi32(1 << (QW_SHIFT - 1));
+                let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi32(QA));
+                let mut out = zero;
+                for (r, &sum) in sums.iter().enumerate() {
+                    // SAFETY: r * 8 + 8 <= L2 for both slices checked above.
+                    let (b, w) = unsafe {
+                        (
+                            _mm256_loadu_si256(bias.as_ptr().add(r * 8).cast()),
+                            _mm_loadu_si128(out_weights.as_ptr().add(r * 8).cast()),
+                        )
+                    };
+                    let hidden = _mm256_srai_epi32(
+                        _mm256_add_epi32(_mm256_add_epi32(sum, b), round),
+                        QW_SHIFT as i32,
+                    );
+                    let hidden = _mm256_min_epi32(_mm256_max_epi32(hidden, zero), top);
+                    out =
+                        _mm256_add_epi32(out, _mm256_mullo_epi32(hidden, _mm256_cvtepi16_epi32(w)));
+                }
+                let out = _mm_add_epi32(
+                    _mm256_castsi256_si128(out),
+                    _mm256_extracti128_si256(out, 1),
+                );
                 let out = _mm_add_epi32(out, _mm_shuffle_epi32(out, 0b01_00_11_10));
                 let out = _mm_add_epi32(out, _mm_shuffle_epi32(out, 0b10_11_00_01));
                 layers.out_bias + _mm_cvtsi128_si32(out)
@@ -412,6 +518,7 @@ mod avx2 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::network::AlignedI16;
     use super::*;
 
     fn xorshift(seed: &mut u64) -> u64 {
@@ -485,8 +592,10 @@ mod tests {
                 .map(|_| (xorshift(&mut seed) % 4001) as i16 - 2000)
                 .collect();
             let out_weights: Vec<i16> = (0..L2).map(|_| xorshift(&mut seed) as i16).collect();
+            let pairs = AlignedI16::from(pair_major(&small));
             let layers = Layers {
                 l1_weights: &small,
+                l1_pairs: &pairs,
                 l1_bias: &bias,
                 out_weights: &out_weights,
                 out_bias: xorshift(&mut seed) as i32 >> 12,
@@ -495,6 +604,22 @@ mod tests {
                 Backend::Scalar.forward(&stm, &other, &layers),
                 simd.forward(&stm, &other, &layers)
             );
+            // The sparse second layer's edges: every pair skipped, none
+            // skipped, and a single nonzero activation (an odd count).
+            let (low, high) = ([-5i16; L1], [QA as i16 + 9; L1]);
+            let mut single = low;
+            single[(xorshift(&mut seed) % L1 as u64) as usize] = 77;
+            for (stm, other) in [
+                (&low, &low),
+                (&high, &high),
+                (&low, &single),
+                (&single, &high),
+            ] {
+                assert_eq!(
+                    Backend::Scalar.forward(stm, other, &layers),
+                    simd.forward(stm, other, &layers)
+                );
+            }
         }
     }
 }
