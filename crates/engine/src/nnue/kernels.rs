@@ -130,14 +130,20 @@ impl Backend {
         let row = |f: u16| &weights[f as usize * L1..(f as usize + 1) * L1];
         match self {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `add`; every row is a checked slice of `L1`.
+            // SAFETY: as in `add`; every row is a checked slice of `L1`,
+            // and the aligned version is only chosen for aligned data.
             Backend::Avx2 | Backend::Avx2Vnni => unsafe {
-                avx2::update(
-                    dst,
-                    src,
+                let rows = (
                     removed.iter().map(|&f| row(f)),
                     added.iter().map(|&f| row(f)),
-                )
+                );
+                // The network's rows (`AlignedI16`) and the accumulators
+                // (`repr(align(32))`) are aligned; other callers may not be.
+                if avx2::aligned(weights) && avx2::aligned(src) && avx2::aligned(dst) {
+                    avx2::update::<true>(dst, src, rows.0, rows.1)
+                } else {
+                    avx2::update::<false>(dst, src, rows.0, rows.1)
+                }
             },
             _ => {
                 dst.copy_from_slice(src);
@@ -252,43 +258,48 @@ mod avx2 {
 
     /// Whether `values` starts on a 32-byte boundary.
     #[inline]
-    fn aligned(values: &[i16]) -> bool {
+    pub fn aligned(values: &[i16]) -> bool {
         (values.as_ptr() as usize).is_multiple_of(32)
     }
 
     /// # Safety
-    /// The CPU must have AVX2; every row holds at least `L1` values.
+    /// The CPU must have AVX2; every row holds at least `L1` values; if
+    /// `ALIGNED`, `dst`, `src` and every row start on a 32-byte boundary.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub unsafe fn update<'a>(
+    pub unsafe fn update<'a, const ALIGNED: bool>(
         dst: &mut [i16; L1],
         src: &[i16; L1],
         removed: impl Iterator<Item = &'a [i16]>,
         added: impl Iterator<Item = &'a [i16]>,
     ) {
         // SAFETY (all blocks): offsets i * 16 + 16 <= L1 in arrays of
-        // `L1` and in rows checked to hold `L1`; unaligned loads/stores.
-        // No closures here: they would not inherit AVX2.
+        // `L1` and in rows checked to hold `L1`; aligned as the caller
+        // promises. Aligned accesses are one instruction each, where the
+        // x86-64-v2 tuning splits an unaligned one in two.
         let mut sums = [_mm256_setzero_si256(); CHUNKS];
         for (i, s) in sums.iter_mut().enumerate() {
-            *s = unsafe { _mm256_loadu_si256(src.as_ptr().add(i * 16).cast()) };
+            *s = unsafe { load(src.as_ptr().add(i * 16), ALIGNED) };
         }
         for row in removed {
             assert!(row.len() >= L1);
-            let a = aligned(row);
             for (i, s) in sums.iter_mut().enumerate() {
-                *s = _mm256_sub_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), a) });
+                *s = _mm256_sub_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), ALIGNED) });
             }
         }
         for row in added {
             assert!(row.len() >= L1);
-            let a = aligned(row);
             for (i, s) in sums.iter_mut().enumerate() {
-                *s = _mm256_add_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), a) });
+                *s = _mm256_add_epi16(*s, unsafe { load(row.as_ptr().add(i * 16), ALIGNED) });
             }
         }
         for (i, s) in sums.iter().enumerate() {
-            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i * 16).cast(), *s) };
+            let at = unsafe { dst.as_mut_ptr().add(i * 16).cast() };
+            if ALIGNED {
+                unsafe { _mm256_store_si256(at, *s) };
+            } else {
+                unsafe { _mm256_storeu_si256(at, *s) };
+            }
         }
     }
 
@@ -521,6 +532,10 @@ mod tests {
     use super::super::network::AlignedI16;
     use super::*;
 
+    /// One accumulator half on a 32-byte boundary, as in `Accumulator`.
+    #[repr(align(32))]
+    struct Half([i16; L1]);
+
     fn xorshift(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
@@ -576,6 +591,11 @@ mod tests {
             Backend::Scalar.update(&mut a, &start, &table, &removed, &added);
             simd.update(&mut b, &start, &table, &removed, &added);
             assert_eq!(a, b);
+            // The same with everything aligned (the network's case).
+            let aligned_table = AlignedI16::from(table.clone());
+            let (from, mut to) = (Half(start), Half([0; L1]));
+            simd.update(&mut to.0, &from.0, &aligned_table, &removed, &added);
+            assert_eq!(a, to.0);
             let mut step = start;
             for &f in &removed {
                 Backend::Scalar.sub(&mut step, &table[f as usize * L1..]);
