@@ -9,7 +9,7 @@ use std::mem::MaybeUninit;
 /// The first hidden layer of one position: `L1` i16 sums per
 /// perspective (White's first).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(align(32))]
+#[repr(align(64))]
 pub struct Accumulator {
     values: [[i16; L1]; 2],
 }

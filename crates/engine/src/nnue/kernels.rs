@@ -54,6 +54,10 @@ pub enum Backend {
     /// (`vpdpwssd`) in the second layer: the same integers in half the
     /// instructions.
     Avx2Vnni,
+    /// AVX-512 (F, BW and VNNI) for the accumulator update and the
+    /// forward pass, whose rows are then 4 and 2 registers instead of 8
+    /// and 4; the rest as `Avx2Vnni`.
+    Avx512,
 }
 
 impl Backend {
@@ -74,6 +78,12 @@ impl Backend {
             if std::arch::is_x86_feature_detected!("avxvnni") {
                 all.push(Backend::Avx2Vnni);
             }
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vnni")
+            {
+                all.push(Backend::Avx512);
+            }
         }
         all
     }
@@ -85,7 +95,9 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` (and `Avx2Vnni`) are only chosen when the
             // CPU has AVX2 (and AVX-VNNI).
-            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::add_sub::<true>(acc, row) },
+            Backend::Avx2 | Backend::Avx2Vnni | Backend::Avx512 => unsafe {
+                avx2::add_sub::<true>(acc, row)
+            },
             _ => scalar_add_sub::<true>(acc, row),
         }
     }
@@ -96,7 +108,9 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::add_sub::<false>(acc, row) },
+            Backend::Avx2 | Backend::Avx2Vnni | Backend::Avx512 => unsafe {
+                avx2::add_sub::<false>(acc, row)
+            },
             _ => scalar_add_sub::<false>(acc, row),
         }
     }
@@ -108,7 +122,9 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::dot(input, weights) },
+            Backend::Avx2 | Backend::Avx2Vnni | Backend::Avx512 => unsafe {
+                avx2::dot(input, weights)
+            },
             _ => scalar_dot(input, weights),
         }
     }
@@ -132,6 +148,19 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`; every row is a checked slice of `L1`,
             // and the aligned version is only chosen for aligned data.
+            // SAFETY: as for `forward`; 64-byte alignment checked.
+            Backend::Avx512 => unsafe {
+                let rows = (
+                    removed.iter().map(|&f| row(f)),
+                    added.iter().map(|&f| row(f)),
+                );
+                if avx512::aligned(weights) && avx512::aligned(src) && avx512::aligned(dst) {
+                    avx512::update::<true>(dst, src, rows.0, rows.1)
+                } else {
+                    avx512::update::<false>(dst, src, rows.0, rows.1)
+                }
+            },
+            #[cfg(target_arch = "x86_64")]
             Backend::Avx2 | Backend::Avx2Vnni => unsafe {
                 let rows = (
                     removed.iter().map(|&f| row(f)),
@@ -170,6 +199,10 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2Vnni` is only chosen when the CPU has AVX-VNNI.
             Backend::Avx2Vnni => unsafe { avx2::forward_vnni(stm, other, layers) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx512` is only chosen when the CPU has AVX-512 F,
+            // BW and VNNI.
+            Backend::Avx512 => unsafe { avx512::forward(stm, other, layers) },
             _ => scalar_forward(stm, other, layers),
         }
     }
@@ -183,7 +216,9 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `add`.
-            Backend::Avx2 | Backend::Avx2Vnni => unsafe { avx2::affine(input, weights, bias) },
+            Backend::Avx2 | Backend::Avx2Vnni | Backend::Avx512 => unsafe {
+                avx2::affine(input, weights, bias)
+            },
             _ => std::array::from_fn(|j| {
                 bias[j] + scalar_dot(input, &weights[j * 2 * L1..(j + 1) * 2 * L1])
             }),
@@ -306,7 +341,7 @@ mod avx2 {
     /// For each byte mask, the positions of its set bits (ascending, one
     /// byte each; unused bytes zero): the nonzero pairs of 8 found without
     /// a branch per pair.
-    const SET_BITS: [u64; 256] = {
+    pub(super) const SET_BITS: [u64; 256] = {
         let mut table = [0u64; 256];
         let mut mask = 0;
         while mask < 256 {
@@ -527,13 +562,195 @@ mod avx2 {
     }
 }
 
+/// The AVX-512 kernels: the AVX2 ones with registers twice as wide.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::avx2::SET_BITS;
+    use super::{L1, L2, Layers, QA, QW_SHIFT};
+    use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
+
+    /// 32 i16 lanes per register.
+    const CHUNKS: usize = L1 / 32;
+
+    /// Whether `values` starts on a 64-byte boundary.
+    #[inline]
+    pub fn aligned(values: &[i16]) -> bool {
+        (values.as_ptr() as usize).is_multiple_of(64)
+    }
+
+    /// 32 values at `p`, aligned or not.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F; `p` points to 32 readable values, on
+    /// a 64-byte boundary if `ALIGNED`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn load<const ALIGNED: bool>(p: *const i16) -> __m512i {
+        // SAFETY: the caller's contract.
+        unsafe {
+            if ALIGNED {
+                _mm512_load_si512(p.cast())
+            } else {
+                _mm512_loadu_si512(p.cast())
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW; every row holds at least `L1`
+    /// values; if `ALIGNED`, `dst`, `src` and every row start on a 64-byte
+    /// boundary.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    pub unsafe fn update<'a, const ALIGNED: bool>(
+        dst: &mut [i16; L1],
+        src: &[i16; L1],
+        removed: impl Iterator<Item = &'a [i16]>,
+        added: impl Iterator<Item = &'a [i16]>,
+    ) {
+        // SAFETY (all blocks): offsets i * 32 + 32 <= L1 in arrays of
+        // `L1` and in rows checked to hold `L1`; aligned as promised.
+        let mut sums = [_mm512_setzero_si512(); CHUNKS];
+        for (i, s) in sums.iter_mut().enumerate() {
+            *s = unsafe { load::<ALIGNED>(src.as_ptr().add(i * 32)) };
+        }
+        for row in removed {
+            assert!(row.len() >= L1);
+            for (i, s) in sums.iter_mut().enumerate() {
+                *s = _mm512_sub_epi16(*s, unsafe { load::<ALIGNED>(row.as_ptr().add(i * 32)) });
+            }
+        }
+        for row in added {
+            assert!(row.len() >= L1);
+            for (i, s) in sums.iter_mut().enumerate() {
+                *s = _mm512_add_epi16(*s, unsafe { load::<ALIGNED>(row.as_ptr().add(i * 32)) });
+            }
+        }
+        for (i, s) in sums.iter().enumerate() {
+            let at = unsafe { dst.as_mut_ptr().add(i * 32).cast() };
+            if ALIGNED {
+                unsafe { _mm512_store_si512(at, *s) };
+            } else {
+                unsafe { _mm512_storeu_si512(at, *s) };
+            }
+        }
+    }
+
+    /// As `avx2::clipped_pairs`, 16 pairs per register.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn clipped_pairs(
+        stm: &[i16; L1],
+        other: &[i16; L1],
+        pairs: &mut MaybeUninit<[i32; L1]>,
+        nonzero: &mut MaybeUninit<[u8; L1 + 8]>,
+    ) -> usize {
+        let zero = _mm512_setzero_si512();
+        let top = _mm512_set1_epi16(QA as i16);
+        let mut count = 0;
+        for c in 0..2 * CHUNKS {
+            let half = if c < CHUNKS { stm } else { other };
+            // SAFETY: (c % CHUNKS) * 32 + 32 <= L1 and c * 16 + 16 <= L1;
+            // each group of 8 pairs writes 8 indices from count, which is
+            // at most the group's first pair, so within L1 + 8; unaligned.
+            unsafe {
+                let v = _mm512_loadu_si512(half.as_ptr().add((c % CHUNKS) * 32).cast());
+                let v = _mm512_min_epi16(_mm512_max_epi16(v, zero), top);
+                _mm512_storeu_si512(pairs.as_mut_ptr().cast::<i32>().add(c * 16).cast(), v);
+                let mask = _mm512_cmpneq_epi32_mask(v, zero);
+                for (byte, bits) in mask.to_le_bytes().into_iter().enumerate() {
+                    let first = (c * 16 + byte * 8) as u64;
+                    let indices = SET_BITS[bits as usize] + first * 0x0101_0101_0101_0101;
+                    nonzero
+                        .as_mut_ptr()
+                        .cast::<u8>()
+                        .add(count)
+                        .cast::<u64>()
+                        .write_unaligned(indices.to_le());
+                    count += bits.count_ones() as usize;
+                }
+            }
+        }
+        count
+    }
+
+    /// The forward pass of `avx2::forward_vnni`, a pair's 32 weights in
+    /// two registers; four sets of sums hide the multiply-add's latency.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F, BW and VNNI; `layers` holds `L1` pair
+    /// rows of `2 * L2` weights, `L2` biases and `L2` output weights.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    #[inline]
+    pub unsafe fn forward(stm: &[i16; L1], other: &[i16; L1], layers: &Layers) -> i32 {
+        let (weights, bias, out_weights) = (layers.l1_pairs, layers.l1_bias, layers.out_weights);
+        assert!(weights.len() >= L1 * 2 * L2 && bias.len() >= L2 && out_weights.len() >= L2);
+        // Rows of 2 * L2 values (128 bytes): all aligned if the first is.
+        assert!(aligned(weights));
+        let mut pairs = MaybeUninit::uninit();
+        let mut nonzero = MaybeUninit::uninit();
+        // SAFETY: the features this function enables include AVX-512 F
+        // and BW; then all of `pairs` and the first `count` of `nonzero`
+        // are written, and every index is below L1.
+        let count = unsafe { clipped_pairs(stm, other, &mut pairs, &mut nonzero) };
+        let pairs: *const i32 = pairs.as_ptr().cast();
+        let nonzero = unsafe { std::slice::from_raw_parts(nonzero.as_ptr().cast::<u8>(), count) };
+        let mut sums = [[_mm512_setzero_si512(); L2 / 16]; 4];
+        let add_pair = |sums: &mut [__m512i; L2 / 16], k: u8| {
+            let k = k as usize;
+            // SAFETY: k < L1, so the pair is one written above and the
+            // row's 2 * L2 values, on a 64-byte boundary, are inside the
+            // slice checked above.
+            let x = _mm512_set1_epi32(unsafe { *pairs.add(k) });
+            let row = unsafe { weights.as_ptr().add(k * 2 * L2) };
+            for (r, sum) in sums.iter_mut().enumerate() {
+                let w = unsafe { load::<true>(row.add(r * 32)) };
+                *sum = _mm512_dpwssd_epi32(*sum, x, w);
+            }
+        };
+        let mut four = nonzero.chunks_exact(4);
+        for ks in &mut four {
+            for (set, &k) in sums.iter_mut().zip(ks) {
+                add_pair(set, k);
+            }
+        }
+        for (set, &k) in sums.iter_mut().zip(four.remainder()) {
+            add_pair(set, k);
+        }
+        let round = _mm512_set1_epi32(1 << (QW_SHIFT - 1));
+        let (zero, top) = (_mm512_setzero_si512(), _mm512_set1_epi32(QA));
+        let mut out = zero;
+        for r in 0..L2 / 16 {
+            let sum = sums
+                .iter()
+                .fold(zero, |total, set| _mm512_add_epi32(total, set[r]));
+            // SAFETY: r * 16 + 16 <= L2 for both slices checked above.
+            let (b, w) = unsafe {
+                (
+                    _mm512_loadu_si512(bias.as_ptr().add(r * 16).cast()),
+                    _mm256_loadu_si256(out_weights.as_ptr().add(r * 16).cast()),
+                )
+            };
+            let hidden =
+                _mm512_srai_epi32::<QW_SHIFT>(_mm512_add_epi32(_mm512_add_epi32(sum, b), round));
+            let hidden = _mm512_min_epi32(_mm512_max_epi32(hidden, zero), top);
+            out = _mm512_add_epi32(out, _mm512_mullo_epi32(hidden, _mm512_cvtepi16_epi32(w)));
+        }
+        layers.out_bias + _mm512_reduce_add_epi32(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::network::AlignedI16;
     use super::*;
 
-    /// One accumulator half on a 32-byte boundary, as in `Accumulator`.
-    #[repr(align(32))]
+    /// One accumulator half on a 64-byte boundary, as in `Accumulator`.
+    #[repr(align(64))]
     struct Half([i16; L1]);
 
     fn xorshift(seed: &mut u64) -> u64 {
