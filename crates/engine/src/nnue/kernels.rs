@@ -430,10 +430,10 @@ mod avx2 {
                 let pairs: *const i32 = pairs.as_ptr().cast();
                 let nonzero =
                     unsafe { std::slice::from_raw_parts(nonzero.as_ptr().cast::<u8>(), count) };
-                // Two sets of sums, each pair of inputs adding to one:
-                // eight independent chains hide the multiply-add's latency,
-                // which four would wait on.
-                let mut sums = [[_mm256_setzero_si256(); L2 / 8]; 2];
+                // Three sets of sums, each pair of inputs adding to one:
+                // twelve independent chains hide the multiply-add's
+                // latency, which four would wait on (and eight partly).
+                let mut sums = [[_mm256_setzero_si256(); L2 / 8]; 3];
                 let add_pair = |sums: &mut [__m256i; L2 / 8], k: u8| {
                     let k = k as usize;
                     // SAFETY: k < L1, so the pair is one written above and
@@ -446,18 +446,19 @@ mod avx2 {
                         *sum = $madd_add(*sum, x, w);
                     }
                 };
-                let mut two = nonzero.chunks_exact(2);
-                for ks in &mut two {
-                    let [first, second] = &mut sums;
-                    add_pair(first, ks[0]);
-                    add_pair(second, ks[1]);
+                let mut three = nonzero.chunks_exact(3);
+                for ks in &mut three {
+                    for (set, &k) in sums.iter_mut().zip(ks) {
+                        add_pair(set, k);
+                    }
                 }
-                if let [k] = two.remainder() {
-                    add_pair(&mut sums[0], *k);
+                for (set, &k) in sums.iter_mut().zip(three.remainder()) {
+                    add_pair(set, k);
                 }
-                let [first, second] = sums;
-                let sums: [__m256i; L2 / 8] =
-                    std::array::from_fn(|r| _mm256_add_epi32(first[r], second[r]));
+                let [first, second, third] = sums;
+                let sums: [__m256i; L2 / 8] = std::array::from_fn(|r| {
+                    _mm256_add_epi32(_mm256_add_epi32(first[r], second[r]), third[r])
+                });
                 // Rounded, not floored, back to the scale of QA, clipped,
                 // and weighed by the output layer.
                 let round = _mm256_set1_epi32(1 << (QW_SHIFT - 1));
