@@ -1,8 +1,9 @@
 //! The integer inner loops, in a scalar version and, on x86_64 CPUs with
-//! AVX2, a SIMD one. Both compute exactly the same integers: i16 sums wrap
-//! the same way, and the dot product multiplies i16 by i16 into i32 pair
-//! sums (`madd`), which cannot overflow for activations of at most 127
-//! (256 * 127 * 32768 < 2^31). A test compares them on random data.
+//! AVX2 (or AVX-512), SIMD ones. All compute exactly the same integers:
+//! i16 sums wrap the same way, and the dot product multiplies i16 by i16
+//! into i32 pair sums (`madd`), which cannot overflow for activations of
+//! at most 127 (256 * 127 * 32768 < 2^31), whatever order the sums are
+//! taken in. Tests compare them on random data.
 
 use super::network::{L1, L2, QA, QW};
 
