@@ -147,9 +147,9 @@ impl Backend {
         let row = |f: u16| &weights[f as usize * L1..(f as usize + 1) * L1];
         match self {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `add`; every row is a checked slice of `L1`,
-            // and the aligned version is only chosen for aligned data.
-            // SAFETY: as for `forward`; 64-byte alignment checked.
+            // SAFETY: `Avx512` is only chosen when the CPU has AVX-512 F
+            // and BW; every row is a checked slice of `L1`, and the
+            // aligned version is only chosen for 64-byte aligned data.
             Backend::Avx512 => unsafe {
                 let rows = (
                     removed.iter().map(|&f| row(f)),
@@ -162,13 +162,15 @@ impl Backend {
                 }
             },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add`; every row is a checked slice of `L1`,
+            // and the aligned version is only chosen for aligned data.
             Backend::Avx2 | Backend::Avx2Vnni => unsafe {
                 let rows = (
                     removed.iter().map(|&f| row(f)),
                     added.iter().map(|&f| row(f)),
                 );
                 // The network's rows (`AlignedI16`) and the accumulators
-                // (`repr(align(32))`) are aligned; other callers may not be.
+                // (`repr(align(64))`) are aligned; other callers may not be.
                 if avx2::aligned(weights) && avx2::aligned(src) && avx2::aligned(dst) {
                     avx2::update::<true>(dst, src, rows.0, rows.1)
                 } else {
