@@ -4,11 +4,12 @@
 use super::features::{MAX_PER_COLUMN, active_features, column_features_both};
 use super::network::{L1, Network};
 use bashni_rules::{Colour, Column, Move, Position, Square, Variant};
+use std::mem::MaybeUninit;
 
 /// The first hidden layer of one position: `L1` i16 sums per
 /// perspective (White's first).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(align(32))]
+#[repr(align(64))]
 pub struct Accumulator {
     values: [[i16; L1]; 2],
 }
@@ -74,11 +75,8 @@ impl Accumulator {
         variant: Variant,
         delta: &MoveDelta,
     ) {
-        const MOST: usize = MAX_TOUCHED * MAX_PER_COLUMN;
-        // Per perspective (White's first): the features removed and added.
-        let mut removed = [[0u16; MOST]; 2];
-        let mut added = [[0u16; MOST]; 2];
-        let (mut n_removed, mut n_added) = (0, 0);
+        let mut removed = FeatureLists::new();
+        let mut added = FeatureLists::new();
         let mut old = [[0u16; MAX_PER_COLUMN]; 2];
         let mut new = [[0u16; MAX_PER_COLUMN]; 2];
         for i in 0..delta.len {
@@ -89,16 +87,16 @@ impl Accumulator {
             let n_new = column_features_both(variant, sq, delta.after[i], new_w, new_b);
             // A feature the column keeps (the same in both perspectives'
             // lists, by construction) is neither removed nor added.
-            push_missing(&old, n_old, &new[0][..n_new], &mut removed, &mut n_removed);
-            push_missing(&new, n_new, &old[0][..n_old], &mut added, &mut n_added);
+            removed.push_missing(&old, n_old, &new[0][..n_new]);
+            added.push_missing(&new, n_new, &old[0][..n_old]);
         }
         for side in 0..2 {
             net.backend.update(
                 &mut self.values[side],
                 &parent.values[side],
                 &net.ft_weights,
-                &removed[side][..n_removed],
-                &added[side][..n_added],
+                removed.side(side),
+                added.side(side),
             );
         }
     }
@@ -160,22 +158,51 @@ impl MoveDelta {
     }
 }
 
-/// Append to `out` (both perspectives, `count` so far) the first `n` of
-/// `features` whose White-perspective index is not in `kept_white`.
-#[inline]
-fn push_missing<const N: usize, const M: usize>(
-    features: &[[u16; N]; 2],
-    n: usize,
-    kept_white: &[u16],
-    out: &mut [[u16; M]; 2],
-    count: &mut usize,
-) {
-    let [white, black] = features;
-    for (&w, &b) in white[..n].iter().zip(&black[..n]) {
-        if !kept_white.contains(&w) {
-            out[0][*count] = w;
-            out[1][*count] = b;
-            *count += 1;
+/// The features one update removes (or adds), both perspectives (White's
+/// first), left uninitialised beyond `len`: a move may touch
+/// `MAX_TOUCHED` squares, so each list has room for 80 features, and
+/// zeroing that room for every update cost more than filling it.
+struct FeatureLists {
+    features: [[MaybeUninit<u16>; MAX_TOUCHED * MAX_PER_COLUMN]; 2],
+    len: usize,
+}
+
+impl FeatureLists {
+    #[inline]
+    fn new() -> FeatureLists {
+        FeatureLists {
+            features: [[MaybeUninit::uninit(); MAX_TOUCHED * MAX_PER_COLUMN]; 2],
+            len: 0,
         }
+    }
+
+    /// Append the first `n` of `features` (both perspectives) whose
+    /// White-perspective index is not in `kept_white`.
+    #[inline]
+    fn push_missing(
+        &mut self,
+        features: &[[u16; MAX_PER_COLUMN]; 2],
+        n: usize,
+        kept_white: &[u16],
+    ) {
+        let [white, black] = features;
+        for (&w, &b) in white[..n].iter().zip(&black[..n]) {
+            if !kept_white.contains(&w) {
+                // Indexing checks the room (a move touches at most
+                // MAX_TOUCHED squares, so it never runs out).
+                self.features[0][self.len].write(w);
+                self.features[1][self.len].write(b);
+                self.len += 1;
+            }
+        }
+    }
+
+    /// The list of `side` (0 White, 1 Black).
+    #[inline]
+    fn side(&self, side: usize) -> &[u16] {
+        let list = &self.features[side][..self.len];
+        // SAFETY: `push_missing` wrote the first `len` of both lists, and
+        // `MaybeUninit<u16>` has `u16`'s layout.
+        unsafe { std::slice::from_raw_parts(list.as_ptr().cast::<u16>(), list.len()) }
     }
 }

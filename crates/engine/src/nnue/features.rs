@@ -6,7 +6,8 @@
 //! turned 180 degrees for Black so that both perspectives see their own
 //! men walking up the board.
 
-use bashni_rules::{Colour, Column, Position, Square, Variant};
+use bashni_rules::{Colour, Column, Piece, Position, Square, Variant};
+use std::sync::LazyLock;
 
 /// Features per playable square.
 pub const PER_SQUARE: usize = 44;
@@ -94,11 +95,92 @@ pub fn column_features(
     n
 }
 
+/// What a column switches on apart from its square: each feature's
+/// detail (the feature minus its square's first) from White's and from
+/// Black's side, and how many there are.
+#[derive(Clone, Copy, Debug, Default)]
+struct Details {
+    white: [u8; MAX_PER_COLUMN],
+    black: [u8; MAX_PER_COLUMN],
+    n: u8,
+}
+
+/// Entries of [`DETAILS`]: owner, three king bits and two counts of 3 bits.
+const DETAIL_ENTRIES: usize = 1 << 10;
+
+/// The details of every column by [`details_index`], computed once from
+/// [`column_features`]: reading a column piece by piece and bucketing
+/// its counts for every column of every ply brought up to date cost more
+/// than the first layer's arithmetic.
+static DETAILS: LazyLock<[Details; DETAIL_ENTRIES]> = LazyLock::new(details_table);
+
+/// All a column's features depend on besides its square: the owner, the
+/// king bits of the top three pieces (which pieces exist and their
+/// colours follow from the counts) and both counts up to 7 (the buckets
+/// stop at 5, the "third piece is mine" test at 3).
+#[inline]
+fn details_index(col: Column) -> usize {
+    let owner = (col.owner() == Colour::Black) as usize;
+    let kings = (col.king_bits() & 0b111) as usize;
+    let own = col.own().min(7) as usize;
+    let prisoners = col.prisoners().min(7) as usize;
+    owner << 9 | kings << 6 | own << 3 | prisoners
+}
+
+/// [`DETAILS`], built from a column of each index on one square.
+fn details_table() -> [Details; DETAIL_ENTRIES] {
+    let mut table = [Details::default(); DETAIL_ENTRIES];
+    let variant = Variant::Bashni;
+    let Some(sq) = variant.geometry().squares().next() else {
+        return table;
+    };
+    for (index, details) in table.iter_mut().enumerate() {
+        let Some(col) = column_of_index(index) else {
+            continue;
+        };
+        for (perspective, out) in [
+            (Colour::White, &mut details.white),
+            (Colour::Black, &mut details.black),
+        ] {
+            let mut features = [0; MAX_PER_COLUMN];
+            let n = column_features(variant, sq, col, perspective, &mut features);
+            let base = dense_square(variant, sq, perspective) * PER_SQUARE;
+            for (detail, &feature) in out.iter_mut().zip(&features[..n]) {
+                *detail = (feature as usize - base) as u8;
+            }
+            details.n = n as u8;
+        }
+    }
+    table
+}
+
+/// A column whose [`details_index`] is `index`, if any is (a king bit
+/// below the bottom piece, or no piece of the owner, has none).
+fn column_of_index(index: usize) -> Option<Column> {
+    let owner = if index >> 9 & 1 == 1 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    let (kings, own, prisoners) = (index >> 6 & 0b111, index >> 3 & 0b111, index & 0b111);
+    let height = own + prisoners;
+    if own == 0 || kings >> height.min(3) != 0 {
+        return None;
+    }
+    let pieces: Vec<Piece> = (0..height)
+        .map(|i| Piece {
+            colour: if i < own { owner } else { !owner },
+            king: kings >> i & 1 == 1,
+        })
+        .collect();
+    let col = Column::from_pieces(&pieces).ok()?;
+    (details_index(col) == index).then_some(col)
+}
+
 /// The features `col` on `sq` switches on from both perspectives at once,
 /// White's to `white` and Black's to `black` (the same count): what
-/// [`column_features`] gives for each, with the column read once. Seen
-/// from the other side, the square turns and "mine" and "theirs" swap,
-/// which moves each feature's detail by a fixed step within its group.
+/// [`column_features`] gives for each, from a table of what the column
+/// switches on and the square's first feature from each side.
 #[inline]
 pub fn column_features_both(
     variant: Variant,
@@ -107,23 +189,18 @@ pub fn column_features_both(
     white: &mut [u16; MAX_PER_COLUMN],
     black: &mut [u16; MAX_PER_COLUMN],
 ) -> usize {
-    let n = column_features(variant, sq, col, Colour::White, white);
-    if n == 0 {
+    if col.is_empty() {
         return 0;
     }
+    let details = &DETAILS[details_index(col)];
     let white_base = dense_square(variant, sq, Colour::White) * PER_SQUARE;
     let black_base = dense_square(variant, sq, Colour::Black) * PER_SQUARE;
-    // Black's owner is "theirs" to White: one step up each group for a
-    // column White owns, one down for one Black owns.
-    let sign: isize = if col.owner() == Colour::White { 1 } else { -1 };
-    for i in 0..n {
-        let detail = white[i] as usize - white_base;
-        // The top-and-under group steps by a whole "top" row (5 values),
-        // two of them (my/their man and king); the others by 4.
-        let step = if i == 0 { 10 } else { 4 };
-        black[i] = (black_base as isize + detail as isize + sign * step) as u16;
+    // All four written (past `n` they are unused): no branch per feature.
+    for i in 0..MAX_PER_COLUMN {
+        white[i] = (white_base + details.white[i] as usize) as u16;
+        black[i] = (black_base + details.black[i] as usize) as u16;
     }
-    n
+    details.n as usize
 }
 
 /// Every feature of `pos` from `perspective`, in square order: what an
@@ -203,6 +280,35 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 pos.make(&moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    /// The table agrees with reading the column for every column of up
+    /// to 9 pieces with kings anywhere among the top three, and for tall
+    /// ones: the counts are cut at 7 in the index.
+    #[test]
+    fn the_details_table_matches_reading_the_column() {
+        let variant = Variant::Lasca;
+        for sq in variant.geometry().squares() {
+            for owner in [Colour::White, Colour::Black] {
+                for (own, prisoners) in (1..=9).flat_map(|o| (0..=9).map(move |p| (o, p))) {
+                    for kings in 0..8u32 {
+                        let pieces: Vec<Piece> = (0..own + prisoners)
+                            .map(|i| Piece {
+                                colour: if i < own { owner } else { !owner },
+                                king: i < 3 && kings >> i & 1 == 1 || i == 6,
+                            })
+                            .collect();
+                        let col = Column::from_pieces(&pieces).unwrap();
+                        let (mut w, mut b) = ([0; MAX_PER_COLUMN], [0; MAX_PER_COLUMN]);
+                        let n = column_features_both(variant, sq, col, &mut w, &mut b);
+                        let (mut w1, mut b1) = ([0; MAX_PER_COLUMN], [0; MAX_PER_COLUMN]);
+                        assert_eq!(n, column_features(variant, sq, col, Colour::White, &mut w1));
+                        assert_eq!(n, column_features(variant, sq, col, Colour::Black, &mut b1));
+                        assert_eq!((&w[..n], &b[..n]), (&w1[..n], &b1[..n]), "{pieces:?}");
+                    }
+                }
             }
         }
     }

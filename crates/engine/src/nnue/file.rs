@@ -12,7 +12,7 @@
 //! Everything little-endian.
 
 use super::features::feature_count;
-use super::kernels::Backend;
+use super::kernels::{Backend, pair_major};
 use super::network::{L1, L2, Network};
 use bashni_rules::Variant;
 use std::fmt;
@@ -192,16 +192,16 @@ impl Network {
             .map_err(|_| NetworkError::Provenance)?
             .to_string();
         let features = feature_count(variant);
+        let ft_weights = r.array(features * L1, "first layer's weights", i16::from_le_bytes)?;
+        let ft_bias = r.array(L1, "first layer's biases", i16::from_le_bytes)?;
+        let l1_weights = r.array(L2 * 2 * L1, "second layer's weights", i16::from_le_bytes)?;
         let net = Network {
             variant,
             provenance,
-            ft_weights: r
-                .array(features * L1, "first layer's weights", i16::from_le_bytes)?
-                .into(),
-            ft_bias: r.array(L1, "first layer's biases", i16::from_le_bytes)?,
-            l1_weights: r
-                .array(L2 * 2 * L1, "second layer's weights", i16::from_le_bytes)?
-                .into(),
+            ft_weights: ft_weights.into(),
+            ft_bias,
+            l1_pairs: pair_major(&l1_weights).into(),
+            l1_weights: l1_weights.into(),
             l1_bias: r.array(L2, "second layer's biases", i32::from_le_bytes)?,
             out_weights: r.array(L2, "output weights", i16::from_le_bytes)?,
             out_bias: r.array(1, "output bias", i32::from_le_bytes)?[0],

@@ -4,7 +4,8 @@
 //! - `features`: which features a column switches on, per perspective;
 //! - `network`: the integer network, its forward pass and quantisation
 //!   from the f32 weights training fits;
-//! - `kernels`: the inner loops, scalar and AVX2, with equal results;
+//! - `kernels`: the inner loops, scalar, AVX2 and AVX-512, with equal
+//!   results;
 //! - `accumulator`: the first layer's sums and their update by a move;
 //! - `stack`: the accumulators along a search path;
 //! - `file`: the network file and its typed errors.

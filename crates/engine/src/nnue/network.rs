@@ -3,7 +3,7 @@
 
 use super::accumulator::Accumulator;
 use super::features::feature_count;
-use super::kernels::{Backend, Layers};
+use super::kernels::{Backend, Layers, pair_major};
 use crate::eval::MAX_EVAL;
 use bashni_rules::{Colour, Position, Variant};
 
@@ -74,6 +74,9 @@ pub struct Network {
     pub(super) ft_bias: Vec<i16>,
     /// `L2` rows of `2 * L1`, side to move's half first (scale `QW`).
     pub(super) l1_weights: AlignedI16,
+    /// The same, input pair by input pair (`pair_major`), for the SIMD
+    /// forward pass; made from `l1_weights` wherever a network is made.
+    pub(super) l1_pairs: AlignedI16,
     /// Scale `QA * QW`.
     pub(super) l1_bias: Vec<i32>,
     /// Scale `QW`.
@@ -150,6 +153,7 @@ impl Network {
     pub fn raw_output(&self, acc: &Accumulator, side_to_move: Colour) -> i32 {
         let layers = Layers {
             l1_weights: &self.l1_weights,
+            l1_pairs: &self.l1_pairs,
             l1_bias: &self.l1_bias,
             out_weights: &self.out_weights,
             out_bias: self.out_bias,
@@ -205,12 +209,14 @@ impl FloatNetwork {
     /// beyond `MAX_HIDDEN_WEIGHT` are clipped (training keeps them inside).
     pub fn quantise(&self, variant: Variant, provenance: &str) -> Network {
         let (qa, qw) = (QA as f32, QW as f32);
+        let l1_weights = quantise::<i16>(&self.l1_weights, qw, i16::MAX as i64);
         Network {
             variant,
             provenance: provenance.to_string(),
             ft_weights: AlignedI16::from(quantise::<i16>(&self.ft_weights, qa, i16::MAX as i64)),
             ft_bias: quantise(&self.ft_bias, qa, i16::MAX as i64),
-            l1_weights: AlignedI16::from(quantise::<i16>(&self.l1_weights, qw, i16::MAX as i64)),
+            l1_pairs: AlignedI16::from(pair_major(&l1_weights)),
+            l1_weights: AlignedI16::from(l1_weights),
             l1_bias: quantise(&self.l1_bias, qa * qw, i32::MAX as i64),
             out_weights: quantise(&self.out_weights, qw, i16::MAX as i64),
             out_bias: quantise::<i32>(&[self.out_bias], qa * qw, i32::MAX as i64)[0],

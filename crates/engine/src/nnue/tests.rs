@@ -63,23 +63,41 @@ fn incremental_equals_from_scratch_on_random_games() {
     }
 }
 
-/// The scalar and the detected backend give one score on positions of
-/// random games.
+/// Every backend this CPU runs gives the scalar one's score on positions
+/// of random games, with a random network and with the embedded one
+/// (whose activations are as sparse as the search meets them).
 #[test]
 fn backends_give_the_same_scores() {
     let mut seed = 0x0123_4567_89AB_CDEF;
-    for variant in Variant::ALL {
-        let float = FloatNetwork::random(variant, 3);
-        let fast = float.quantise(variant, "test");
-        let scalar = fast.clone().with_backend(Backend::Scalar);
+    for (variant, backend) in Variant::ALL
+        .into_iter()
+        .flat_map(|v| Backend::available().into_iter().map(move |b| (v, b)))
+    {
+        let random = FloatNetwork::random(variant, 3).quantise(variant, "test");
+        let nets = [Some(Ok(random)), embedded(variant)];
+        for net in nets.into_iter().flatten() {
+            let net = net.unwrap();
+            backends_agree_on_random_games(&net.with_backend(backend), &mut seed);
+        }
+    }
+}
+
+fn backends_agree_on_random_games(fast: &Network, seed: &mut u64) {
+    let variant = fast.variant();
+    let scalar = fast.clone().with_backend(Backend::Scalar);
+    for _ in 0..4 {
         let mut pos = Position::start(&RuleSet::new(variant));
         for _ in 0..120 {
             assert_eq!(fast.evaluate_position(&pos), scalar.evaluate_position(&pos));
+            let raw = |net: &Network| {
+                net.raw_output(&Accumulator::from_position(net, &pos), pos.side_to_move())
+            };
+            assert_eq!(raw(fast), raw(&scalar), "{:?}", fast.backend());
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            pos.make(&moves[(xorshift(&mut seed) % moves.len() as u64) as usize]);
+            pos.make(&moves[(xorshift(seed) % moves.len() as u64) as usize]);
         }
     }
 }
