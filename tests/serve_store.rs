@@ -367,6 +367,26 @@ async fn group_commit(store: Store) {
         let expected = if *room == rooms[1] { 11 } else { 10 };
         assert_eq!(plies, (1..=expected).collect::<Vec<_>>());
     }
+    // Other writes run in the writer's turn and get their own answer (a
+    // seat already taken is refused as such), and a refused one leaves
+    // the writer storing moves.
+    let room = rooms[2].clone();
+    let taken = writer
+        .write(move |store| async move {
+            store
+                .take_seat(&room, &seat(1, "Eve", &SeatToken::generate()))
+                .await
+        })
+        .await;
+    assert!(
+        matches!(taken, Err(WriteError::Store(StoreError::SeatTaken))),
+        "{taken:?}"
+    );
+    writer
+        .append(mv(&rooms[2], 11, "c3-d4"))
+        .await
+        .expect("stored after a refused write");
+    assert_eq!(moves_of(&store, &rooms[2]).await.len(), 11);
     drop((writer, a, b));
     stopped
         .await

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
 
-/// Why a move was not stored.
+/// Why a write (a move or another) was not stored.
 #[derive(Debug)]
 pub enum WriteError {
     /// The store refused it (see [`StoreError`]).
