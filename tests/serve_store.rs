@@ -12,7 +12,8 @@ mod temp;
 use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
 use bashni::serve::store::writer::{MoveWriter, WriteError};
 use bashni::serve::store::{
-    MoveRecord, NewGame, NewRoom, ResultRecord, RoomStatus, SeatRecord, Store, StoreError,
+    MoveRecord, NewGame, NewRoom, OffersRecord, ResultRecord, RoomStatus, SeatRecord, Store,
+    StoreError, Write,
 };
 use bashni::serve::token::{SeatToken, random_hex128};
 use bashni_host::clock::TimeControl;
@@ -49,7 +50,75 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     ("seats, takebacks, results and the lobby", |s| {
         Box::pin(seats_takebacks_results_lobby(s))
     }),
+    ("a refused write is undone alone", |s| {
+        Box::pin(refused_write_undone_alone(s))
+    }),
 ];
+
+/// The room writes, each in a transaction of its own, by name.
+trait Writes {
+    async fn take_seat(&self, room: &str, seat: &SeatRecord) -> Result<(), StoreError>;
+    async fn start_game(&self, room: &str, game: &NewGame) -> Result<(), StoreError>;
+    async fn finish_game(
+        &self,
+        room: &str,
+        game_no: u32,
+        result: &ResultRecord,
+    ) -> Result<(), StoreError>;
+    async fn take_back(
+        &self,
+        room: &str,
+        game_no: u32,
+        keep_plies: u32,
+        clock_ms: Option<[i64; 2]>,
+        turn_started_at_ms: i64,
+    ) -> Result<(), StoreError>;
+}
+
+impl Writes for Store {
+    async fn take_seat(&self, room: &str, seat: &SeatRecord) -> Result<(), StoreError> {
+        let (room_id, seat) = (room.to_owned(), seat.clone());
+        self.apply(&Write::Seat { room_id, seat }).await
+    }
+
+    async fn start_game(&self, room: &str, game: &NewGame) -> Result<(), StoreError> {
+        let (room_id, game) = (room.to_owned(), game.clone());
+        self.apply(&Write::GameStart { room_id, game }).await
+    }
+
+    async fn finish_game(
+        &self,
+        room: &str,
+        game_no: u32,
+        result: &ResultRecord,
+    ) -> Result<(), StoreError> {
+        let (room_id, result) = (room.to_owned(), result.clone());
+        self.apply(&Write::GameEnd {
+            room_id,
+            game_no,
+            result,
+        })
+        .await
+    }
+
+    async fn take_back(
+        &self,
+        room: &str,
+        game_no: u32,
+        keep_plies: u32,
+        clock_ms: Option<[i64; 2]>,
+        turn_started_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.apply(&Write::TakeBack {
+            room_id: room.to_owned(),
+            game_no,
+            keep_plies,
+            clock_ms,
+            turn_started_at_ms,
+        })
+        .await
+    }
+}
 
 fn config(opponent: Opponent) -> RoomConfig {
     RoomConfig {
@@ -370,27 +439,98 @@ async fn group_commit(store: Store) {
     // Other writes run in the writer's turn and get their own answer (a
     // seat already taken is refused as such), and a refused one leaves
     // the writer storing moves.
-    let room = rooms[2].clone();
-    let taken = writer
-        .write(move |store| async move {
-            store
-                .take_seat(&room, &seat(1, "Eve", &SeatToken::generate()))
-                .await
-        })
-        .await;
+    let taken_seat = Write::Seat {
+        room_id: rooms[2].clone(),
+        seat: seat(1, "Eve", &SeatToken::generate()),
+    };
+    let offers = Write::Offers {
+        room_id: rooms[3].clone(),
+        game_no: 1,
+        offers: OffersRecord {
+            at_ply: 10,
+            draw_offer: Some(bashni_rules::Colour::White),
+            ..OffersRecord::default()
+        },
+    };
+    // Sent at once, so that they usually share a transaction.
+    let (taken, offered, moved) = tokio::join!(
+        writer.write(taken_seat),
+        writer.write(offers),
+        writer.append(mv(&rooms[2], 11, "c3-d4"))
+    );
     assert!(
         matches!(taken, Err(WriteError::Store(StoreError::SeatTaken))),
         "{taken:?}"
     );
-    writer
-        .append(mv(&rooms[2], 11, "c3-d4"))
-        .await
-        .expect("stored after a refused write");
+    offered.expect("the offers are stored beside a refused write");
+    moved.expect("the move is stored beside a refused write");
     assert_eq!(moves_of(&store, &rooms[2]).await.len(), 11);
+    let loaded = store.load_room(&rooms[3]).await.expect("load");
+    let game = loaded.and_then(|room| room.game).expect("a game");
+    assert_eq!(
+        game.offers.map(|o| o.draw_offer),
+        Some(Some(bashni_rules::Colour::White))
+    );
     drop((writer, a, b));
     stopped
         .await
         .expect("the writer stops when its handles are gone");
+}
+
+/// In one transaction (as the writer's batches are), a write or a move
+/// the database refuses is undone alone: what came before and after it
+/// is committed.
+async fn refused_write_undone_alone(store: Store) {
+    let room = room_with_game(&store, Opponent::Anyone).await;
+    let elsewhere = room_with_game(&store, Opponent::Anyone).await;
+    let mut tx = store.begin().await.expect("begin");
+    tx.append_moves_alone(&[mv(&room, 1, "c3-d4")])
+        .await
+        .expect("transaction")
+        .expect("first move");
+    let taken = Write::Seat {
+        room_id: room.clone(),
+        seat: seat(0, "Eve", &SeatToken::generate()),
+    };
+    let refused = tx.apply_alone(&taken).await.expect("transaction");
+    assert!(matches!(refused, Err(StoreError::SeatTaken)), "{refused:?}");
+    let doubled = [mv(&elsewhere, 1, "c3-d4"), mv(&room, 1, "c3-d4")];
+    let refused = tx.append_moves_alone(&doubled).await.expect("transaction");
+    assert!(
+        refused.is_err(),
+        "a batch with a doubled ply is refused whole"
+    );
+    let alone = tx
+        .append_moves_alone(&doubled[1..])
+        .await
+        .expect("transaction");
+    assert!(
+        matches!(alone, Err(StoreError::DuplicatePly { ply: 1, .. })),
+        "{alone:?}"
+    );
+    let result = ResultRecord {
+        result: "2-0".into(),
+        reason: "resignation".into(),
+        finished_at_ms: 5_000,
+    };
+    tx.apply_alone(&Write::GameEnd {
+        room_id: elsewhere.clone(),
+        game_no: 1,
+        result,
+    })
+    .await
+    .expect("transaction")
+    .expect("result after the refusals");
+    tx.commit().await.expect("commit");
+    let texts = |moves: Vec<MoveRecord>| moves.into_iter().map(|m| m.ply).collect::<Vec<_>>();
+    assert_eq!(texts(moves_of(&store, &room).await), vec![1]);
+    assert_eq!(texts(moves_of(&store, &elsewhere).await), Vec::<u32>::new());
+    let finished = store
+        .load_room(&elsewhere)
+        .await
+        .expect("load")
+        .expect("room");
+    assert_eq!(finished.status, RoomStatus::Finished);
 }
 
 async fn seats_takebacks_results_lobby(store: Store) {

@@ -14,7 +14,7 @@ use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
 use super::room::{Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
-use super::store::{MoveRecord, NewGame, ResultRecord, Store, unix_ms_now};
+use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomView, phase_name};
 use bashni_host::protocol::{Command, Go};
@@ -354,7 +354,7 @@ impl Actor {
         let id = self.room.id().to_owned();
         self.shared
             .writer
-            .write(move |store| async move { store.close_room(&id).await })
+            .write(Write::CloseRoom { room_id: id })
             .await
             .map_err(|e| format!("cannot close the room: {e}"))?;
         self.closed = true;
@@ -423,7 +423,11 @@ impl Actor {
         let offers = self.room.offers_record();
         self.shared
             .writer
-            .write(move |store| async move { store.save_offers(&id, game_no, &offers).await })
+            .write(Write::Offers {
+                room_id: id,
+                game_no,
+                offers,
+            })
             .await
             .map_err(|e| e.to_string())
     }
@@ -442,7 +446,10 @@ impl Actor {
                     .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
                 let record = player.seat_record(*seat, now);
                 writer
-                    .write(move |store| async move { store.take_seat(&id, &record).await })
+                    .write(Write::Seat {
+                        room_id: id,
+                        seat: record,
+                    })
                     .await
             }
             Event::GameStarted {
@@ -458,9 +465,7 @@ impl Actor {
                     clock_ms: *clock_ms,
                     start_fen: start_fen.clone(),
                 };
-                writer
-                    .write(move |store| async move { store.start_game(&id, &game).await })
-                    .await
+                writer.write(Write::GameStart { room_id: id, game }).await
             }
             Event::Moved {
                 game_no,
@@ -485,10 +490,13 @@ impl Actor {
                 plies,
                 clock_ms,
             } => {
-                let (game_no, plies, clock_ms) = (*game_no, *plies, *clock_ms);
                 writer
-                    .write(move |store| async move {
-                        store.take_back(&id, game_no, plies, clock_ms, now).await
+                    .write(Write::TakeBack {
+                        room_id: id,
+                        game_no: *game_no,
+                        keep_plies: *plies,
+                        clock_ms: *clock_ms,
+                        turn_started_at_ms: now,
                     })
                     .await
             }
@@ -500,9 +508,11 @@ impl Actor {
                     finished_at_ms: now,
                 };
                 writer
-                    .write(
-                        move |store| async move { store.finish_game(&id, game_no, &record).await },
-                    )
+                    .write(Write::GameEnd {
+                        room_id: id,
+                        game_no,
+                        result: record,
+                    })
                     .await
             }
             // Stored once all events are: see `store_offers`.
@@ -693,7 +703,10 @@ impl Actor {
             let stored = self
                 .shared
                 .writer
-                .write(move |store| async move { store.update_run(&record, unix_ms_now()).await })
+                .write(Write::Run {
+                    run: record,
+                    now_ms: unix_ms_now(),
+                })
                 .await;
             if let Err(e) = stored {
                 eprintln!("bashni serve: ladder run {}: {e}", climb.record.id);

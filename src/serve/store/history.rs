@@ -80,37 +80,6 @@ impl Store {
         }))
     }
 
-    /// Keep the offers pending in a game (replacing those kept before).
-    pub async fn save_offers(
-        &self,
-        room_id: &str,
-        game_no: u32,
-        offers: &OffersRecord,
-    ) -> Result<(), StoreError> {
-        let rematch_seats = i64::from(offers.rematch[0]) | i64::from(offers.rematch[1]) << 1;
-        let updated = on_pool!(self, p => {
-            sqlx::query(
-                "UPDATE games SET offers_ply = $1, draw_offer = $2, takeback_by = $3, \
-                 rematch_seats = $4 WHERE room_id = $5 AND game_no = $6",
-            )
-            .bind(i64::from(offers.at_ply))
-            .bind(offers.draw_offer.map(colour_text))
-            .bind(offers.takeback_by.map(colour_text))
-            .bind(rematch_seats)
-            .bind(room_id)
-            .bind(i64::from(game_no))
-            .execute(p)
-            .await?
-            .rows_affected()
-        });
-        match updated {
-            0 => Err(StoreError::Missing(format!(
-                "game {game_no} in room {room_id}"
-            ))),
-            _ => Ok(()),
-        }
-    }
-
     /// The room's own row: configuration, status, creation instant.
     async fn room_row(
         &self,
@@ -196,7 +165,7 @@ impl Store {
     }
 }
 
-fn colour_text(colour: Colour) -> &'static str {
+pub(super) fn colour_text(colour: Colour) -> &'static str {
     match colour {
         Colour::White => "white",
         Colour::Black => "black",

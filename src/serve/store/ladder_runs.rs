@@ -70,28 +70,6 @@ impl Store {
         })
     }
 
-    /// Store a run's standing after a game.
-    pub async fn update_run(&self, run: &RunRecord, now_ms: i64) -> Result<(), StoreError> {
-        on_pool!(self, p => {
-            let updated = sqlx::query(
-                "UPDATE ladder_runs SET wins = $1, think_ms = $2, score = $3, status = $4, \
-                 updated_at = $5 WHERE id = $6",
-            )
-            .bind(i64::from(run.wins))
-            .bind(to_i64(run.think_ms))
-            .bind(to_i64(run.score))
-            .bind(&run.status)
-            .bind(now_ms)
-            .bind(&run.id)
-            .execute(p)
-            .await?;
-            if updated.rows_affected() == 0 {
-                return Err(StoreError::Missing(format!("ladder run {}", run.id)));
-            }
-            Ok(())
-        })
-    }
-
     /// The run played in `room_id`, if the room is a ladder's.
     pub async fn run_of_room(&self, room_id: &str) -> Result<Option<RunRecord>, StoreError> {
         on_readers!(self, p => {

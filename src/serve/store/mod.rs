@@ -33,7 +33,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{QueryBuilder, Row, SqlSafeStr};
+use sqlx::{Row, SqlSafeStr};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
@@ -427,8 +427,10 @@ macro_rules! insert_seat {
 
 mod history;
 mod ladder_runs;
+mod tx;
 pub use history::StoredRoom;
 pub use ladder_runs::{BoardLine, RunRecord};
+pub use tx::{Tx, Write};
 
 /// Milliseconds since the Unix epoch now (for `stored_at`).
 pub fn unix_ms_now() -> i64 {
@@ -557,214 +559,6 @@ impl Store {
         })
     }
 
-    /// Store a seat taken in a room; [`StoreError::SeatTaken`] if someone
-    /// holds it already.
-    pub async fn take_seat(&self, room_id: &str, seat: &SeatRecord) -> Result<(), StoreError> {
-        on_pool!(self, p => {
-            insert_seat!(p, room_id, seat)
-        })
-    }
-
-    /// Store the start of a game (the first, or a rematch) and mark the
-    /// room as playing.
-    pub async fn start_game(&self, room_id: &str, game: &NewGame) -> Result<(), StoreError> {
-        let [white_ms, black_ms] = split_clock(game.clock_ms);
-        on_pool!(self, p => {
-            let mut tx = p.begin().await?;
-            let inserted = sqlx::query(
-                "INSERT INTO games (room_id, game_no, white_seat, started_at, white_ms, \
-                 black_ms, turn_started_at, start_fen) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(room_id)
-            .bind(i64::from(game.game_no))
-            .bind(i64::from(game.white_seat))
-            .bind(game.started_at_ms)
-            .bind(white_ms)
-            .bind(black_ms)
-            .bind(game.started_at_ms)
-            .bind(game.start_fen.as_deref())
-            .execute(&mut *tx)
-            .await;
-            inserted.map_err(|e| NewRow::Game { room_id }.refused(e))?;
-            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
-                .bind(RoomStatus::Playing.as_str())
-                .bind(room_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    /// Store one move; see [`Store::append_moves`].
-    pub async fn append_move(&self, mv: &MoveRecord) -> Result<(), StoreError> {
-        self.append_moves(std::slice::from_ref(mv)).await
-    }
-
-    /// Store moves of any rooms in one transaction (a group commit): when
-    /// this returns `Ok`, every one is durable and may be broadcast; on an
-    /// error none is stored. A ply stored already fails the whole batch
-    /// with [`StoreError::DuplicatePly`]. Each game's clock state is set
-    /// from its last move in the batch.
-    pub async fn append_moves(&self, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        match self.write_moves(moves, ROWS_PER_STATEMENT).await {
-            // A multi-row INSERT does not say which row the database
-            // refused: the same transaction again, a row per INSERT,
-            // names it (or stores the batch, if the failure has passed).
-            Err(_) if moves.len() > 1 => self.write_moves(moves, 1).await,
-            done => done,
-        }
-    }
-
-    /// Store `moves` in one transaction, `rows` per INSERT, and set the
-    /// clock state of the games they belong to in one UPDATE: a few
-    /// statements per batch, not two per move (with SQLite every
-    /// statement is a round trip to sqlx's database thread). The
-    /// statements are not kept prepared: each batch size is another
-    /// statement, and a cache of the large ones doubled the server's
-    /// memory under load.
-    async fn write_moves(&self, moves: &[MoveRecord], rows: usize) -> Result<(), StoreError> {
-        if moves.is_empty() {
-            return Ok(());
-        }
-        let last = last_move_of_each_game(moves);
-        let stored_at = unix_ms_now();
-        on_pool!(self, p => {
-            let mut tx = p.begin().await?;
-            for chunk in moves.chunks(rows.max(1)) {
-                let mut insert = query_builder(
-                    p,
-                    "INSERT INTO moves (room_id, game_no, ply, move_text, elapsed_ms, \
-                     white_ms, black_ms, moved_at, stored_at) ",
-                );
-                insert.push_values(chunk, |mut row, mv| {
-                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                    row.push_bind(&mv.room_id)
-                        .push_bind(i64::from(mv.game_no))
-                        .push_bind(i64::from(mv.ply))
-                        .push_bind(&mv.text)
-                        .push_bind(to_i64(mv.elapsed_ms))
-                        .push_bind(white_ms)
-                        .push_bind(black_ms)
-                        .push_bind(mv.moved_at_ms)
-                        .push_bind(stored_at);
-                });
-                let insert = insert.build().persistent(false);
-                insert.execute(&mut *tx).await.map_err(|e| match chunk {
-                    [mv] => NewRow::Move(mv).refused(e),
-                    _ => StoreError::Database(e),
-                })?;
-            }
-            for chunk in last.chunks(ROWS_PER_STATEMENT) {
-                // VALUES names its columns column1, column2... in both
-                // databases.
-                let mut update = query_builder(
-                    p,
-                    "UPDATE games SET white_ms = v.column3, black_ms = v.column4, \
-                     turn_started_at = v.column5 FROM (",
-                );
-                update.push_values(chunk, |mut row, mv| {
-                    let [white_ms, black_ms] = split_clock(mv.clock_ms);
-                    row.push_bind(&mv.room_id)
-                        .push_bind(i64::from(mv.game_no))
-                        .push_bind(white_ms)
-                        .push_bind(black_ms)
-                        .push_bind(mv.moved_at_ms);
-                });
-                update.push(
-                    ") AS v WHERE games.room_id = v.column1 AND games.game_no = v.column2",
-                );
-                update.build().persistent(false).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    /// Take moves back: keep the first `keep_plies` of the game, delete the
-    /// rest, and set the clock state to `clock_ms` with the turn beginning
-    /// at `turn_started_at_ms`.
-    pub async fn take_back(
-        &self,
-        room_id: &str,
-        game_no: u32,
-        keep_plies: u32,
-        clock_ms: Option<[i64; 2]>,
-        turn_started_at_ms: i64,
-    ) -> Result<(), StoreError> {
-        let [white_ms, black_ms] = split_clock(clock_ms);
-        on_pool!(self, p => {
-            let mut tx = p.begin().await?;
-            let updated = sqlx::query(
-                "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_at = $3, \
-                 offers_ply = NULL WHERE room_id = $4 AND game_no = $5",
-            )
-            .bind(white_ms)
-            .bind(black_ms)
-            .bind(turn_started_at_ms)
-            .bind(room_id)
-            .bind(i64::from(game_no))
-            .execute(&mut *tx)
-            .await?;
-            if updated.rows_affected() == 0 {
-                return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
-            }
-            sqlx::query("DELETE FROM moves WHERE room_id = $1 AND game_no = $2 AND ply > $3")
-                .bind(room_id)
-                .bind(i64::from(game_no))
-                .bind(i64::from(keep_plies))
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    /// Store a game's result and mark the room finished.
-    pub async fn finish_game(
-        &self,
-        room_id: &str,
-        game_no: u32,
-        result: &ResultRecord,
-    ) -> Result<(), StoreError> {
-        on_pool!(self, p => {
-            let mut tx = p.begin().await?;
-            let inserted = sqlx::query(
-                "INSERT INTO results (room_id, game_no, result, reason, finished_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(room_id)
-            .bind(i64::from(game_no))
-            .bind(&result.result)
-            .bind(&result.reason)
-            .bind(result.finished_at_ms)
-            .execute(&mut *tx)
-            .await;
-            inserted.map_err(|e| NewRow::Result { room_id, game_no }.refused(e))?;
-            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2")
-                .bind(RoomStatus::Finished.as_str())
-                .bind(room_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    /// Close a room nobody joined: it is finished, without a game. A
-    /// room that is not open any more is left as it is.
-    pub async fn close_room(&self, room_id: &str) -> Result<(), StoreError> {
-        on_pool!(self, p => {
-            sqlx::query("UPDATE rooms SET status = $1 WHERE id = $2 AND status = $3")
-                .bind(RoomStatus::Finished.as_str())
-                .bind(room_id)
-                .bind(RoomStatus::Open.as_str())
-                .execute(p)
-                .await?;
-            Ok(())
-        })
-    }
-
     /// Every stored move of a room, finished games too: game by game,
     /// ply by ply (what an audit or a load test compares with what the
     /// players saw).
@@ -882,12 +676,6 @@ async fn sqlite_pool(
 /// parameters a statement may have (32,766 in SQLite, 65,535 in
 /// PostgreSQL).
 const ROWS_PER_STATEMENT: usize = 256;
-
-/// A query builder for the database of `pool` (so `on_pool!`'s body
-/// need not name it).
-fn query_builder<DB: sqlx::Database>(_pool: &sqlx::Pool<DB>, sql: &str) -> QueryBuilder<DB> {
-    QueryBuilder::new(sql)
-}
 
 /// The last move of each game among `moves` (it sets the game's clock
 /// state), in the order the games first appear.

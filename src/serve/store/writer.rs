@@ -1,24 +1,25 @@
-//! Group commit: one task writes the moves of every room, as many as are
-//! waiting in one transaction, and answers each move once its transaction
-//! has committed. A room awaits [`MoveWriter::append`] before it
-//! broadcasts the move, so nothing a player saw can be lost, while the
-//! database sees one commit (one fsync) per batch instead of per move.
+//! Group commit: one task writes for every room. It takes every write
+//! waiting (moves, and the rooms' other writes: a seat taken, a game
+//! started or finished, offers...) and stores them in one transaction,
+//! then answers each once it has committed. A room awaits its answer
+//! before it broadcasts what it wrote, so nothing a player saw can be
+//! lost, while the database sees one commit (one fsync) per batch
+//! instead of one per write.
 //!
-//! The rooms' other writes (a seat taken, a game started or finished,
-//! offers) go through the same task ([`MoveWriter::write`]), each in its
-//! own transaction between the batches. SQLite lets one writer in at a
-//! time: a transaction that a room task held open while it waited its
-//! turn on the runtime kept the batch waiting too (measured: 14 ms of a
-//! 20 ms batch cycle under load), and writers on several connections
-//! meet SQLite's busy handler, which sleeps rather than queues.
+//! SQLite lets one writer in at a time: a transaction that a room task
+//! held open while it waited its turn on the runtime kept the batch
+//! waiting too (measured: 14 ms of a 20 ms batch cycle under load), and
+//! writers on several connections meet SQLite's busy handler, which
+//! sleeps rather than queues. So every write of a room goes through here.
 //!
-//! A batch that fails because of one move (a doubled ply) would fail the
-//! others with it; the writer then stores that batch's moves one by one,
-//! so each move gets its own answer.
+//! One refused write must not fail the others. A batch is first written
+//! as it comes, in as few statements as it takes: with SQLite each
+//! statement is a round trip to sqlx's database thread, and under load
+//! each round trip waits for a CPU. If anything in it is refused, the
+//! batch is written again with each write, and then each move, in a
+//! savepoint of its own, so that only what is at fault is refused.
 
-use super::{MoveRecord, Store, StoreError};
-use std::future::Future;
-use std::pin::Pin;
+use super::{MoveRecord, Store, StoreError, Tx, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
@@ -28,6 +29,8 @@ use tokio::sync::{mpsc, oneshot};
 pub enum WriteError {
     /// The store refused it (see [`StoreError`]).
     Store(StoreError),
+    /// The batch's transaction failed: nothing of it was stored.
+    Batch(String),
     /// The writer task has stopped; nothing more is stored.
     Closed,
 }
@@ -36,6 +39,7 @@ impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteError::Store(e) => e.fmt(f),
+            WriteError::Batch(e) => write!(f, "not stored: {e}"),
             WriteError::Closed => f.write_str("the move writer has stopped"),
         }
     }
@@ -45,19 +49,14 @@ impl std::error::Error for WriteError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             WriteError::Store(e) => Some(e),
-            WriteError::Closed => None,
+            WriteError::Batch(_) | WriteError::Closed => None,
         }
     }
 }
 
-/// A write other than a move: it is given the store and runs its own
-/// transaction.
-type Job = Box<dyn FnOnce(Store) -> JobFuture + Send>;
-type JobFuture = Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>;
-
 enum Work {
     Move(MoveRecord),
-    Job(Job),
+    Other(Write),
 }
 
 struct Pending {
@@ -129,15 +128,9 @@ impl MoveWriter {
         self.submit(Work::Move(record)).await
     }
 
-    /// Run `write` on the store in the writer's turn; returns its answer
-    /// once it has run.
-    pub async fn write<F, Fut>(&self, write: F) -> Result<(), WriteError>
-    where
-        F: FnOnce(Store) -> Fut + Send + 'static,
-        Fut: Future<Output = Result<(), StoreError>> + Send + 'static,
-    {
-        let job: Job = Box::new(move |store| Box::pin(write(store)));
-        self.submit(Work::Job(job)).await
+    /// Store `write`; returns once it is committed (or refused).
+    pub async fn write(&self, write: Write) -> Result<(), WriteError> {
+        self.submit(Work::Other(write)).await
     }
 
     async fn submit(&self, work: Work) -> Result<(), WriteError> {
@@ -155,6 +148,8 @@ impl MoveWriter {
     }
 }
 
+type Answer = oneshot::Sender<Result<(), WriteError>>;
+
 async fn run(
     store: Store,
     mut rx: mpsc::Receiver<Pending>,
@@ -163,53 +158,90 @@ async fn run(
 ) {
     let mut waiting = Vec::with_capacity(max_batch);
     while rx.recv_many(&mut waiting, max_batch).await > 0 {
-        let mut moves = Vec::with_capacity(waiting.len());
+        let (mut writes, mut moves) = (Vec::new(), Vec::with_capacity(waiting.len()));
         for Pending { work, done } in waiting.drain(..) {
             match work {
                 Work::Move(record) => moves.push((record, done)),
-                Work::Job(job) => {
-                    let _ = done.send(job(store.clone()).await.map_err(WriteError::Store));
-                }
+                Work::Other(write) => writes.push((write, done)),
             }
         }
         // Each room waits for its write before it makes the next, so no
         // room has two writes here and their order does not matter.
-        store_batch(&store, moves, &stats).await;
+        store_batch(&store, writes, moves, &stats).await;
     }
 }
 
-/// Store `moves` in one transaction, or one by one if that fails, and
-/// answer each.
+/// Store `writes` and `moves` in one transaction and answer each.
 async fn store_batch(
     store: &Store,
-    moves: Vec<(MoveRecord, oneshot::Sender<Result<(), WriteError>>)>,
+    writes: Vec<(Write, Answer)>,
+    moves: Vec<(MoveRecord, Answer)>,
     stats: &WriterStats,
 ) {
-    if moves.is_empty() {
-        return;
-    }
-    let (records, answers): (Vec<MoveRecord>, Vec<_>) = moves.into_iter().unzip();
-    match store.append_moves(&records).await {
-        Ok(()) => {
+    let (writes, write_answers): (Vec<Write>, Vec<Answer>) = writes.into_iter().unzip();
+    let (moves, move_answers): (Vec<MoveRecord>, Vec<Answer>) = moves.into_iter().unzip();
+    let answers = write_answers.into_iter().chain(move_answers);
+    match write_batch(store, &writes, &moves).await {
+        Ok(outcomes) => {
             stats.batches.fetch_add(1, Ordering::Relaxed);
+            let stored = outcomes[writes.len()..].iter().filter(|o| o.is_ok());
             stats
                 .moves
-                .fetch_add(records.len() as u64, Ordering::Relaxed);
-            for done in answers {
-                let _ = done.send(Ok(()));
+                .fetch_add(stored.count() as u64, Ordering::Relaxed);
+            for (done, outcome) in answers.zip(outcomes) {
+                let _ = done.send(outcome.map_err(WriteError::Store));
             }
         }
-        Err(_) => {
-            // Nothing of the batch was stored: store each on its own,
-            // so only the move at fault is refused.
-            for (record, done) in records.iter().zip(answers) {
-                let result = store.append_move(record).await;
-                if result.is_ok() {
-                    stats.batches.fetch_add(1, Ordering::Relaxed);
-                    stats.moves.fetch_add(1, Ordering::Relaxed);
-                }
-                let _ = done.send(result.map_err(WriteError::Store));
+        Err(e) => {
+            let why = e.to_string();
+            for done in answers {
+                let _ = done.send(Err(WriteError::Batch(why.clone())));
             }
         }
     }
+}
+
+/// Run `writes`, then store `moves`, in one transaction: the outcome of
+/// each write, then of each move, once committed; an error if the
+/// transaction itself failed (then nothing of it is stored).
+async fn write_batch(
+    store: &Store,
+    writes: &[Write],
+    moves: &[MoveRecord],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut tx = store.begin().await?;
+    if write_all(&mut tx, writes, moves).await.is_ok() {
+        tx.commit().await?;
+        return Ok((0..writes.len() + moves.len()).map(|_| Ok(())).collect());
+    }
+    tx.rollback().await?;
+    let mut tx = store.begin().await?;
+    let outcomes = write_each_alone(&mut tx, writes, moves).await?;
+    tx.commit().await?;
+    Ok(outcomes)
+}
+
+/// Run `writes` and store `moves`, stopping at the first refusal.
+async fn write_all(tx: &mut Tx, writes: &[Write], moves: &[MoveRecord]) -> Result<(), StoreError> {
+    for write in writes {
+        tx.apply(write).await?;
+    }
+    tx.append_moves_together(moves).await
+}
+
+/// Run each of `writes`, then store `moves`, each in a savepoint: the
+/// outcome of each; an error if the transaction itself failed.
+async fn write_each_alone(
+    tx: &mut Tx,
+    writes: &[Write],
+    moves: &[MoveRecord],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut outcomes = Vec::with_capacity(writes.len() + moves.len());
+    for write in writes {
+        outcomes.push(tx.apply_alone(write).await?);
+    }
+    for mv in moves {
+        outcomes.push(tx.append_moves_alone(std::slice::from_ref(mv)).await?);
+    }
+    Ok(outcomes)
 }
