@@ -128,7 +128,12 @@ struct Message<'a> {
     #[serde(rename = "type")]
     kind: &'a str,
     message: Option<String>,
+    seq: Option<u64>,
     game_no: Option<u32>,
+    /// A `room_move`'s plies and move.
+    ply: Option<usize>,
+    #[serde(rename = "move")]
+    text: Option<&'a str>,
     #[serde(borrow)]
     moves: Option<Vec<&'a str>>,
     phase: Option<&'a str>,
@@ -169,6 +174,8 @@ async fn client(
         latencies: Vec::new(),
     };
     let (mut game, mut seen) = (0u32, Vec::<String>::new());
+    // The number of the last state read, and this player's colour.
+    let (mut state, mut colour) = (0u64, None::<String>);
     // The (game, plies) this player last acted on, so it acts once each.
     let mut acted: Option<(u32, usize)> = None;
     let mut pending = Some(Utf8Bytes::from(first.to_string()));
@@ -187,45 +194,70 @@ async fn client(
         };
         let now = Instant::now();
         let message: Message = serde_json::from_str(&text).expect("JSON");
-        match message.kind {
-            "room" => {}
+        let fresh = match message.kind {
+            "room" => {
+                let g = message.game_no.expect("game_no");
+                assert!(g >= game, "room {room}: game {g} after game {game}");
+                if g > game {
+                    if game > 0 {
+                        report.games.insert(game, std::mem::take(&mut seen));
+                    }
+                    game = g;
+                }
+                colour = seat.and_then(|s| {
+                    message
+                        .seats
+                        .get(usize::from(s))?
+                        .as_ref()
+                        .map(|s| s.colour.to_owned())
+                });
+                let list = message.moves.as_deref().expect("moves");
+                assert!(
+                    list.len() >= seen.len() && list[..seen.len()] == seen[..],
+                    "room {room} seat {seat:?} game {g}: {list:?} does not extend {seen:?}"
+                );
+                list[seen.len()..].to_vec()
+            }
+            "room_move" => {
+                // A change is sent only to a page that has the state before.
+                assert_eq!(message.seq, Some(state + 1), "room {room} seat {seat:?}");
+                assert_eq!(message.game_no, Some(game), "room {room} seat {seat:?}");
+                assert_eq!(
+                    message.ply,
+                    Some(seen.len() + 1),
+                    "room {room} seat {seat:?}"
+                );
+                vec![message.text.expect("move")]
+            }
             "error" => panic!("room {room} seat {seat:?}: error {:?}", message.message),
             _ => continue,
-        }
-        let g = message.game_no.expect("game_no");
-        let list = message.moves.expect("moves");
-        assert!(g >= game, "room {room}: game {g} after game {game}");
-        if g > game {
-            if game > 0 {
-                report.games.insert(game, std::mem::take(&mut seen));
-            }
-            game = g;
-        }
-        assert!(
-            list.len() >= seen.len() && list[..seen.len()] == seen[..],
-            "room {room} seat {seat:?} game {g}: {list:?} does not extend {seen:?}"
-        );
+        };
+        state = message.seq.expect("seq");
+        let g = game;
         {
             let plies = shared.plies();
-            for ply in seen.len() + 1..=list.len() {
+            for (i, text) in fresh.iter().enumerate() {
+                let ply = seen.len() + 1 + i;
                 let sent = plies
                     .moves
                     .get(&(g, ply))
                     .unwrap_or_else(|| panic!("room {room} game {g} ply {ply}: nobody sent it"));
-                assert_eq!(list[ply - 1], sent.text, "room {room} game {g} ply {ply}");
+                assert_eq!(*text, sent.text, "room {room} game {g} ply {ply}");
                 if seat.is_some_and(|s| s != sent.seat) {
                     report.latencies.push(now - sent.at);
                 }
             }
         }
-        seen.extend(list[seen.len()..].iter().map(|text| text.to_string()));
+        seen.extend(fresh.iter().map(|text| text.to_string()));
         let Some(seat) = seat else { continue };
-        let mine = message
-            .seats
-            .get(usize::from(seat))
-            .and_then(Option::as_ref);
-        let on_move = mine.is_some_and(|s| message.to_move == Some(s.colour));
-        let wants = match message.phase {
+        let on_move = colour
+            .as_deref()
+            .is_some_and(|c| message.to_move == Some(c));
+        let phase = match message.kind {
+            "room_move" => Some("playing"),
+            _ => message.phase,
+        };
+        let wants = match phase {
             Some("playing") if on_move => "move",
             Some("over") => "rematch",
             _ => continue,
@@ -303,6 +335,25 @@ async fn set_up(server: &Serve, i: usize) -> (String, Vec<Client>) {
     (room, pages)
 }
 
+/// The machine's CPU time counters (`cpu` line of /proc/stat: user,
+/// nice, system, idle, iowait, irq, softirq, steal...), if readable.
+fn machine_ticks() -> Option<Vec<u64>> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    line.split_whitespace()
+        .skip(1)
+        .map(|n| n.parse().ok())
+        .collect()
+}
+
+/// The idle and stolen shares, in percent, between two readings.
+fn share(before: &[u64], after: &[u64]) -> (f64, f64) {
+    let spent: Vec<u64> = after.iter().zip(before).map(|(a, b)| a - b).collect();
+    let total = spent.iter().sum::<u64>().max(1) as f64;
+    let part = |i: usize| 100.0 * spent.get(i).copied().unwrap_or(0) as f64 / total;
+    (part(3), part(7))
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -350,6 +401,7 @@ async fn hundreds_of_clients_play_and_every_move_is_stored_once_in_order() {
     // Play.
     let server_cpu = server.cpu_time().expect("/proc/PID/stat");
     let own_cpu = cpu_time_of("/proc/self/stat").expect("/proc/self/stat");
+    let machine = machine_ticks();
     let start = Instant::now();
     let end = start + play;
     let mut tasks = Vec::with_capacity(clients);
@@ -387,6 +439,9 @@ async fn hundreds_of_clients_play_and_every_move_is_stored_once_in_order() {
     let (rss, peak_rss) = server.memory().expect("/proc/PID/status");
     let server_cpu = server.cpu_time().expect("/proc/PID/stat") - server_cpu;
     let own_cpu = cpu_time_of("/proc/self/stat").expect("/proc/self/stat") - own_cpu;
+    let machine = machine
+        .zip(machine_ticks())
+        .map(|(before, after)| share(&before, &after));
     drop(server);
 
     // Every stored game replays legally and is what its clients saw.
@@ -491,6 +546,11 @@ async fn hundreds_of_clients_play_and_every_move_is_stored_once_in_order() {
         server_cpu.as_secs_f64() * 1e6 / stored_total.max(1) as f64,
         own_cpu.as_secs_f64()
     );
+    if let Some((idle, stolen)) = machine {
+        // A virtual machine's neighbours take CPU time from it ("steal"):
+        // runs with much of it are slower, and say so.
+        println!("machine while playing: {idle:.1} % idle, {stolen:.1} % stolen by the hypervisor");
+    }
     assert!(
         stored_total > 0 && !latencies.is_empty(),
         "moves were played"

@@ -16,7 +16,9 @@ use super::room::{Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
 use super::token::SeatToken;
-use super::view::{AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomView, phase_name};
+use super::view::{
+    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
+};
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
@@ -132,8 +134,31 @@ pub enum ToRoom {
 pub struct RoomHandle {
     /// Requests.
     pub tx: mpsc::Sender<ToRoom>,
-    /// The newest state, as JSON.
-    pub state: watch::Receiver<Json>,
+    /// The newest state.
+    pub state: watch::Receiver<Published>,
+}
+
+/// A room's state as it goes out: whole, and, after a move, also as the
+/// change from the state before ([`RoomMove`]), for the viewers who have
+/// that one.
+#[derive(Clone, Debug)]
+pub struct Published {
+    /// The state's number.
+    pub seq: u64,
+    /// The whole state ([`RoomView`]).
+    pub whole: Json,
+    /// The change from state `seq - 1`, when a move was all that changed.
+    pub after_move: Option<Json>,
+}
+
+impl Published {
+    /// What to send a viewer whose last state was number `sent`.
+    pub fn for_viewer(&self, sent: u64) -> Json {
+        match &self.after_move {
+            Some(change) if sent + 1 == self.seq => change.clone(),
+            _ => self.whole.clone(),
+        }
+    }
 }
 
 /// What every room's task shares.
@@ -155,7 +180,7 @@ struct Actor {
     room: Room,
     shared: Shared,
     me: mpsc::Sender<ToRoom>,
-    state: watch::Sender<Json>,
+    state: watch::Sender<Published>,
     seq: u64,
     online: [usize; 2],
     watchers: usize,
@@ -181,7 +206,11 @@ pub fn spawn(
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
-    let (state, state_rx) = watch::channel(Json::from_static("{}"));
+    let (state, state_rx) = watch::channel(Published {
+        seq: 0,
+        whole: Json::from_static("{}"),
+        after_move: None,
+    });
     // A ladder room brought back with its game over (the server stopped
     // between the result and the next rival's game) goes on.
     let game_over = matches!(room.phase(), Phase::Over(_));
@@ -373,8 +402,8 @@ impl Actor {
         since.elapsed() >= IDLE_AFTER_GAME
     }
 
-    /// Store `events` (moves through the group commit, the rest directly),
-    /// then publish. If the store refuses, the room goes back to `before`.
+    /// Store `events` through the writer, then publish. If the store
+    /// refuses, the room goes back to `before`.
     async fn commit(&mut self, events: Vec<Event>, before: Room) -> Result<(), String> {
         if events.is_empty() {
             return Ok(());
@@ -400,7 +429,10 @@ impl Actor {
                 self.room.id()
             );
         }
-        self.publish();
+        // A move alone in a game that goes on changes only the turn.
+        let only_a_move = matches!(events.as_slice(), [Event::Moved { .. }])
+            && self.room.phase() == Phase::Playing;
+        self.publish_as(only_a_move);
         Ok(())
     }
 
@@ -527,22 +559,35 @@ impl Actor {
 
     /// Send the room's state to every viewer and its line to the lobby.
     fn publish(&mut self) {
+        self.publish_as(false);
+    }
+
+    /// [`Actor::publish`]; `after_move`: a move is all that changed since
+    /// the last state, so viewers who have that one get only the change.
+    fn publish_as(&mut self, after_move: bool) {
         self.seq += 1;
         let online = self.online.map(|n| n > 0);
         let extras = Extras {
             seq: self.seq,
             online,
             watchers: self.watchers,
-            engine_status: self.engine_status.clone(),
             analysis: self.analysis.as_ref(),
             ladder: self.climb.as_ref().map(Climb::view),
         };
-        let view = RoomView::of(&self.room, extras, Instant::now());
-        match serde_json::to_string(&view) {
-            Ok(json) => {
-                self.state.send_replace(Json::from(json));
+        let turn = TurnView::of(&self.room, self.engine_status.clone(), Instant::now());
+        let whole = serde_json::to_string(&RoomView::of(&self.room, extras, &turn));
+        let change = after_move
+            .then(|| serde_json::to_string(&RoomMove::of(&self.room, self.seq, &turn)))
+            .transpose();
+        match (whole, change) {
+            (Ok(whole), Ok(change)) => {
+                self.state.send_replace(Published {
+                    seq: self.seq,
+                    whole: Json::from(whole),
+                    after_move: change.map(Json::from),
+                });
             }
-            Err(e) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
+            (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
         }
         self.update_lobby();
     }

@@ -3,7 +3,7 @@
 //! Every message is checked ([`ClientMessage::parse`]) and rate-limited;
 //! a page that keeps flooding is cut off.
 
-use super::actor::{Action, RoomHandle, ToRoom};
+use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
 use super::hub::Hub;
@@ -56,7 +56,21 @@ struct Shown {
     id: String,
     handle: RoomHandle,
     seat: Option<u8>,
-    state: watch::Receiver<Json>,
+    state: watch::Receiver<Published>,
+    /// The number of the last state sent to the page.
+    sent: u64,
+}
+
+impl Shown {
+    /// The newest state once it changes, as the page needs it: the change
+    /// after a move if the page has the state before, or else the whole.
+    async fn changed(&mut self) -> Option<Json> {
+        self.state.changed().await.ok()?;
+        let published = self.state.borrow_and_update().clone();
+        let text = published.for_viewer(self.sent);
+        self.sent = published.seq;
+        Some(text)
+    }
 }
 
 /// A page's connection.
@@ -102,7 +116,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => break,
             },
-            Some(state) = changed(conn.room.as_mut().map(|r| &mut r.state)) => {
+            Some(state) = room_changed(conn.room.as_mut()) => {
                 conn.outbox.push(state);
             }
             Some(lobby) = changed(conn.lobby.as_mut()) => {
@@ -112,6 +126,18 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
         }
     }
     conn.leave_room().await;
+}
+
+/// The next state of the room shown, or never if none is shown (or its
+/// room has stopped).
+async fn room_changed(shown: Option<&mut Shown>) -> Option<Json> {
+    match shown {
+        Some(shown) => match shown.changed().await {
+            Some(text) => Some(text),
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
 }
 
 /// The next value of `rx`, or never if there is none to watch.
@@ -279,12 +305,14 @@ impl Connection {
         send(&handle, ToRoom::Attach { seat, reply }).await?;
         answer.await.map_err(|_| closed())??;
         let mut state = handle.state.clone();
-        self.outbox.push(state.borrow_and_update().clone());
+        let first = state.borrow_and_update().clone();
+        self.outbox.push(first.whole);
         self.room = Some(Shown {
             id: id.to_owned(),
             handle,
             seat,
             state,
+            sent: first.seq,
         });
         Ok(())
     }

@@ -3,7 +3,8 @@
 //! viewer as it is (the page knows its own seat from its token), so the
 //! page draws from it alone: the position, the legal moves with the
 //! squares to click, the clocks, the offers and the result. No rules
-//! knowledge is needed in the page.
+//! knowledge is needed in the page. After a move, a viewer that has the
+//! state before gets only what the move changed ([`RoomMove`]).
 
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
@@ -331,10 +332,27 @@ pub struct RoomView<'a> {
     pub game_no: u32,
     /// The start position.
     pub start_fen: String,
-    /// The position now.
-    pub fen: String,
     /// The moves played.
     pub moves: MoveTexts<'a>,
+    /// The position, the moves to choose from, the clocks and offers.
+    #[serde(flatten)]
+    pub turn: &'a TurnView,
+    /// The result, once over.
+    pub result: Option<ResultView>,
+    /// Which seats asked for a rematch.
+    pub rematch: [bool; 2],
+    /// The analysis of the finished game, once asked for.
+    pub analysis: Option<AnalysisView>,
+    /// The ladder run played in the room, if any.
+    pub ladder: Option<ClimbView>,
+}
+
+/// What a move changes in a room's state: part of every [`RoomView`],
+/// and all of a [`RoomMove`].
+#[derive(Debug, Serialize)]
+pub struct TurnView {
+    /// The position now.
+    pub fen: String,
     /// The last move with its squares, for the marks.
     pub last_move: Option<LegalMove>,
     /// The legal moves of the side to move (none unless playing).
@@ -346,21 +364,79 @@ pub struct RoomView<'a> {
     /// Clocks (White's, Black's) in milliseconds when this was sent, or
     /// none; only the side to move's runs.
     pub clock_ms: Option<[i64; 2]>,
-    /// The result, once over.
-    pub result: Option<ResultView>,
     /// Who offers a draw (`white`, `black`).
     pub draw_offer: Option<&'static str>,
     /// Who asks for a takeback.
     pub takeback: Option<&'static str>,
-    /// Which seats asked for a rematch.
-    pub rematch: [bool; 2],
     /// What the engine seat is doing, in words (`thinking`, `waiting for
     /// a free engine: 2 ahead`).
     pub engine_status: Option<String>,
-    /// The analysis of the finished game, once asked for.
-    pub analysis: Option<AnalysisView>,
-    /// The ladder run played in the room, if any.
-    pub ladder: Option<ClimbView>,
+}
+
+impl TurnView {
+    /// The turn in `room` at `now`.
+    pub fn of(room: &Room, engine_status: Option<String>, now: Instant) -> TurnView {
+        let position = room.game().position();
+        let playing = room.phase() == Phase::Playing;
+        TurnView {
+            fen: position.to_fen(),
+            last_move: room.game().moves().last().map(LegalMove::of),
+            legal: match playing {
+                true => LegalMove::all_in(position),
+                false => Vec::new(),
+            },
+            capture_forced: playing && must_capture(position),
+            to_move: colour_name(position.side_to_move()),
+            clock_ms: room.clock_ms(now),
+            draw_offer: room.draw_offer().map(colour_name),
+            takeback: room.takeback_request().map(colour_name),
+            engine_status,
+        }
+    }
+}
+
+/// A room's state after one more move, as the change from the state
+/// numbered one less: the page that has that state appends the move and
+/// takes the turn; a page that has not gets the whole state instead. A
+/// room's whole state carries every move of the game, so sending it on
+/// every move made the messages, and the work of writing and reading
+/// them, grow with the game.
+#[derive(Debug, Serialize)]
+pub struct RoomMove<'a> {
+    /// Always `room_move`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The state's number: one more than the state it changes.
+    pub seq: u64,
+    /// The room's id.
+    pub id: &'a str,
+    /// The game.
+    pub game_no: u32,
+    /// The game's plies, this move included.
+    pub ply: usize,
+    /// The move, in the rules' notation.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The turn after it.
+    #[serde(flatten)]
+    pub turn: &'a TurnView,
+}
+
+impl<'a> RoomMove<'a> {
+    /// The change the last move of `room` made, as state `seq`, with the
+    /// `turn` it leads to.
+    pub fn of(room: &'a Room, seq: u64, turn: &'a TurnView) -> Self {
+        let moves = room.game().moves();
+        RoomMove {
+            kind: "room_move",
+            seq,
+            id: room.id(),
+            game_no: room.game_no(),
+            ply: moves.len(),
+            text: moves.last().map(ToString::to_string).unwrap_or_default(),
+            turn,
+        }
+    }
 }
 
 /// A finished game's analysis as the page shows it.
@@ -385,8 +461,6 @@ pub struct Extras<'a> {
     pub online: [bool; 2],
     /// Watchers.
     pub watchers: usize,
-    /// The engine seat's doing.
-    pub engine_status: Option<String>,
     /// The analysis, if any.
     pub analysis: Option<&'a AnalysisView>,
     /// The ladder run played in the room, if any.
@@ -424,16 +498,9 @@ impl Serialize for MoveText<'_> {
 }
 
 impl<'a> RoomView<'a> {
-    /// The state of `room` at `now`.
-    pub fn of(room: &'a Room, extras: Extras<'_>, now: Instant) -> RoomView<'a> {
+    /// The state of `room` in its `turn`.
+    pub fn of(room: &'a Room, extras: Extras<'_>, turn: &'a TurnView) -> RoomView<'a> {
         let game = room.game();
-        let position = game.position();
-        let playing = room.phase() == Phase::Playing;
-        let legal = if playing {
-            LegalMove::all_in(position)
-        } else {
-            Vec::new()
-        };
         let seats = [0u8, 1].map(|seat| {
             room.player(seat).map(|p| SeatView {
                 name: p.name.clone(),
@@ -452,13 +519,8 @@ impl<'a> RoomView<'a> {
             phase: phase_name(room.phase()),
             game_no: room.game_no(),
             start_fen: game.start().to_fen(),
-            fen: position.to_fen(),
             moves: MoveTexts(game.moves()),
-            last_move: game.moves().last().map(LegalMove::of),
-            capture_forced: playing && must_capture(position),
-            legal,
-            to_move: colour_name(position.side_to_move()),
-            clock_ms: room.clock_ms(now),
+            turn,
             result: match room.phase() {
                 Phase::Over(outcome) => Some(ResultView {
                     result: outcome.result_token(),
@@ -466,10 +528,7 @@ impl<'a> RoomView<'a> {
                 }),
                 _ => None,
             },
-            draw_offer: room.draw_offer().map(colour_name),
-            takeback: room.takeback_request().map(colour_name),
             rematch: room.rematch_requests(),
-            engine_status: extras.engine_status,
             analysis: extras.analysis.cloned(),
             ladder: extras.ladder,
         }

@@ -20,6 +20,8 @@ const READ_BUFFER_BYTES: usize = 16 * 1024;
 /// One page's WebSocket.
 pub struct Page {
     socket: WebSocketStream<MaybeTlsStream<AsyncTcpStream>>,
+    /// The room's state as last read, for the changes after moves.
+    room: Option<Value>,
 }
 
 impl Page {
@@ -37,7 +39,7 @@ impl Page {
         // a quarter of the load test's client CPU).
         let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES);
         match tokio_tungstenite::connect_async_with_config(request, Some(config), true).await {
-            Ok((socket, _)) => Ok(Page { socket }),
+            Ok((socket, _)) => Ok(Page { socket, room: None }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(response.status().as_u16())
             }
@@ -75,9 +77,19 @@ impl Page {
             .expect("send");
     }
 
-    /// The next message of the server.
+    /// The next message of the server. The change a move made to a room
+    /// (`room_move`) is applied to the state before and returned as the
+    /// whole state (`room`), as the page does; it must follow that state.
     pub async fn next(&mut self) -> Value {
-        serde_json::from_str(&self.next_text().await).expect("JSON")
+        let message: Value = serde_json::from_str(&self.next_text().await).expect("JSON");
+        let message = match message["type"].as_str() {
+            Some("room_move") => after_move(self.room.as_ref(), &message),
+            _ => message,
+        };
+        if message["type"] == "room" {
+            self.room = Some(message.clone());
+        }
+        message
     }
 
     /// The next message of the server as its text (for a client that
@@ -126,4 +138,30 @@ impl Page {
     pub async fn state(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
         self.until(|m| m["type"] == "state" && wanted(m)).await.0
     }
+}
+
+/// The room state `before` with the change a move made (`change`, a
+/// `room_move` message) applied; panics unless the change follows it.
+pub fn after_move(before: Option<&Value>, change: &Value) -> Value {
+    let mut room = before.expect("a room_move after a room state").clone();
+    let moves = room["moves"].as_array().expect("moves").len();
+    assert_eq!(change["id"], room["id"], "a change to another room");
+    assert_eq!(
+        change["seq"],
+        room["seq"].as_u64().expect("seq") + 1,
+        "{change}"
+    );
+    assert_eq!(change["game_no"], room["game_no"], "{change}");
+    assert_eq!(change["ply"], moves + 1, "{change}");
+    for (key, value) in change.as_object().expect("an object") {
+        match key.as_str() {
+            "type" | "ply" => {}
+            "move" => room["moves"]
+                .as_array_mut()
+                .expect("moves")
+                .push(value.clone()),
+            _ => room[key] = value.clone(),
+        }
+    }
+    room
 }

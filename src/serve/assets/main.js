@@ -48,6 +48,8 @@ const app = {
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
+  // Ask again for what the address shows (the room's whole state).
+  reopen: () => route(),
   go: (path) => go(path),
   // The editor's position to the analysis board: the board is shown once
   // the server took it; its error otherwise stays in the editor.
@@ -138,6 +140,9 @@ function receive(message) {
       break;
     case "room":
       if (message.id === app.roomId) room.show(message);
+      break;
+    case "room_move":
+      if (message.id === app.roomId) room.applyMove(message);
       break;
     case "replay":
       if (message.room === app.roomId) room.replay.receive(message);

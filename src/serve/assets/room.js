@@ -2,8 +2,8 @@
 // clocks, what is pending (offers, a takeback, a rematch), the result,
 // the move list with the analysis marks, a replay of any game of the
 // room, and the PDN download. Drawn from the room's state as the server
-// sent it; the clocks count down between states from the time the state
-// arrived.
+// sent it (whole, or after a move only what the move changed); the
+// clocks count down between states from the time the state arrived.
 
 import { $, clockText, fill, h } from "./text.js";
 import { Board } from "./board.js";
@@ -12,7 +12,7 @@ import { rulesText, variantTitle } from "./lobby.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
 export class Room {
-  // app: {send(message), name(), welcome, seat(roomId)}
+  // app: {send(message), name(), welcome, seat(roomId), reopen()}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -43,6 +43,21 @@ export class Room {
     const seat = this.mySeat();
     const seats = this.state.seats;
     return seat !== null && seats[seat] ? seats[seat].colour : null;
+  }
+
+  // The change a move made, as the server sends it to a page that has
+  // the state before: the move is appended and the turn replaced. A
+  // change that does not follow the state shown (never expected) makes
+  // the page ask for the whole state again.
+  applyMove(change) {
+    const s = this.state;
+    const follows = s && s.id === change.id && change.seq === s.seq + 1 && change.game_no === s.game_no && change.ply === s.moves.length + 1;
+    if (!follows) {
+      this.app.reopen();
+      return;
+    }
+    const { type, ply, move, ...turn } = change;
+    this.show({ ...s, ...turn, moves: [...s.moves, move] });
   }
 
   show(state) {
