@@ -55,71 +55,6 @@ const SCENARIOS: &[(&str, Scenario)] = &[
     }),
 ];
 
-/// The room writes, each in a transaction of its own, by name.
-trait Writes {
-    async fn take_seat(&self, room: &str, seat: &SeatRecord) -> Result<(), StoreError>;
-    async fn start_game(&self, room: &str, game: &NewGame) -> Result<(), StoreError>;
-    async fn finish_game(
-        &self,
-        room: &str,
-        game_no: u32,
-        result: &ResultRecord,
-    ) -> Result<(), StoreError>;
-    async fn take_back(
-        &self,
-        room: &str,
-        game_no: u32,
-        keep_plies: u32,
-        clock_ms: Option<[i64; 2]>,
-        turn_started_at_ms: i64,
-    ) -> Result<(), StoreError>;
-}
-
-impl Writes for Store {
-    async fn take_seat(&self, room: &str, seat: &SeatRecord) -> Result<(), StoreError> {
-        let (room_id, seat) = (room.to_owned(), seat.clone());
-        self.apply(&Write::Seat { room_id, seat }).await
-    }
-
-    async fn start_game(&self, room: &str, game: &NewGame) -> Result<(), StoreError> {
-        let (room_id, game) = (room.to_owned(), game.clone());
-        self.apply(&Write::GameStart { room_id, game }).await
-    }
-
-    async fn finish_game(
-        &self,
-        room: &str,
-        game_no: u32,
-        result: &ResultRecord,
-    ) -> Result<(), StoreError> {
-        let (room_id, result) = (room.to_owned(), result.clone());
-        self.apply(&Write::GameEnd {
-            room_id,
-            game_no,
-            result,
-        })
-        .await
-    }
-
-    async fn take_back(
-        &self,
-        room: &str,
-        game_no: u32,
-        keep_plies: u32,
-        clock_ms: Option<[i64; 2]>,
-        turn_started_at_ms: i64,
-    ) -> Result<(), StoreError> {
-        self.apply(&Write::TakeBack {
-            room_id: room.to_owned(),
-            game_no,
-            keep_plies,
-            clock_ms,
-            turn_started_at_ms,
-        })
-        .await
-    }
-}
-
 fn config(opponent: Opponent) -> RoomConfig {
     RoomConfig {
         game: GameConfig::online(Variant::Bashni),
@@ -157,20 +92,23 @@ async fn room_with_game(store: &Store, opponent: Opponent) -> String {
         .await
         .expect("create room");
     store
-        .take_seat(&id, &seat(1, "Bob", &SeatToken::generate()))
+        .apply(&Write::Seat {
+            room_id: id.clone(),
+            seat: seat(1, "Bob", &SeatToken::generate()),
+        })
         .await
         .expect("take seat");
     store
-        .start_game(
-            &id,
-            &NewGame {
+        .apply(&Write::GameStart {
+            room_id: id.clone(),
+            game: NewGame {
                 game_no: 1,
                 white_seat: 0,
                 started_at_ms: 2_000,
                 clock_ms: Some([300_000, 300_000]),
                 start_fen: None,
             },
-        )
+        })
         .await
         .expect("start game");
     id
@@ -216,15 +154,15 @@ async fn move_reads_back(store: Store) {
     assert_eq!(moves_of(&store, &room).await, vec![mv(&room, 1, "c3-d4")]);
     // A finished game's moves stay readable, though no restart loads them.
     store
-        .finish_game(
-            &room,
-            1,
-            &ResultRecord {
+        .apply(&Write::GameEnd {
+            room_id: room.clone(),
+            game_no: 1,
+            result: ResultRecord {
                 result: "2-0".into(),
                 reason: "Black resigned".into(),
                 finished_at_ms: 9_000,
             },
-        )
+        })
         .await
         .expect("finish");
     assert_eq!(moves_of(&store, &room).await, Vec::new());
@@ -302,15 +240,15 @@ async fn unfinished_games_come_back(store: Store) {
         .expect("heartbeat again");
     let finished = room_with_game(&store, Opponent::Anyone).await;
     store
-        .finish_game(
-            &finished,
-            1,
-            &ResultRecord {
+        .apply(&Write::GameEnd {
+            room_id: finished.clone(),
+            game_no: 1,
+            result: ResultRecord {
                 result: "0-2".into(),
                 reason: "resignation".into(),
                 finished_at_ms: 3_000,
             },
-        )
+        })
         .await
         .expect("finish");
 
@@ -353,16 +291,16 @@ async fn tokens_stored_hashed(store: Store) {
         .await
         .expect("create");
     store
-        .take_seat(
-            &id,
-            &SeatRecord {
+        .apply(&Write::Seat {
+            room_id: id.clone(),
+            seat: SeatRecord {
                 seat: 1,
                 name: "bashni 1500".into(),
                 token_hash: None,
                 engine: true,
                 joined_at_ms: 6,
             },
-        )
+        })
         .await
         .expect("engine seat");
     let stored = store.token_hashes(&id).await.expect("hashes");
@@ -560,31 +498,40 @@ async fn seats_takebacks_results_lobby(store: Store) {
     assert_eq!(lobby[0].config.clock, None);
     // A seat is taken once.
     let taken = store
-        .take_seat(&public, &seat(0, "Eve", &SeatToken::generate()))
+        .apply(&Write::Seat {
+            room_id: public.clone(),
+            seat: seat(0, "Eve", &SeatToken::generate()),
+        })
         .await;
     assert!(matches!(taken, Err(StoreError::SeatTaken)), "{taken:?}");
     let nowhere = store
-        .take_seat(&random_hex128(), &seat(1, "Eve", &SeatToken::generate()))
+        .apply(&Write::Seat {
+            room_id: random_hex128(),
+            seat: seat(1, "Eve", &SeatToken::generate()),
+        })
         .await;
     assert!(
         matches!(nowhere, Err(StoreError::Missing(_))),
         "{nowhere:?}"
     );
     store
-        .take_seat(&public, &seat(1, "Bob", &SeatToken::generate()))
+        .apply(&Write::Seat {
+            room_id: public.clone(),
+            seat: seat(1, "Bob", &SeatToken::generate()),
+        })
         .await
         .expect("join");
     store
-        .start_game(
-            &public,
-            &NewGame {
+        .apply(&Write::GameStart {
+            room_id: public.clone(),
+            game: NewGame {
                 game_no: 1,
                 white_seat: 1,
                 started_at_ms: 10,
                 clock_ms: None,
                 start_fen: None,
             },
-        )
+        })
         .await
         .expect("start");
     assert!(store.list_open_rooms(10).await.expect("lobby").is_empty());
@@ -598,7 +545,13 @@ async fn seats_takebacks_results_lobby(store: Store) {
         .await
         .expect("moves");
     store
-        .take_back(&public, 1, 1, None, 77)
+        .apply(&Write::TakeBack {
+            room_id: public.clone(),
+            game_no: 1,
+            keep_plies: 1,
+            clock_ms: None,
+            turn_started_at_ms: 77,
+        })
         .await
         .expect("take back");
     let loaded = store.load_unfinished().await.expect("load");
@@ -619,7 +572,11 @@ async fn seats_takebacks_results_lobby(store: Store) {
         finished_at_ms: 99,
     };
     store
-        .finish_game(&public, 1, &result)
+        .apply(&Write::GameEnd {
+            room_id: public.clone(),
+            game_no: 1,
+            result: result.clone(),
+        })
         .await
         .expect("finish");
     assert!(
@@ -631,16 +588,16 @@ async fn seats_takebacks_results_lobby(store: Store) {
             .all(|r| r.id != public)
     );
     store
-        .start_game(
-            &public,
-            &NewGame {
+        .apply(&Write::GameStart {
+            room_id: public.clone(),
+            game: NewGame {
                 game_no: 2,
                 white_seat: 0,
                 started_at_ms: 100,
                 clock_ms: None,
                 start_fen: None,
             },
-        )
+        })
         .await
         .expect("rematch");
     let loaded = store.load_unfinished().await.expect("load");
@@ -650,7 +607,13 @@ async fn seats_takebacks_results_lobby(store: Store) {
         .and_then(|r| r.game.clone())
         .expect("game");
     assert_eq!((game.game_no, game.white_seat, game.moves.len()), (2, 0, 0));
-    let twice = store.finish_game(&public, 1, &result).await;
+    let twice = store
+        .apply(&Write::GameEnd {
+            room_id: public.clone(),
+            game_no: 1,
+            result: result.clone(),
+        })
+        .await;
     assert!(twice.is_err(), "a result is stored once");
 }
 
