@@ -63,13 +63,16 @@ struct Shown {
 
 impl Shown {
     /// The newest state once it changes, as the page needs it: the change
-    /// after a move if the page has the state before, or else the whole.
-    async fn changed(&mut self) -> Option<Json> {
-        self.state.changed().await.ok()?;
+    /// after a move if the page has the state before, or else the whole;
+    /// never once the room has stopped.
+    async fn changed(&mut self) -> Json {
+        if self.state.changed().await.is_err() {
+            return std::future::pending().await;
+        }
         let published = self.state.borrow_and_update().clone();
         let text = published.for_viewer(self.sent);
         self.sent = published.seq;
-        Some(text)
+        text
     }
 }
 
@@ -116,7 +119,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => break,
             },
-            Some(state) = room_changed(conn.room.as_mut()) => {
+            state = room_changed(conn.room.as_mut()) => {
                 conn.outbox.push(state);
             }
             Some(lobby) = changed(conn.lobby.as_mut()) => {
@@ -130,12 +133,9 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
 
 /// The next state of the room shown, or never if none is shown (or its
 /// room has stopped).
-async fn room_changed(shown: Option<&mut Shown>) -> Option<Json> {
+async fn room_changed(shown: Option<&mut Shown>) -> Json {
     match shown {
-        Some(shown) => match shown.changed().await {
-            Some(text) => Some(text),
-            None => std::future::pending().await,
-        },
+        Some(shown) => shown.changed().await,
         None => std::future::pending().await,
     }
 }
