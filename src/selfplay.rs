@@ -13,6 +13,8 @@ pub mod merge;
 pub mod record;
 
 use anyhow::{Context, bail};
+use bashni_engine::nnue::Network;
+use bashni_engine::protocol::load_eval_file;
 use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
@@ -25,8 +27,8 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// `bashni selfplay`.
@@ -71,6 +73,11 @@ pub struct SelfplayArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+    /// The evaluation both sides play with: a network file, or
+    /// `embedded` for the built-in network; the linear evaluation when not
+    /// given. A network's own games are data for its successor.
+    #[arg(long)]
+    pub eval_file: Option<String>,
     /// Play only slice K of N of the games (`--shard 2/8`): game indices
     /// are dealt out in turn (index % N == K - 1), so shards are disjoint,
     /// each game is the one a whole run plays, and `bashni merge-data`
@@ -122,6 +129,7 @@ pub fn play_game(
     openings: &[String],
     index: u64,
     args: &SelfplayArgs,
+    network: Option<&Arc<Network>>,
     tt: &LockFreeTable,
 ) -> anyhow::Result<PlayedGame> {
     let rules = selfplay_rules(variant, args.max_plies);
@@ -143,6 +151,7 @@ pub fn play_game(
     tt.clear();
     let config = Config {
         draw_rules: rules.draw,
+        network: network.cloned(),
         ..Config::default()
     };
     let limits = Limits {
@@ -380,6 +389,10 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         Some(path) => read_book(args.variant, path)?,
         None => Vec::new(),
     };
+    let network = match &args.eval_file {
+        Some(value) => load_eval_file(value, args.variant).context("--eval-file")?,
+        None => None,
+    };
     let existing = read_existing(&args.out)?;
     let done = &existing.done;
     let todo: Vec<u64> = (0..args.games)
@@ -396,7 +409,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         todo.par_iter().try_for_each_init(
             || LockFreeTable::with_megabytes(args.hash as usize),
             |tt, &index| -> anyhow::Result<()> {
-                let game = play_game(args.variant, &openings, index, &args, tt)?;
+                let game = play_game(args.variant, &openings, index, &args, network.as_ref(), tt)?;
                 let block = game_block(args.variant, index, &game);
                 write_block(&out, &block)?;
                 let total = written.fetch_add(game.positions.len() as u64, Ordering::Relaxed)
@@ -431,9 +444,13 @@ pub fn command_line(args: &SelfplayArgs, games: u64) -> String {
         Some((k, n)) => format!(" --shard {k}/{n}"),
         None => String::new(),
     };
+    let eval_file = match &args.eval_file {
+        Some(value) => format!(" --eval-file {value}"),
+        None => String::new(),
+    };
     format!(
         "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
-         --skip-plies {} --seed {} --hash {} --max-plies {}{shard} --out {}",
+         --skip-plies {} --seed {} --hash {} --max-plies {}{shard}{eval_file} --out {}",
         args.variant,
         games,
         args.nodes,
@@ -612,11 +629,11 @@ mod tests {
         let args = args(&["--skip-plies", "4", "--variant", "lasca"]);
         let tt = LockFreeTable::with_megabytes(1);
         let book = vec![Variant::Lasca.start_fen().to_string()];
-        let first = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
-        let again = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
+        let first = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
+        let again = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
         assert_eq!(first.positions, again.positions);
         assert_eq!(first.white_result, again.white_result);
-        let other = play_game(Variant::Lasca, &book, 4, &args, &tt).unwrap();
+        let other = play_game(Variant::Lasca, &book, 4, &args, None, &tt).unwrap();
         assert_ne!(first.positions, other.positions, "games differ by index");
         assert!(!first.positions.is_empty());
         for pos in &first.positions {
@@ -656,6 +673,33 @@ mod tests {
         args.out = out.into();
         args.nodes = 60;
         run(args).unwrap();
+    }
+
+    #[test]
+    fn a_network_plays_its_own_games_and_the_origin_names_it() {
+        let args = args(&["--variant", "lasca", "--eval-file", "embedded"]);
+        let network = load_eval_file("embedded", Variant::Lasca).unwrap();
+        assert!(network.is_some(), "the build carries a Lasca network");
+        let tt = LockFreeTable::with_megabytes(1);
+        let book = vec![Variant::Lasca.start_fen().to_string()];
+        let linear = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
+        let learned = play_game(Variant::Lasca, &book, 3, &args, network.as_ref(), &tt).unwrap();
+        assert_ne!(
+            linear.scores, learned.scores,
+            "the scores are the network's"
+        );
+        assert!(command_line(&args, 5).contains(" --eval-file embedded --out "));
+    }
+
+    #[test]
+    fn an_eval_file_that_does_not_load_stops_the_run_before_any_game() {
+        let dir = std::env::temp_dir().join(format!("bashni-sp-net-{}", std::process::id()));
+        let mut args = args(&["--variant", "lasca", "--eval-file", "/nonexistent/net.nnue"]);
+        args.out = dir.join("data.txt");
+        let error = format!("{:#}", run(args).unwrap_err());
+        assert!(error.contains("--eval-file"), "{error}");
+        assert!(error.contains("/nonexistent/net.nnue"), "{error}");
+        assert!(!dir.exists(), "nothing was written");
     }
 
     #[test]
