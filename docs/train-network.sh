@@ -6,36 +6,68 @@
 #   docs/train-network.sh            # from anywhere; works in the repository
 #   DATA=/elsewhere docs/train-network.sh
 #
-# The data (about 130 MB) goes to $DATA (default target/nnue-data, which git
+# Three generations: the linear evaluation plays the first games and a
+# network learns them; that network plays the second games and a second
+# network learns them; the second network plays the third games, and the
+# shipped network learns all three. Each generation's network is the next
+# one's player (`selfplay --eval-file`).
+#
+# The data (about 400 MB) goes to $DATA (default target/nnue-data, which git
 # ignores) and is not committed. Each variant's games run on one core, both
 # variants at once: with one thread a run writes its games in index order,
 # so the files, and from them the networks, come out the same every time.
 # Training runs on one thread for the same reason (a float sum split over
 # threads adds in another order). A run interrupted during self-play is
-# resumed by running the script again.
+# resumed by running the script again; data of a run with fewer games
+# (same seed and options) is extended, not replayed (docs/tuning.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-target/nnue-data}
 BIN=target/release/bashni
+NETS=crates/engine/src/nnue/nets
 GAMES=12000
 NODES=2000
-SEED=11
 
 cargo build --release
-mkdir -p "$DATA" crates/engine/src/nnue/nets
+mkdir -p "$DATA" "$NETS"
 
-for v in bashni lasca; do
-    nice -n 19 "$BIN" selfplay --variant "$v" --games "$GAMES" --nodes "$NODES" \
-        --threads 1 --seed "$SEED" --openings "bench-positions/openings-$v-4000.txt" \
-        --out "$DATA/sp-$v.txt" --quiet &
-done
+# selfplay GENERATION SEED [EVAL_FILE_PREFIX]: both variants' games, one
+# core each, by the linear evaluation or by $PREFIX-<variant>.nnue.
+selfplay() {
+    local generation=$1 seed=$2 player=${3:-}
+    for v in bashni lasca; do
+        local eval_file=()
+        if [ -n "$player" ]; then eval_file=(--eval-file "$player-$v.nnue"); fi
+        nice -n 19 "$BIN" selfplay --variant "$v" --games "$GAMES" --nodes "$NODES" \
+            --threads 1 --seed "$seed" --openings "bench-positions/openings-$v-4000.txt" \
+            "${eval_file[@]}" --out "$DATA/sp$generation-$v.txt" --quiet &
+    done
+    wait
+}
+
+# train VARIANT EPOCHS OUT DATA...: one network on one thread.
+train() {
+    local v=$1 epochs=$2 out=$3
+    shift 3
+    RAYON_NUM_THREADS=1 nice -n 19 "$BIN" train "$@" --variant "$v" \
+        --epochs "$epochs" --lambda 0.5 --seed 1 --quiet --out "$out"
+}
+
+# Epochs: where the held-out loss of each data set stops falling
+# (docs/tuning.md).
+selfplay 1 11
+train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" &
+train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" &
 wait
 
-# Epochs: where the held-out loss of this data stops falling (Bashni's
-# rises after 2, Lasca's after 4; docs/tuning.md).
-RAYON_NUM_THREADS=1 nice -n 19 "$BIN" train "$DATA/sp-bashni.txt" --variant bashni \
-    --epochs 2 --lambda 0.5 --seed 1 --quiet --out crates/engine/src/nnue/nets/bashni.nnue &
-RAYON_NUM_THREADS=1 nice -n 19 "$BIN" train "$DATA/sp-lasca.txt" --variant lasca \
-    --epochs 4 --lambda 0.5 --seed 1 --quiet --out crates/engine/src/nnue/nets/lasca.nnue &
+selfplay 2 12 "$DATA/net1"
+train bashni 2 "$DATA/net2-bashni.nnue" "$DATA/sp2-bashni.txt" &
+train lasca 2 "$DATA/net2-lasca.nnue" "$DATA/sp2-lasca.txt" &
+wait
+
+selfplay 3 13 "$DATA/net2"
+for v in bashni lasca; do
+    train "$v" 2 "$NETS/$v.nnue" "$DATA/sp1-$v.txt" "$DATA/sp2-$v.txt" "$DATA/sp3-$v.txt" &
+done
 wait
 echo "networks written; rebuild (cargo build --release) to embed them"

@@ -4,13 +4,17 @@
 //!
 //! One search thread per game and a fresh table per game make every game a
 //! function of its index and the seed, so a run is reproducible and can be
-//! resumed: games already in the output file are skipped. The lines of
-//! the data file are [`record`]'s.
+//! resumed: games already in the output file are skipped. A resumed run,
+//! or one with a larger `--games` and otherwise the same command, leaves
+//! the file as one run would (one origin line, naming the larger count).
+//! The lines of the data file are [`record`]'s.
 
 pub mod merge;
 pub mod record;
 
 use anyhow::{Context, bail};
+use bashni_engine::nnue::Network;
+use bashni_engine::protocol::load_eval_file;
 use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
@@ -23,8 +27,8 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// `bashni selfplay`.
@@ -52,7 +56,8 @@ pub struct SelfplayArgs {
     /// Seeds the random openings and plies (with each game's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file; appended to, and games already in it are skipped.
+    /// Output file; appended to, and games already in it are skipped (a
+    /// run with more games than the file's extends it).
     #[arg(long)]
     pub out: PathBuf,
     /// Games played at once (one search thread each).
@@ -68,6 +73,11 @@ pub struct SelfplayArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+    /// The evaluation both sides play with: a network file, or
+    /// `embedded` for the built-in network; the linear evaluation when not
+    /// given. A network's own games are data for its successor.
+    #[arg(long)]
+    pub eval_file: Option<String>,
     /// Play only slice K of N of the games (`--shard 2/8`): game indices
     /// are dealt out in turn (index % N == K - 1), so shards are disjoint,
     /// each game is the one a whole run plays, and `bashni merge-data`
@@ -119,6 +129,7 @@ pub fn play_game(
     openings: &[String],
     index: u64,
     args: &SelfplayArgs,
+    network: Option<&Arc<Network>>,
     tt: &LockFreeTable,
 ) -> anyhow::Result<PlayedGame> {
     let rules = selfplay_rules(variant, args.max_plies);
@@ -140,6 +151,7 @@ pub fn play_game(
     tt.clear();
     let config = Config {
         draw_rules: rules.draw,
+        network: network.cloned(),
         ..Config::default()
     };
     let limits = Limits {
@@ -235,23 +247,33 @@ pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
     block
 }
 
-/// The games already complete in a data file. A block cut short by an
-/// interrupted write (after the last marker) is cut off the file.
-fn completed_games(path: &Path) -> anyhow::Result<HashSet<u64>> {
+/// What a data file already holds: its complete games and the commands
+/// its origin lines name.
+#[derive(Debug, Default)]
+struct Existing {
+    done: HashSet<u64>,
+    origins: Vec<String>,
+}
+
+/// Read a data file for resuming. A block cut short by an interrupted
+/// write (after the last marker) is cut off the file.
+fn read_existing(path: &Path) -> anyhow::Result<Existing> {
     let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(HashSet::new());
+        return Ok(Existing::default());
     };
-    let mut done = HashSet::new();
+    let mut existing = Existing::default();
     let mut complete_len = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         offset += line.len();
-        if record::is_marker(line) && line.ends_with('\n') {
+        if let Some(command) = record::origin_command(line.trim_end()) {
+            existing.origins.push(command.to_string());
+        } else if record::is_marker(line) && line.ends_with('\n') {
             let end: record::GameEnd = line
                 .trim_end()
                 .parse()
                 .with_context(|| format!("{}: bad marker '{}'", path.display(), line.trim()))?;
-            done.insert(end.game);
+            existing.done.insert(end.game);
             complete_len = offset;
         }
     }
@@ -259,7 +281,67 @@ fn completed_games(path: &Path) -> anyhow::Result<HashSet<u64>> {
         let file = OpenOptions::new().write(true).open(path)?;
         file.set_len(complete_len as u64)?;
     }
-    Ok(done)
+    Ok(existing)
+}
+
+/// A self-play command without its `--games` and `--out` (which do not
+/// change any game: a game is a function of its index and the rest),
+/// and its `--games`.
+fn game_shape(command: &str) -> (String, Option<u64>) {
+    let command = command.split(" --out ").next().unwrap_or(command);
+    let mut words = command.split(' ');
+    let (mut shape, mut games) = (Vec::new(), None);
+    while let Some(word) = words.next() {
+        match word {
+            "--games" => games = words.next().and_then(|n| n.parse().ok()),
+            _ => shape.push(word),
+        }
+    }
+    (shape.join(" "), games)
+}
+
+/// The origin line that a fresh run would put on top of the file, when
+/// every origin already in it names this run but for `--games`: games
+/// are seeded by index, so a resumed or extended run then holds what one
+/// run of the largest `--games` writes, and says so. `None` when another
+/// command wrote some of the games (its origin line is kept, and this
+/// run's is added after it).
+fn single_origin(args: &SelfplayArgs, existing: &Existing) -> Option<String> {
+    if existing.origins.is_empty() && !existing.done.is_empty() {
+        return None; // games of an unknown command
+    }
+    let (shape, _) = game_shape(&command_line(args, args.games));
+    let mut games = args.games;
+    for origin in &existing.origins {
+        let (other, other_games) = game_shape(origin);
+        if other != shape {
+            return None;
+        }
+        games = games.max(other_games?);
+    }
+    Some(origin_line(&command_line(args, games)))
+}
+
+/// Put `origin` alone on top of the file (the games stay in order), via
+/// a temporary file renamed over it so an interrupt loses nothing.
+fn set_single_origin(path: &Path, origin: &str) -> anyhow::Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        read => read.with_context(|| format!("cannot read {}", path.display()))?,
+    };
+    let mut new = format!("{origin}\n");
+    for line in text.split_inclusive('\n') {
+        if record::origin_command(line.trim_end()).is_none() {
+            new.push_str(line);
+        }
+    }
+    if new == text {
+        return Ok(());
+    }
+    let temp = path.with_extension("origin-tmp");
+    std::fs::write(&temp, new).with_context(|| format!("cannot write {}", temp.display()))?;
+    std::fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
 }
 
 /// Read an opening book: the position strings, comments and blanks skipped.
@@ -282,6 +364,24 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// The output file, open for appending, with origin lines that name the
+/// command(s) that wrote its games (`train` and `tune` record them).
+fn open_output(args: &SelfplayArgs, existing: &Existing, adding: bool) -> anyhow::Result<File> {
+    let single = single_origin(args, existing);
+    if let Some(origin) = &single {
+        set_single_origin(&args.out, origin)?;
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    if single.is_none() && adding {
+        writeln!(&file, "{}", origin_line(&command_line(args, args.games)))?;
+    }
+    Ok(file)
+}
+
 /// `bashni selfplay`: play the games not yet in the output file, rayon
 /// across games, appending each game whole as it ends.
 pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
@@ -289,20 +389,16 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         Some(path) => read_book(args.variant, path)?,
         None => Vec::new(),
     };
-    let done = completed_games(&args.out)?;
+    let network = match &args.eval_file {
+        Some(value) => load_eval_file(value, args.variant).context("--eval-file")?,
+        None => None,
+    };
+    let existing = read_existing(&args.out)?;
+    let done = &existing.done;
     let todo: Vec<u64> = (0..args.games)
         .filter(|&i| in_shard(args.shard, i) && !done.contains(&i))
         .collect();
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out.display()))?;
-    if !todo.is_empty() {
-        // Which command wrote the games that follow: `tune` records it.
-        writeln!(&file, "{}", origin_line(&command_line(&args)))?;
-    }
-    let out = Mutex::new(file);
+    let out = Mutex::new(open_output(&args, &existing, !todo.is_empty())?);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
         .build()?;
@@ -313,7 +409,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         todo.par_iter().try_for_each_init(
             || LockFreeTable::with_megabytes(args.hash as usize),
             |tt, &index| -> anyhow::Result<()> {
-                let game = play_game(args.variant, &openings, index, &args, tt)?;
+                let game = play_game(args.variant, &openings, index, &args, network.as_ref(), tt)?;
                 let block = game_block(args.variant, index, &game);
                 write_block(&out, &block)?;
                 let total = written.fetch_add(game.positions.len() as u64, Ordering::Relaxed)
@@ -337,9 +433,9 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The command that plays these games again (the flags that shape them;
-/// `--threads` and `--quiet` do not).
-pub fn command_line(args: &SelfplayArgs) -> String {
+/// The command that plays these games again, as a run of `games` games
+/// (the flags that shape them; `--threads` and `--quiet` do not).
+pub fn command_line(args: &SelfplayArgs, games: u64) -> String {
     let openings = match &args.openings {
         Some(path) => format!(" --openings {}", path.display()),
         None => String::new(),
@@ -348,11 +444,15 @@ pub fn command_line(args: &SelfplayArgs) -> String {
         Some((k, n)) => format!(" --shard {k}/{n}"),
         None => String::new(),
     };
+    let eval_file = match &args.eval_file {
+        Some(value) => format!(" --eval-file {value}"),
+        None => String::new(),
+    };
     format!(
         "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
-         --skip-plies {} --seed {} --hash {} --max-plies {}{shard} --out {}",
+         --skip-plies {} --seed {} --hash {} --max-plies {}{shard}{eval_file} --out {}",
         args.variant,
-        args.games,
+        games,
         args.nodes,
         args.random_plies,
         args.skip_plies,
@@ -529,11 +629,11 @@ mod tests {
         let args = args(&["--skip-plies", "4", "--variant", "lasca"]);
         let tt = LockFreeTable::with_megabytes(1);
         let book = vec![Variant::Lasca.start_fen().to_string()];
-        let first = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
-        let again = play_game(Variant::Lasca, &book, 3, &args, &tt).unwrap();
+        let first = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
+        let again = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
         assert_eq!(first.positions, again.positions);
         assert_eq!(first.white_result, again.white_result);
-        let other = play_game(Variant::Lasca, &book, 4, &args, &tt).unwrap();
+        let other = play_game(Variant::Lasca, &book, 4, &args, None, &tt).unwrap();
         assert_ne!(first.positions, other.positions, "games differ by index");
         assert!(!first.positions.is_empty());
         for pos in &first.positions {
@@ -557,11 +657,76 @@ mod tests {
         let whole = game_block(Variant::Bashni, 0, &game) + &game_block(Variant::Bashni, 2, &game);
         let torn = &game_block(Variant::Bashni, 5, &game)[..10];
         std::fs::write(&path, format!("{whole}{torn}")).unwrap();
-        let done = completed_games(&path).unwrap();
+        let existing = read_existing(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
-        assert_eq!(done, HashSet::from([0, 2]));
+        assert_eq!(existing.done, HashSet::from([0, 2]));
         assert_eq!(text, whole, "the torn game is cut off");
         assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\t12\n# game 0 "));
+    }
+
+    /// Self-play `games` games of the Lasca start into `path`.
+    fn play_into(path: &Path, games: &str, seed: &str) {
+        let out = path.to_str().unwrap();
+        let argv = ["--variant", "lasca", "--games", games, "--seed", seed];
+        let mut args = args(&[&argv[..], &["--threads", "1", "--quiet"]].concat());
+        args.out = out.into();
+        args.nodes = 60;
+        run(args).unwrap();
+    }
+
+    #[test]
+    fn a_network_plays_its_own_games_and_the_origin_names_it() {
+        let args = args(&["--variant", "lasca", "--eval-file", "embedded"]);
+        let network = load_eval_file("embedded", Variant::Lasca).unwrap();
+        assert!(network.is_some(), "the build carries a Lasca network");
+        let tt = LockFreeTable::with_megabytes(1);
+        let book = vec![Variant::Lasca.start_fen().to_string()];
+        let linear = play_game(Variant::Lasca, &book, 3, &args, None, &tt).unwrap();
+        let learned = play_game(Variant::Lasca, &book, 3, &args, network.as_ref(), &tt).unwrap();
+        assert_ne!(
+            linear.scores, learned.scores,
+            "the scores are the network's"
+        );
+        assert!(command_line(&args, 5).contains(" --eval-file embedded --out "));
+    }
+
+    #[test]
+    fn an_eval_file_that_does_not_load_stops_the_run_before_any_game() {
+        let dir = std::env::temp_dir().join(format!("bashni-sp-net-{}", std::process::id()));
+        let mut args = args(&["--variant", "lasca", "--eval-file", "/nonexistent/net.nnue"]);
+        args.out = dir.join("data.txt");
+        let error = format!("{:#}", run(args).unwrap_err());
+        assert!(error.contains("--eval-file"), "{error}");
+        assert!(error.contains("/nonexistent/net.nnue"), "{error}");
+        assert!(!dir.exists(), "nothing was written");
+    }
+
+    #[test]
+    fn extending_a_run_writes_what_one_longer_run_writes() {
+        let path = std::env::temp_dir().join(format!("bashni-extend-{}.txt", std::process::id()));
+        play_into(&path, "5", "7");
+        let fresh = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        play_into(&path, "2", "7");
+        play_into(&path, "5", "7");
+        let extended = std::fs::read_to_string(&path).unwrap();
+        play_into(&path, "3", "7"); // asks for fewer: nothing changes
+        let again = std::fs::read_to_string(&path).unwrap();
+        play_into(&path, "6", "8"); // another seed: its own origin line
+        let mixed = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(extended, fresh);
+        assert_eq!(again, fresh);
+        assert!(fresh.starts_with("# made by: bashni selfplay --variant lasca --games 5 "));
+        assert_eq!(fresh.matches("# made by").count(), 1);
+        assert_eq!(fresh.matches("\n# game ").count(), 5);
+        let origins: Vec<&str> = mixed
+            .lines()
+            .filter(|l| l.starts_with("# made by"))
+            .collect();
+        assert_eq!(origins.len(), 2, "{origins:?}");
+        assert!(origins[1].contains("--games 6 ") && origins[1].contains("--seed 8 "));
+        assert!(mixed.starts_with(&fresh), "the first run's games are kept");
     }
 }

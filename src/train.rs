@@ -47,6 +47,10 @@ pub struct TrainArgs {
     /// search score's win probability (data without scores: result only).
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
+    /// Decoupled (AdamW) weight decay: each step shrinks every weight
+    /// (not the biases) by learning rate x this of itself; 0 for none.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_weight_decay)]
+    pub weight_decay: f32,
     /// Every n-th game (by index) is held out; 0 holds none out.
     #[arg(long, default_value_t = 10)]
     pub holdout_every: u64,
@@ -56,6 +60,14 @@ pub struct TrainArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// A weight decay: finite and not negative.
+fn parse_weight_decay(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(decay) if decay.is_finite() && decay >= 0.0 => Ok(decay),
+        _ => Err(format!("weight decay '{text}' is not a number >= 0")),
+    }
 }
 
 /// The losses of one epoch.
@@ -109,7 +121,7 @@ pub fn fit(
     mut each_epoch: impl FnMut(u32, EpochLoss),
     progress: &ProgressBar,
 ) {
-    let mut adam = Adam::new(net, args.learning_rate);
+    let mut adam = Adam::new(net, args.learning_rate, args.weight_decay);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
     for epoch in 1..=args.epochs {
         fit.shuffle(&mut rng);
@@ -135,6 +147,8 @@ pub struct FitOptions {
     pub batch: usize,
     /// Adam's step size.
     pub learning_rate: f32,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
     /// Seeds the shuffles.
     pub seed: u64,
 }
@@ -179,6 +193,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         batch: args.batch as usize,
         learning_rate: args.learning_rate,
+        weight_decay: args.weight_decay,
         seed: args.seed,
     };
     let bar = progress_bar(set.fit.len() as u64 * args.epochs as u64, args.quiet);
@@ -221,6 +236,10 @@ fn provenance(args: &TrainArgs, sources: &[String], losses: &[String]) -> String
         format!("commit {}", current_commit()),
         format!("seed {}", args.seed),
     ];
+    // Only when used, so networks trained without it keep their files.
+    if args.weight_decay > 0.0 {
+        lines.push(format!("weight decay {}", args.weight_decay));
+    }
     lines.extend(sources.iter().map(|s| format!("data {s}")));
     lines.extend(losses.iter().map(|l| format!("loss {l}")));
     lines.join("\n")
@@ -272,6 +291,7 @@ mod tests {
             epochs: 15,
             batch: 64,
             learning_rate: 0.003,
+            weight_decay: 0.0,
             seed: 1,
         };
         let mut last = None;

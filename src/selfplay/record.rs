@@ -197,6 +197,11 @@ pub fn origin_line(command: &str) -> String {
     format!("{ORIGIN}{command}")
 }
 
+/// The command an origin line names (`None` for any other line).
+pub fn origin_command(line: &str) -> Option<&str> {
+    line.strip_prefix(ORIGIN).map(str::trim)
+}
+
 /// Any line of a data file.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DataLine {
@@ -213,8 +218,8 @@ pub enum DataLine {
 impl DataLine {
     /// Read one line (without its line break).
     pub fn parse(line: &str) -> Result<DataLine, RecordError> {
-        if let Some(command) = line.strip_prefix(ORIGIN) {
-            Ok(DataLine::Origin(command.trim().to_string()))
+        if let Some(command) = origin_command(line) {
+            Ok(DataLine::Origin(command.to_string()))
         } else if line.starts_with(MARKER) {
             line.trim_end().parse().map(DataLine::GameEnd)
         } else if line.starts_with('#') || line.trim().is_empty() {

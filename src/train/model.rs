@@ -161,21 +161,30 @@ pub struct Adam {
     v: FloatNetwork,
     steps: i32,
     rate: f32,
+    weight_decay: f32,
 }
 
+/// Which of [`slices`] are weights (decayed) rather than biases: a bias
+/// only shifts a unit, pulling it to 0 would not make the fit simpler.
+const IS_WEIGHT: [bool; 6] = [true, false, true, false, true, false];
+
 impl Adam {
-    /// Fresh moments for `net`'s shape.
-    pub fn new(net: &FloatNetwork, rate: f32) -> Adam {
+    /// Fresh moments for `net`'s shape; `weight_decay` shrinks every
+    /// weight by `rate * weight_decay` of itself each step (AdamW's
+    /// decoupled decay: not through the moments, so rarely active input
+    /// features decay as fast as common ones).
+    pub fn new(net: &FloatNetwork, rate: f32, weight_decay: f32) -> Adam {
         Adam {
             m: zeros_like(net),
             v: zeros_like(net),
             steps: 0,
             rate,
+            weight_decay,
         }
     }
 
-    /// One step along the mean gradient `grad`, then the weights are held
-    /// inside what quantisation can represent.
+    /// One step along the mean gradient `grad` (after the decay), then the
+    /// weights are held inside what quantisation can represent.
     pub fn step(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
@@ -198,14 +207,58 @@ impl Adam {
                     .into_iter()
                     .zip(slices_mut(&mut self.v)),
             )
-            .zip(limits);
-        for (((w, g), (m, v)), limit) in parts {
+            .zip(limits)
+            .zip(IS_WEIGHT);
+        for ((((w, g), (m, v)), limit), is_weight) in parts {
+            // Exactly 1 without decay, so old runs' weights come out the same.
+            let keep = if is_weight {
+                1.0 - self.rate * self.weight_decay
+            } else {
+                1.0
+            };
             for i in 0..w.len() {
                 m[i] = B1 * m[i] + (1.0 - B1) * g[i];
                 v[i] = B2 * v[i] + (1.0 - B2) * g[i] * g[i];
                 let step = self.rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
-                w[i] = (w[i] - step).clamp(-limit, limit);
+                w[i] = (w[i] * keep - step).clamp(-limit, limit);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bashni_rules::Variant;
+
+    /// With a zero gradient a step only decays: every weight shrinks by
+    /// exactly `rate * decay` of itself, biases stay, and without decay
+    /// nothing moves.
+    #[test]
+    fn weight_decay_shrinks_weights_not_biases() {
+        let net = FloatNetwork::random(Variant::Lasca, 3);
+        let zero = zeros_like(&net);
+        let mut decayed = net.clone();
+        Adam::new(&net, 0.01, 2.0).step(&mut decayed, &zero);
+        let mut plain = net.clone();
+        Adam::new(&net, 0.01, 0.0).step(&mut plain, &zero);
+        for (part, ((before, after), same)) in slices(&net)
+            .into_iter()
+            .zip(slices(&decayed))
+            .zip(slices(&plain))
+            .enumerate()
+        {
+            assert_eq!(before, same, "part {part} moved without decay");
+            for (b, a) in before.iter().zip(after) {
+                let wanted = if IS_WEIGHT[part] {
+                    b * (1.0 - 0.02)
+                } else {
+                    *b
+                };
+                assert_eq!(*a, wanted, "part {part}");
+            }
+        }
+        assert!(net.ft_weights.iter().any(|&w| w != 0.0));
+        assert!(net.out_weights.iter().any(|&w| w != 0.0));
     }
 }

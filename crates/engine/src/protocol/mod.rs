@@ -21,7 +21,7 @@ mod parse;
 
 pub use display::{board_text, info_line};
 pub use error::ProtocolError;
-pub use eval_file::EMBEDDED;
+pub use eval_file::{EMBEDDED, EvalFileError, load as load_eval_file};
 pub use options::{
     Change, HASH_MB as HASH_RANGE, MOVE_OVERHEAD as MOVE_OVERHEAD_RANGE,
     MULTI_PV as MULTI_PV_RANGE, Options, SKILL_LEVEL as SKILL_RANGE, THREADS as THREADS_RANGE,
