@@ -584,6 +584,19 @@ fn bench_node_count_is_the_recorded_one() {
     );
 }
 
+/// The one-thread `bashni bench --eval-file embedded` node count with the
+/// embedded networks (docs/tuning.md, "The recipe"): a new network, or a
+/// change of what the network computes, changes it (update both together).
+const LEARNED_BENCH_NODES: u64 = 7_162_070;
+
+#[test]
+fn learned_bench_node_count_is_the_recorded_one() {
+    let out = bashni_command(&["bench", "--eval-file", "embedded"]);
+    let learned = out.lines().find(|l| l.starts_with("learned:"));
+    let nodes = learned.and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok());
+    assert_eq!(nodes, Some(LEARNED_BENCH_NODES), "{out}");
+}
+
 /// Send `go` and collect the `info` lines without their timing fields,
 /// then the `bestmove`.
 fn search(engine: &mut Engine, go: &str) -> Vec<String> {
