@@ -43,6 +43,11 @@ pub struct TrainArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = 0.001)]
     pub learning_rate: f32,
+    /// Anneal: the step size falls along a half cosine from
+    /// `--learning-rate` at the first step to this at the last (default:
+    /// a constant step size).
+    #[arg(long, value_parser = parse_rate)]
+    pub final_learning_rate: Option<f32>,
     /// The weight of the game result in the target; the rest goes to the
     /// search score's win probability (data without scores: result only).
     #[arg(long, default_value_t = 0.5)]
@@ -60,6 +65,14 @@ pub struct TrainArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// A step size: finite and not negative.
+fn parse_rate(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(rate) if rate.is_finite() && rate >= 0.0 => Ok(rate),
+        _ => Err(format!("learning rate '{text}' is not a number >= 0")),
+    }
 }
 
 /// A weight decay: finite and not negative.
@@ -123,10 +136,14 @@ pub fn fit(
 ) {
     let mut adam = Adam::new(net, args.learning_rate, args.weight_decay);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+    let steps = fit.len().div_ceil(args.batch) * args.epochs as usize;
+    let mut step = 0;
     for epoch in 1..=args.epochs {
         fit.shuffle(&mut rng);
         let mut total = 0.0;
         for batch in fit.chunks(args.batch) {
+            adam.set_rate(args.rate_at(step, steps));
+            step += 1;
             let (grad, loss) = batch_gradient(net, batch);
             adam.step(net, &grad);
             total += loss;
@@ -147,10 +164,24 @@ pub struct FitOptions {
     pub batch: usize,
     /// Adam's step size.
     pub learning_rate: f32,
+    /// Where a cosine schedule ends (None: constant step size).
+    pub final_learning_rate: Option<f32>,
     /// AdamW's decoupled weight decay.
     pub weight_decay: f32,
     /// Seeds the shuffles.
     pub seed: u64,
+}
+
+impl FitOptions {
+    /// The step size of step `step` of `steps` (counted from 0).
+    fn rate_at(&self, step: usize, steps: usize) -> f32 {
+        let Some(last) = self.final_learning_rate else {
+            return self.learning_rate;
+        };
+        let done = step as f64 / steps.saturating_sub(1).max(1) as f64;
+        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * done).cos());
+        (last as f64 + (self.learning_rate - last) as f64 * cosine) as f32
+    }
 }
 
 fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
@@ -193,6 +224,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         batch: args.batch as usize,
         learning_rate: args.learning_rate,
+        final_learning_rate: args.final_learning_rate,
         weight_decay: args.weight_decay,
         seed: args.seed,
     };
@@ -240,6 +272,10 @@ fn provenance(args: &TrainArgs, sources: &[String], losses: &[String]) -> String
     if args.weight_decay > 0.0 {
         lines.push(format!("weight decay {}", args.weight_decay));
     }
+    if let Some(rate) = args.final_learning_rate {
+        let first = args.learning_rate;
+        lines.push(format!("learning rate {first} to {rate} (cosine)"));
+    }
     lines.extend(sources.iter().map(|s| format!("data {s}")));
     lines.extend(losses.iter().map(|l| format!("loss {l}")));
     lines.join("\n")
@@ -271,6 +307,28 @@ mod tests {
             .collect()
     }
 
+    /// The cosine schedule starts at the learning rate, ends at the final
+    /// one, passes their mean half way and never rises; without a final
+    /// rate the step size stays put.
+    #[test]
+    fn the_cosine_schedule_falls_from_first_to_final_rate() {
+        let mut options = FitOptions {
+            epochs: 1,
+            batch: 1,
+            learning_rate: 0.001,
+            final_learning_rate: Some(0.0001),
+            weight_decay: 0.0,
+            seed: 1,
+        };
+        let rates: Vec<f32> = (0..101).map(|step| options.rate_at(step, 101)).collect();
+        assert!((rates[0] - 0.001).abs() < 1e-9, "{}", rates[0]);
+        assert!((rates[100] - 0.0001).abs() < 1e-9, "{}", rates[100]);
+        assert!((rates[50] - 0.00055).abs() < 1e-7, "{}", rates[50]);
+        assert!(rates.windows(2).all(|w| w[1] <= w[0]));
+        options.final_learning_rate = None;
+        assert!((0..101).all(|step| options.rate_at(step, 101) == 0.001));
+    }
+
     /// Trained on the synthetic set, the network predicts the targets of
     /// samples it never saw, in f32 and once quantised, and the held-out
     /// loss falls.
@@ -291,6 +349,7 @@ mod tests {
             epochs: 15,
             batch: 64,
             learning_rate: 0.003,
+            final_learning_rate: None,
             weight_decay: 0.0,
             seed: 1,
         };

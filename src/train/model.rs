@@ -183,6 +183,11 @@ impl Adam {
         }
     }
 
+    /// Steps from now on are `rate` long (a schedule lowers it).
+    pub fn set_rate(&mut self, rate: f32) {
+        self.rate = rate;
+    }
+
     /// One step along the mean gradient `grad` (after the decay), then the
     /// weights are held inside what quantisation can represent.
     pub fn step(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork) {
