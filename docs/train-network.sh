@@ -9,7 +9,8 @@
 # Three generations: the linear evaluation plays the first games and a
 # network learns them; that network plays the second games and a second
 # network learns them; the second network plays the third games, and the
-# shipped network learns all three. Each generation's network is the next
+# shipped network learns all three, its target mostly the search scores
+# (lambda 0.25) and its step size annealed. Each generation's network is the next
 # one's player (`selfplay --eval-file`).
 #
 # The data (about 400 MB) goes to $DATA (default target/nnue-data, which git
@@ -45,29 +46,33 @@ selfplay() {
     wait
 }
 
-# train VARIANT EPOCHS OUT DATA...: one network on one thread.
+# train VARIANT EPOCHS OUT DATA... [-- OPTIONS...]: one network on one
+# thread. The players of generations 2 and 3 keep the settings they were
+# made with (lambda 0.5, constant step size), so their games stay as they
+# are; the shipped networks get the better ones (docs/tuning.md).
 train() {
     local v=$1 epochs=$2 out=$3
     shift 3
     RAYON_NUM_THREADS=1 nice -n 19 "$BIN" train "$@" --variant "$v" \
-        --epochs "$epochs" --lambda 0.5 --seed 1 --quiet --out "$out"
+        --epochs "$epochs" --seed 1 --quiet --out "$out"
 }
+PLAYER=(--lambda 0.5)
+SHIPPED=(--lambda 0.25 --final-learning-rate 0.00005)
 
 # Epochs: where the held-out loss of each data set stops falling
 # (docs/tuning.md).
 selfplay 1 11
-train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" &
-train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" &
+train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" "${PLAYER[@]}" &
+train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" "${PLAYER[@]}" &
 wait
 
 selfplay 2 12 "$DATA/net1"
-train bashni 2 "$DATA/net2-bashni.nnue" "$DATA/sp2-bashni.txt" &
-train lasca 2 "$DATA/net2-lasca.nnue" "$DATA/sp2-lasca.txt" &
+train bashni 2 "$DATA/net2-bashni.nnue" "$DATA/sp2-bashni.txt" "${PLAYER[@]}" &
+train lasca 2 "$DATA/net2-lasca.nnue" "$DATA/sp2-lasca.txt" "${PLAYER[@]}" &
 wait
 
 selfplay 3 13 "$DATA/net2"
-for v in bashni lasca; do
-    train "$v" 2 "$NETS/$v.nnue" "$DATA/sp1-$v.txt" "$DATA/sp2-$v.txt" "$DATA/sp3-$v.txt" &
-done
+train bashni 3 "$NETS/bashni.nnue" "$DATA"/sp{1,2,3}-bashni.txt "${SHIPPED[@]}" &
+train lasca 4 "$NETS/lasca.nnue" "$DATA"/sp{1,2,3}-lasca.txt "${SHIPPED[@]}" &
 wait
 echo "networks written; rebuild (cargo build --release) to embed them"
