@@ -10,8 +10,8 @@
 # network learns them; that network plays the second games and a second
 # network learns them; the second network plays the third games, and the
 # shipped network learns all three, its target mostly the search scores
-# (lambda 0.25) and its step size annealed. Each generation's network is the next
-# one's player (`selfplay --eval-file`).
+# (lambda 0.25) and its step size annealed. Each generation's network is
+# the next one's player (`selfplay --eval-file`).
 #
 # The data (about 400 MB) goes to $DATA (default target/nnue-data, which git
 # ignores) and is not committed. Each variant's games run on one core, both
@@ -46,7 +46,7 @@ selfplay() {
     wait
 }
 
-# train VARIANT EPOCHS OUT DATA... [-- OPTIONS...]: one network on one
+# train VARIANT EPOCHS OUT DATA_AND_OPTIONS...: one network on one
 # thread. The players of generations 2 and 3 keep the settings they were
 # made with (lambda 0.5, constant step size), so their games stay as they
 # are; the shipped networks get the better ones (docs/tuning.md).
@@ -59,8 +59,9 @@ train() {
 PLAYER=(--lambda 0.5)
 SHIPPED=(--lambda 0.25 --final-learning-rate 0.00005)
 
-# Epochs: where the held-out loss of each data set stops falling
-# (docs/tuning.md).
+# Epochs: for the players, where the held-out loss of each data set
+# stops falling; the shipped networks' annealed runs end at the step
+# size's floor (docs/tuning.md).
 selfplay 1 11
 train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" "${PLAYER[@]}" &
 train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" "${PLAYER[@]}" &
