@@ -69,17 +69,19 @@ pub struct TrainArgs {
 
 /// A step size: finite and not negative.
 fn parse_rate(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(rate) if rate.is_finite() && rate >= 0.0 => Ok(rate),
-        _ => Err(format!("learning rate '{text}' is not a number >= 0")),
-    }
+    parse_non_negative(text, "learning rate")
 }
 
 /// A weight decay: finite and not negative.
 fn parse_weight_decay(text: &str) -> Result<f32, String> {
+    parse_non_negative(text, "weight decay")
+}
+
+/// A finite number >= 0, or an error naming `what` was given.
+fn parse_non_negative(text: &str, what: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
-        Ok(decay) if decay.is_finite() && decay >= 0.0 => Ok(decay),
-        _ => Err(format!("weight decay '{text}' is not a number >= 0")),
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!("{what} '{text}' is not a number >= 0")),
     }
 }
 
