@@ -178,6 +178,36 @@ pub struct BenchArgs {
     /// the network, and both speeds are printed.
     #[arg(long = "eval-file")]
     eval_files: Vec<String>,
+    /// Search the positions of this opening book (as `match --openings`
+    /// reads it) instead of the built-in ones.
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
+    /// The book's variant (with `--book`).
+    #[arg(long)]
+    variant: Option<Variant>,
+    /// Only the book's first N positions (with `--book`).
+    #[arg(long)]
+    count: Option<usize>,
+}
+
+/// The positions of `--book`, if given: the first `--count` of them.
+fn bench_book(args: &BenchArgs) -> anyhow::Result<Option<Vec<(Variant, Position)>>> {
+    let (path, variant) = match (&args.book, args.variant) {
+        (Some(path), Some(variant)) => (path, variant),
+        (Some(_), None) => anyhow::bail!("--book needs --variant (the book's variant)"),
+        (None, _) if args.variant.is_some() || args.count.is_some() => {
+            anyhow::bail!("--variant and --count choose from a --book")
+        }
+        (None, _) => return Ok(None),
+    };
+    let rules = RuleSet::new(variant);
+    let book = crate::selfplay::read_book(variant, path)?;
+    let count = args.count.unwrap_or(book.len());
+    book.iter()
+        .take(count)
+        .map(|fen| Ok((variant, Position::from_fen(&rules, fen)?)))
+        .collect::<anyhow::Result<_>>()
+        .map(Some)
 }
 
 fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
@@ -186,6 +216,7 @@ fn run_bench(args: &BenchArgs, tt: TableKind) -> anyhow::Result<()> {
         depth: args.depth,
         hash_mb: args.hash_mb,
         eval_files: args.eval_files.clone(),
+        positions: bench_book(args)?,
     };
     let report = match tt {
         TableKind::LockFree => bench::run_with::<LockFreeTable>(&options)?,

@@ -658,3 +658,86 @@ fn go_nodes_repeats_with_one_thread() {
         assert_eq!(a, c, "{variant} {position}: in a fresh process");
     }
 }
+
+/// The `nodes` of each per-position line of a `bench` run, in order.
+fn bench_line_nodes(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with("position"))
+        .filter_map(|l| l.rsplit_once("nodes ").map(|(_, n)| n.to_string()))
+        .collect()
+}
+
+#[test]
+fn bench_searches_the_first_count_positions_of_a_book() {
+    let built_in: Vec<String> = bashni_engine::bench::POSITIONS
+        .lines()
+        .filter_map(|l| l.strip_prefix("lasca "))
+        .map(str::to_string)
+        .collect();
+    assert!(built_in.len() >= 3, "three Lasca bench positions");
+    let dir = std::env::temp_dir().join(format!("bashni-bench-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    let text = format!(
+        "# a comment\n{}\n\n{}\n{}\n",
+        built_in[1], built_in[2], built_in[0]
+    );
+    std::fs::write(&book, text).unwrap();
+    let book_arg = book.to_str().unwrap();
+    let from_book = bashni_command(&[
+        "bench",
+        "--depth",
+        "6",
+        "--book",
+        book_arg,
+        "--variant",
+        "lasca",
+        "--count",
+        "2",
+    ]);
+    // The same positions searched from the built-in list give the same
+    // trees: the book's first two, in its order, and nothing else.
+    let all = bench_line_nodes(&bashni_command(&["bench", "--depth", "6"]));
+    let first_lasca = bashni_engine::bench::positions()
+        .unwrap()
+        .iter()
+        .position(|(v, _)| *v == bashni_rules::Variant::Lasca)
+        .unwrap();
+    let expected = all[first_lasca + 1..first_lasca + 3].to_vec();
+    assert_eq!(bench_line_nodes(&from_book), expected, "{from_book}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_book_errors_name_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("bashni-bench-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("bad.txt");
+    std::fs::write(&book, "# header\nW:not-a-position 0 1\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args([
+            "bench",
+            "--book",
+            book.to_str().unwrap(),
+            "--variant",
+            "lasca",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("bad.txt") && stderr.contains("line 2"),
+        "{stderr}"
+    );
+    let unpaired = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["bench", "--book", book.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&unpaired.stderr);
+    assert!(
+        !unpaired.status.success() && stderr.contains("--variant"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

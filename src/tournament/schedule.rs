@@ -8,9 +8,9 @@ use super::adjudication::Adjudication;
 use super::game::{GameSettings, SearchLimit};
 use super::stats::Sprt;
 use super::{MatchOptions, TournamentKind};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use bashni_host::clock::TimeControl;
-use bashni_host::openings::{order, parse_openings};
+use bashni_host::openings::order;
 use bashni_host::pdn::PdnGame;
 use bashni_host::protocol::HANDSHAKE_TIMEOUT;
 use bashni_host::spec::EngineSpec;
@@ -185,9 +185,7 @@ fn openings(args: &MatchOptions) -> anyhow::Result<Vec<String>> {
     let Some(path) = &args.openings else {
         return Ok(vec![args.variant.start_fen().to_string()]);
     };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings '{}'", path.display()))?;
-    parse_openings(args.variant, &text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    crate::selfplay::read_book(args.variant, path)
 }
 
 fn limit(args: &MatchOptions) -> SearchLimit {
