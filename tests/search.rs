@@ -669,19 +669,16 @@ fn bench_line_nodes(out: &str) -> Vec<String> {
 
 #[test]
 fn bench_searches_the_first_count_positions_of_a_book() {
-    let built_in: Vec<String> = bashni_engine::bench::POSITIONS
-        .lines()
-        .filter_map(|l| l.strip_prefix("lasca "))
-        .map(str::to_string)
+    let built_in = bashni_engine::bench::positions().unwrap();
+    let lasca: Vec<usize> = (0..built_in.len())
+        .filter(|&i| built_in[i].0 == bashni_rules::Variant::Lasca)
         .collect();
-    assert!(built_in.len() >= 3, "three Lasca bench positions");
+    assert!(lasca.len() >= 3, "three Lasca bench positions");
+    let fen = |i: usize| built_in[lasca[i]].1.to_fen();
     let dir = std::env::temp_dir().join(format!("bashni-bench-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let book = dir.join("book.txt");
-    let text = format!(
-        "# a comment\n{}\n\n{}\n{}\n",
-        built_in[1], built_in[2], built_in[0]
-    );
+    let text = format!("# a comment\n{}\n\n{}\n{}\n", fen(1), fen(2), fen(0));
     std::fs::write(&book, text).unwrap();
     let book_arg = book.to_str().unwrap();
     let from_book = bashni_command(&[
@@ -698,12 +695,7 @@ fn bench_searches_the_first_count_positions_of_a_book() {
     // The same positions searched from the built-in list give the same
     // trees: the book's first two, in its order, and nothing else.
     let all = bench_line_nodes(&bashni_command(&["bench", "--depth", "6"]));
-    let first_lasca = bashni_engine::bench::positions()
-        .unwrap()
-        .iter()
-        .position(|(v, _)| *v == bashni_rules::Variant::Lasca)
-        .unwrap();
-    let expected = all[first_lasca + 1..first_lasca + 3].to_vec();
+    let expected = vec![all[lasca[1]].clone(), all[lasca[2]].clone()];
     assert_eq!(bench_line_nodes(&from_book), expected, "{from_book}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

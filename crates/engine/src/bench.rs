@@ -249,11 +249,15 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
         .ok_or(BenchError::TableTooLarge(options.hash_mb))?;
     let compare = !options.eval_files.is_empty();
     let (mut linear, mut learned) = (Tally::default(), Tally::default());
+    let built_in;
     let positions = match &options.positions {
-        Some(given) => given.clone(),
-        None => positions()?,
+        Some(given) => given,
+        None => {
+            built_in = positions()?;
+            &built_in
+        }
     };
-    for (i, (variant, pos)) in positions.into_iter().enumerate() {
+    for (i, &(variant, ref pos)) in positions.iter().enumerate() {
         let network = network_for(&options.eval_files, variant)?;
         // With networks: each position of their variants twice, linear
         // first; without: each position once, linear.
@@ -282,8 +286,7 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
                 ..Limits::default()
             };
             let start = Instant::now();
-            let outcome =
-                search::Searcher::new(&tt, config).search(&pos, &[], &limits, &mut |_| {});
+            let outcome = search::Searcher::new(&tt, config).search(pos, &[], &limits, &mut |_| {});
             let tally = if network.is_some() {
                 &mut learned
             } else {
