@@ -7,8 +7,11 @@ use super::kernels::{Backend, Layers, pair_major};
 use crate::eval::MAX_EVAL;
 use bashni_rules::{Colour, Position, Variant};
 
-/// Accumulator width per perspective (the first hidden layer).
-pub const L1: usize = 128;
+/// Accumulator width per perspective (the first hidden layer). 64, not
+/// 128: half the width fits the self-play data almost as well, and the
+/// search, which pays for the width at every evaluation, reaches each
+/// depth sooner (docs/tuning.md, "A narrower first layer").
+pub const L1: usize = 64;
 /// Width of the second hidden layer.
 pub const L2: usize = 32;
 /// An activation of 1.0 in the integer network (the clipped ReLU's top).
