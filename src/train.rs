@@ -348,7 +348,7 @@ mod tests {
         let mut net = FloatNetwork::random(Variant::Lasca, 1);
         let before = mean_loss(&net, &held_out);
         let options = FitOptions {
-            epochs: 15,
+            epochs: 30,
             batch: 64,
             learning_rate: 0.003,
             final_learning_rate: None,
