@@ -38,8 +38,8 @@ use bashni_rules::Variant;
 /// The networks built into this binary, by variant (`EvalFile embedded`),
 /// made by docs/train-network.sh; each file's provenance says how. The
 /// linear evaluation stays the default until the `UCI_Elo` table is
-/// measured again with the networks and Lasca's is shown better than it
-/// at a time control (docs/strength.md).
+/// measured again with the networks (docs/strength.md, "Calibration"),
+/// since every level's strength changes with the evaluation.
 const EMBEDDED: [(Variant, &[u8]); 2] = [
     (Variant::Bashni, include_bytes!("nets/bashni.nnue")),
     (Variant::Lasca, include_bytes!("nets/lasca.nnue")),
