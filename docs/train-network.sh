@@ -33,15 +33,16 @@ cargo build --release
 mkdir -p "$DATA" "$NETS"
 
 # selfplay GENERATION SEED [EVAL_FILE_PREFIX]: both variants' games, one
-# core each, by the linear evaluation or by $PREFIX-<variant>.nnue.
+# core each, by the linear evaluation (named, since the engine's default
+# is the shipped network) or by $PREFIX-<variant>.nnue.
 selfplay() {
     local generation=$1 seed=$2 player=${3:-}
     for v in bashni lasca; do
-        local eval_file=()
-        if [ -n "$player" ]; then eval_file=(--eval-file "$player-$v.nnue"); fi
+        local eval_file=linear
+        if [ -n "$player" ]; then eval_file="$player-$v.nnue"; fi
         nice -n 19 "$BIN" selfplay --variant "$v" --games "$GAMES" --nodes "$NODES" \
             --threads 1 --seed "$seed" --openings "bench-positions/openings-$v-4000.txt" \
-            "${eval_file[@]}" --out "$DATA/sp$generation-$v.txt" --quiet &
+            --eval-file "$eval_file" --out "$DATA/sp$generation-$v.txt" --quiet &
     done
     wait
 }

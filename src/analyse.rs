@@ -10,7 +10,7 @@
 //! operation (`<fen> ; bm c3-d4 ; id x`) reads the same. `#` starts a
 //! comment outside quotes.
 
-use crate::search_args::SearchArgs;
+use crate::search_args::{Networks, SearchArgs};
 use anyhow::{Context, bail};
 use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score, score_text};
 use bashni_engine::tt::{LockFreeTable, Table};
@@ -260,12 +260,14 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
     let entries = parse_file(&text, rules)?;
     let limits = args.search.limits(DEFAULT_DEPTH);
     let tt = args.search.table()?;
+    let networks = Networks::new(&args.search.eval_file);
     let (mut solved, mut with_best_move) = (0, 0);
     for entry in &entries {
         let config = Config {
             threads: args.search.threads as usize,
             multi_pv: args.multipv as usize,
             draw_rules: entry.rules.draw,
+            network: networks.for_variant(entry.rules.variant)?,
             ..Config::default()
         };
         let analysis = analyse_entry(entry, &limits, &config, &tt);

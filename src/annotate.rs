@@ -10,13 +10,16 @@
 //! its score and the engine's line. Before the first move a comment sums
 //! the game up: mistakes, blunders and average loss per side.
 
-use crate::search_args::SearchArgs;
+use crate::search_args::{Networks, SearchArgs};
 use anyhow::Context;
+use bashni_engine::nnue::Network;
+use bashni_engine::protocol::EMBEDDED;
 use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_host::pdn::{PdnGame, parse_pdn};
 use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The depth of each search when no limit is given.
 const DEFAULT_DEPTH: u32 = 8;
@@ -69,6 +72,7 @@ struct Annotator {
     mistake: i32,
     blunder: i32,
     description: String,
+    networks: Networks,
 }
 
 /// Run `bashni annotate`.
@@ -86,6 +90,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         mistake: args.mistake,
         blunder: args.blunder,
         description: args.search.describe(DEFAULT_DEPTH),
+        networks: Networks::new(&args.search.eval_file),
     };
     let mut out = String::new();
     for (i, game) in games.iter().enumerate() {
@@ -147,6 +152,7 @@ pub fn judge_game(
         mistake: 100,
         blunder: 300,
         description: format!("nodes {nodes}"),
+        networks: Networks::new(EMBEDDED),
     };
     let game = Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
     Ok(annotator
@@ -211,13 +217,14 @@ impl Annotator {
     /// each move lost and the score after it.
     fn judge(&self, mut game: Game, moves: &[String]) -> anyhow::Result<Vec<Judged>> {
         let mut judged = Vec::with_capacity(moves.len());
-        let mut before = self.search(&game);
+        let network = self.networks.for_variant(game.rules().variant)?;
+        let mut before = self.search(&game, &network);
         for (i, text) in moves.iter().enumerate() {
             let side = game.position().side_to_move();
             let played = game
                 .play_text(text)
                 .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
-            let after = self.search(&game);
+            let after = self.search(&game, &network);
             let value = -capped(after.score);
             let loss = match before.best == Some(played) {
                 true => 0,
@@ -248,7 +255,7 @@ impl Annotator {
     }
 
     /// Search the game's current position; a finished game scores itself.
-    fn search(&self, game: &Game) -> Verdict {
+    fn search(&self, game: &Game, network: &Option<Arc<Network>>) -> Verdict {
         let ended = |score| Verdict {
             best: None,
             score,
@@ -263,6 +270,7 @@ impl Annotator {
         let config = Config {
             threads: self.threads,
             draw_rules: game.rules().draw,
+            network: network.clone(),
             ..Config::default()
         };
         self.tt.clear();

@@ -172,10 +172,12 @@ pub struct BenchArgs {
     #[arg(long = "hash", default_value_t = DEFAULT_HASH_MB as u32,
         value_parser = clap::value_parser!(u32).range(bench::HASH_MB.0 as i64..=bench::HASH_MB.1 as i64))]
     hash_mb: u32,
-    /// A network file, or `embedded` for the built-in networks (may be
-    /// given once per variant): then only the positions of a variant with
-    /// a network are searched, each with the linear evaluation and with
-    /// the network, and both speeds are printed.
+    /// Without it every position is searched with the default evaluation
+    /// (its variant's built-in network); `linear` alone: with the linear
+    /// one. A network file, or `embedded` for the built-in networks (may
+    /// be given once per variant): only the positions of a variant with a
+    /// network are searched, each with the linear evaluation and with the
+    /// network, and both speeds are printed.
     #[arg(long = "eval-file")]
     eval_files: Vec<String>,
     /// Search the positions of this opening book (as `match --openings`

@@ -3,8 +3,12 @@
 //! positions one after another.
 
 use anyhow::Context;
+use bashni_engine::nnue::Network;
+use bashni_engine::protocol::{EMBEDDED, load_eval_file};
 use bashni_engine::search::Limits;
 use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_rules::Variant;
+use std::sync::{Arc, Mutex};
 
 /// How long to search each position, and with what.
 #[derive(clap::Args, Debug, Clone)]
@@ -25,6 +29,11 @@ pub struct SearchArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// The evaluation, as the engine's `EvalFile`: `embedded` (each
+    /// variant's built-in network, the engine's default), `linear`, or a
+    /// network file.
+    #[arg(long, default_value = EMBEDDED)]
+    pub eval_file: String,
 }
 
 impl SearchArgs {
@@ -58,5 +67,34 @@ impl SearchArgs {
     pub fn table(&self) -> anyhow::Result<LockFreeTable> {
         LockFreeTable::try_with_megabytes(self.hash as usize)
             .with_context(|| format!("cannot allocate a {} MiB table", self.hash))
+    }
+}
+
+/// The networks an `EvalFile` value names, each variant's loaded the first
+/// time a position of that variant is searched (a network file is for one
+/// variant, so it is an error only when a position of another turns up).
+pub struct Networks {
+    value: String,
+    loaded: Mutex<Vec<(Variant, Option<Arc<Network>>)>>,
+}
+
+impl Networks {
+    /// The networks `value` names (`embedded`, `linear` or a file).
+    pub fn new(value: &str) -> Networks {
+        Networks {
+            value: value.to_string(),
+            loaded: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The network for `variant` (`None`: the linear evaluation).
+    pub fn for_variant(&self, variant: Variant) -> anyhow::Result<Option<Arc<Network>>> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, network)) = loaded.iter().find(|(v, _)| *v == variant) {
+            return Ok(network.clone());
+        }
+        let network = load_eval_file(&self.value, variant).context("--eval-file")?;
+        loaded.push((variant, network.clone()));
+        Ok(network)
     }
 }

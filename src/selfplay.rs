@@ -14,7 +14,7 @@ pub mod record;
 
 use anyhow::{Context, bail};
 use bashni_engine::nnue::Network;
-use bashni_engine::protocol::load_eval_file;
+use bashni_engine::protocol::{EMBEDDED, load_eval_file};
 use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
@@ -73,11 +73,12 @@ pub struct SelfplayArgs {
     /// No progress bar (for logs).
     #[arg(long)]
     pub quiet: bool,
-    /// The evaluation both sides play with: a network file, or
-    /// `embedded` for the built-in network; the linear evaluation when not
-    /// given. A network's own games are data for its successor.
-    #[arg(long)]
-    pub eval_file: Option<String>,
+    /// The evaluation both sides play with, as the engine's `EvalFile`:
+    /// `embedded` (the built-in network, the engine's default), `linear`,
+    /// or a network file. A network's own games are data for its
+    /// successor.
+    #[arg(long, default_value = EMBEDDED)]
+    pub eval_file: String,
     /// Play only slice K of N of the games (`--shard 2/8`): game indices
     /// are dealt out in turn (index % N == K - 1), so shards are disjoint,
     /// each game is the one a whole run plays, and `bashni merge-data`
@@ -389,10 +390,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         Some(path) => read_book(args.variant, path)?,
         None => Vec::new(),
     };
-    let network = match &args.eval_file {
-        Some(value) => load_eval_file(value, args.variant).context("--eval-file")?,
-        None => None,
-    };
+    let network = load_eval_file(&args.eval_file, args.variant).context("--eval-file")?;
     let existing = read_existing(&args.out)?;
     let done = &existing.done;
     let todo: Vec<u64> = (0..args.games)
@@ -444,13 +442,9 @@ pub fn command_line(args: &SelfplayArgs, games: u64) -> String {
         Some((k, n)) => format!(" --shard {k}/{n}"),
         None => String::new(),
     };
-    let eval_file = match &args.eval_file {
-        Some(value) => format!(" --eval-file {value}"),
-        None => String::new(),
-    };
     format!(
         "bashni selfplay --variant {} --games {} --nodes {}{openings} --random-plies {} \
-         --skip-plies {} --seed {} --hash {} --max-plies {}{shard}{eval_file} --out {}",
+         --skip-plies {} --seed {} --hash {} --max-plies {}{shard} --eval-file {} --out {}",
         args.variant,
         games,
         args.nodes,
@@ -459,6 +453,7 @@ pub fn command_line(args: &SelfplayArgs, games: u64) -> String {
         args.seed,
         args.hash,
         args.max_plies,
+        args.eval_file,
         args.out.display()
     )
 }

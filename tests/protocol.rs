@@ -36,6 +36,7 @@ fn uci_handshake_declares_every_option() {
         "ForcedCapture type check default true",
         "NoProgressPlies type spin default 50 min 0 max 1000",
         "MaxPlies type spin default 250 min 0 max 100000",
+        "EvalFile type string default embedded",
     ] {
         let wanted = format!("option name {option}");
         assert!(lines.contains(&wanted), "missing '{wanted}' in {lines:#?}");
@@ -933,6 +934,47 @@ fn every_position_the_engine_prints_it_reads_back() {
     }
 }
 
+/// The nodes of the last `info` before the next `bestmove`, the table
+/// cleared first so that only the evaluation decides them.
+fn nodes_to_depth(e: &mut Engine, depth: u32) -> u64 {
+    e.send("setoption name Clear Hash");
+    e.send(&format!("go depth {depth}"));
+    e.until("bestmove")
+        .iter()
+        .filter_map(|l| Info::parse(l)?.nodes)
+        .next_back()
+        .expect("an info line with nodes")
+}
+
+/// The engine searches with its variant's built-in network unless told
+/// otherwise: `EvalFile embedded` searches node for node as the default,
+/// `linear` otherwise; a file that does not load is one error line and the
+/// network stays; a new variant loads that variant's network.
+#[test]
+fn the_embedded_network_is_the_default_evaluation() {
+    let mut e = Engine::start();
+    for variant in ["bashni", "lasca"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        assert_eq!(e.sync(), Vec::<String>::new(), "{variant}");
+        e.send("position startpos");
+        let default = nodes_to_depth(&mut e, 8);
+        e.send("setoption name EvalFile value linear");
+        let linear = nodes_to_depth(&mut e, 8);
+        assert_ne!(default, linear, "{variant}: the default is not linear");
+        e.send("setoption name EvalFile value /nonexistent/net.nnue");
+        let lines = e.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0]
+                    .starts_with("info string error: option EvalFile: /nonexistent/net.nnue: "),
+            "{lines:#?}"
+        );
+        assert_eq!(nodes_to_depth(&mut e, 8), linear, "{variant}: kept linear");
+        e.send("setoption name EvalFile value embedded");
+        assert_eq!(nodes_to_depth(&mut e, 8), default, "{variant}");
+    }
+}
+
 /// The deepest `info depth` before the next `bestmove`.
 fn deepest_iteration(e: &mut Engine) -> u32 {
     e.until("bestmove")
@@ -988,6 +1030,15 @@ fn bench_takes_the_command_line_arguments() {
     let lines = e.until("Total time");
     let last = e.line();
     // The count of `bashni bench --depth 5` (docs/benchmarks.md).
+    assert_eq!(
+        last.split_whitespace().next(),
+        Some("13843"),
+        "{lines:#?} {last}"
+    );
+    // And with the linear evaluation, kept for comparison.
+    e.send("bench --depth 5 --eval-file linear");
+    let lines = e.until("Total time");
+    let last = e.line();
     assert_eq!(
         last.split_whitespace().next(),
         Some("17687"),

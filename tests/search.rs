@@ -552,9 +552,10 @@ fn analyse_solves_both_tactics_files() {
     }
 }
 
-/// The node count of `bashni bench`'s last line, and the per-position lines.
-fn bench_run() -> (u64, Vec<String>) {
-    let out = bashni_command(&["bench"]);
+/// The node count of `bashni bench`'s last line, and the per-position
+/// lines, with `args` after `bench`.
+fn bench_run(args: &[&str]) -> (u64, Vec<String>) {
+    let out = bashni_command(&[&["bench"], args].concat());
     let last = out.lines().last().expect("bench prints something");
     let fields: Vec<&str> = last.split_whitespace().collect();
     assert!(
@@ -570,31 +571,39 @@ fn bench_run() -> (u64, Vec<String>) {
     (nodes, positions)
 }
 
-/// The one-thread `bashni bench` node count recorded in docs/benchmarks.md:
-/// a change of the search's behaviour changes it (update both together).
-const BENCH_NODES: u64 = 7_223_858;
+/// The one-thread `bashni bench` node count recorded in docs/benchmarks.md,
+/// with the default evaluation (the embedded networks, docs/tuning.md,
+/// "The recipe"): a change of the search's behaviour, or a new network,
+/// changes it (update both together).
+const BENCH_NODES: u64 = 5_861_842;
+
+/// The same with `--eval-file linear`: the linear evaluation, kept for
+/// comparison, with the tuned weights.
+const LINEAR_BENCH_NODES: u64 = 7_223_858;
 
 #[test]
 fn bench_node_count_is_the_recorded_one() {
-    let (nodes, lines) = bench_run();
+    let (nodes, lines) = bench_run(&[]);
     assert_eq!(nodes, BENCH_NODES, "{lines:#?}");
     assert_eq!(
         lines.len(),
         bashni_engine::bench::positions().unwrap().len()
     );
+    let (linear, lines) = bench_run(&["--eval-file", "linear"]);
+    assert_eq!(linear, LINEAR_BENCH_NODES, "{lines:#?}");
 }
 
-/// The one-thread `bashni bench --eval-file embedded` node count with the
-/// embedded networks (docs/tuning.md, "The recipe"): a new network, or a
-/// change of what the network computes, changes it (update both together).
-const LEARNED_BENCH_NODES: u64 = 5_861_842;
-
+/// `--eval-file embedded` searches every position twice, linear first,
+/// and its two totals are the two pinned counts.
 #[test]
-fn learned_bench_node_count_is_the_recorded_one() {
+fn bench_comparison_counts_both_evaluations() {
     let out = bashni_command(&["bench", "--eval-file", "embedded"]);
-    let learned = out.lines().find(|l| l.starts_with("learned:"));
-    let nodes = learned.and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok());
-    assert_eq!(nodes, Some(LEARNED_BENCH_NODES), "{out}");
+    let total = |label: &str| {
+        let rest = out.lines().find_map(|l| l.strip_prefix(label));
+        rest.and_then(|r| r.split_whitespace().next()?.parse::<u64>().ok())
+    };
+    assert_eq!(total("linear :"), Some(LINEAR_BENCH_NODES), "{out}");
+    assert_eq!(total("learned:"), Some(BENCH_NODES), "{out}");
 }
 
 /// Send `go` and collect the `info` lines without their timing fields,

@@ -2,7 +2,7 @@
 //! node count is the same every run, a checksum of the search's behaviour.
 
 use crate::nnue::{self, Network};
-use crate::protocol::{EMBEDDED, HASH_RANGE, THREADS_RANGE};
+use crate::protocol::{EMBEDDED, HASH_RANGE, LINEAR, THREADS_RANGE};
 use crate::search::{self, Config, DEFAULT_HASH_MB, Limits, MAX_DEPTH, score_text};
 use crate::tt::{LockFreeTable, Table};
 use bashni_rules::{Position, RuleSet, Variant};
@@ -31,11 +31,13 @@ pub struct BenchOptions {
     pub depth: u32,
     /// Hash size in MiB (the engine's default).
     pub hash_mb: u32,
-    /// `EvalFile` values (a network file, or `embedded` for the built-in
-    /// networks). Empty: every position with the linear evaluation. Else
-    /// only the positions of a variant some value has a network for, each
-    /// searched twice in one run, with the linear evaluation and with the
-    /// network, and both speeds reported.
+    /// `EvalFile` values. Empty: every position with the default
+    /// evaluation, its variant's built-in network. `linear` alone: every
+    /// position with the linear evaluation. Else networks (a file, or
+    /// `embedded` for the built-in ones): only the positions of a variant
+    /// some value has a network for, each searched twice in one run, with
+    /// the linear evaluation and with the network, and both speeds
+    /// reported.
     pub eval_files: Vec<String>,
     /// The positions searched instead of the built-in ones (the command
     /// line's `--book`): two evaluations' time to a depth compared on a
@@ -210,6 +212,9 @@ pub fn run(options: &BenchOptions) -> Result<BenchReport, BenchError> {
 /// network, if made for `variant`).
 fn network_for(values: &[String], variant: Variant) -> Result<Option<Arc<Network>>, BenchError> {
     for value in values {
+        if value == LINEAR {
+            continue;
+        }
         if value == EMBEDDED {
             if let Some(net) = nnue::embedded(variant) {
                 return net
@@ -227,6 +232,31 @@ fn network_for(values: &[String], variant: Variant) -> Result<Option<Arc<Network
         }
     }
     Ok(None)
+}
+
+/// The evaluations one position is searched with (`None`: the linear
+/// one), in order; none when a comparison has no network for `variant`.
+fn evaluations_for(
+    values: &[String],
+    variant: Variant,
+) -> Result<Vec<Option<Arc<Network>>>, BenchError> {
+    Ok(match values {
+        [] => vec![network_for(&[EMBEDDED.to_string()], variant)?],
+        [only] if only == LINEAR => vec![None],
+        _ => match network_for(values, variant)? {
+            Some(net) => vec![None, Some(net)],
+            None => Vec::new(),
+        },
+    })
+}
+
+/// Whether `values` ask for linear and learned searches side by side.
+fn is_comparison(values: &[String]) -> bool {
+    match values {
+        [] => false,
+        [only] => only != LINEAR,
+        _ => true,
+    }
 }
 
 /// Nodes and time of a series of searches.
@@ -247,7 +277,7 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
     let mut lines = Vec::new();
     let tt = T::try_with_megabytes(options.hash_mb as usize)
         .ok_or(BenchError::TableTooLarge(options.hash_mb))?;
-    let compare = !options.eval_files.is_empty();
+    let compare = is_comparison(&options.eval_files);
     let (mut linear, mut learned) = (Tally::default(), Tally::default());
     let built_in;
     let positions = match &options.positions {
@@ -258,22 +288,12 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
         }
     };
     for (i, &(variant, ref pos)) in positions.iter().enumerate() {
-        let network = network_for(&options.eval_files, variant)?;
-        // With networks: each position of their variants twice, linear
-        // first; without: each position once, linear.
-        let runs: Vec<Option<Arc<Network>>> = match (compare, network) {
-            (false, _) => vec![None],
-            (true, None) => continue,
-            (true, Some(net)) => vec![None, Some(net)],
-        };
-        for network in runs {
+        for network in evaluations_for(&options.eval_files, variant)? {
             tt.clear();
-            let label = if network.is_some() {
-                "learned "
-            } else if compare {
-                "linear  "
-            } else {
-                ""
+            let label = match (compare, &network) {
+                (false, _) => "",
+                (true, Some(_)) => "learned ",
+                (true, None) => "linear  ",
             };
             let config = Config {
                 threads: options.threads as usize,
@@ -322,7 +342,12 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
         ));
         learned
     } else {
-        linear
+        // One evaluation for every position; a variant without a built-in
+        // network (none today) searches with the linear one.
+        Tally {
+            nodes: linear.nodes + learned.nodes,
+            searching: linear.searching + learned.searching,
+        }
     };
     lines.push(format!("Total time (ms) : {}", total.searching.as_millis()));
     lines.push(format!("{} nodes {} nps", total.nodes, total.nps()));

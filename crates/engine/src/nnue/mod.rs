@@ -35,11 +35,10 @@ pub use stack::AccumulatorStack;
 
 use bashni_rules::Variant;
 
-/// The networks built into this binary, by variant (`EvalFile embedded`),
-/// made by docs/train-network.sh; each file's provenance says how. The
-/// linear evaluation stays the default until the `UCI_Elo` table is
-/// measured again with the networks (docs/strength.md, "Calibration"),
-/// since every level's strength changes with the evaluation.
+/// The networks built into this binary, by variant (`EvalFile embedded`,
+/// the default), made by docs/train-network.sh; each file's provenance
+/// says how. The `UCI_Elo` table is measured with them (docs/strength.md,
+/// "Calibration"): a new network means measuring it again.
 const EMBEDDED: [(Variant, &[u8]); 2] = [
     (Variant::Bashni, include_bytes!("nets/bashni.nnue")),
     (Variant::Lasca, include_bytes!("nets/lasca.nnue")),

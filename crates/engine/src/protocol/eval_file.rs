@@ -37,13 +37,19 @@ impl fmt::Display for EvalFileError {
 
 impl std::error::Error for EvalFileError {}
 
-/// The `EvalFile` value naming the network built into the binary.
+/// The `EvalFile` value naming the network built into the binary: the
+/// default, since both networks beat the linear evaluation at equal time
+/// (docs/strength.md).
 pub const EMBEDDED: &str = "embedded";
 
+/// The `EvalFile` value naming the linear evaluation, kept for comparison
+/// (an empty value means the same).
+pub const LINEAR: &str = "linear";
+
 /// The network `value` names for `variant`: `None` for the linear
-/// evaluation (an empty value); an error says why a network did not load.
+/// evaluation; an error says why a network did not load.
 pub fn load(value: &str, variant: Variant) -> Result<Option<Arc<Network>>, EvalFileError> {
-    if value.is_empty() {
+    if value.is_empty() || value == LINEAR {
         return Ok(None);
     }
     let net = if value == EMBEDDED {
@@ -60,13 +66,29 @@ pub fn load(value: &str, variant: Variant) -> Result<Option<Arc<Network>>, EvalF
 
 /// The evaluation in force: the `EvalFile` value that loaded and its
 /// network (`None`: the linear evaluation).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Evaluation {
     value: String,
     network: Option<Arc<Network>>,
 }
 
 impl Evaluation {
+    /// The default, `embedded`, for `variant`. Every variant ships a
+    /// network and a test loads each; should one still fail to load, the
+    /// value says `linear`, which is then what is in force.
+    pub fn embedded(variant: Variant) -> Evaluation {
+        match load(EMBEDDED, variant) {
+            Ok(network) => Evaluation {
+                value: EMBEDDED.to_string(),
+                network,
+            },
+            Err(_) => Evaluation {
+                value: LINEAR.to_string(),
+                network: None,
+            },
+        }
+    }
+
     /// Load what `value` names; on error nothing changes.
     pub fn set(&mut self, value: &str, variant: Variant) -> Result<(), EvalFileError> {
         self.network = load(value, variant)?;
@@ -100,6 +122,7 @@ mod tests {
     #[test]
     fn empty_is_linear_and_failures_say_why() {
         assert_eq!(load("", Variant::Bashni), Ok(None));
+        assert_eq!(load(LINEAR, Variant::Lasca), Ok(None));
         let missing = load("/nonexistent/net.nnue", Variant::Bashni).unwrap_err();
         assert!(missing.to_string().contains("cannot read"), "{missing}");
         let embedded = EvalFileError::NoEmbeddedNetwork(Variant::Lasca);
@@ -125,6 +148,9 @@ mod tests {
                 "{provenance}"
             );
             assert!(provenance.contains("held-out loss"), "{provenance}");
+            let default = Evaluation::embedded(variant);
+            assert_eq!(default.value(), EMBEDDED);
+            assert!(default.network().is_some_and(|n| n.variant() == variant));
         }
     }
 }

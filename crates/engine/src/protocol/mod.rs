@@ -21,7 +21,7 @@ mod parse;
 
 pub use display::{board_text, info_line};
 pub use error::ProtocolError;
-pub use eval_file::{EMBEDDED, EvalFileError, load as load_eval_file};
+pub use eval_file::{EMBEDDED, EvalFileError, LINEAR, load as load_eval_file};
 pub use options::{
     Change, HASH_MB as HASH_RANGE, MOVE_OVERHEAD as MOVE_OVERHEAD_RANGE,
     MULTI_PV as MULTI_PV_RANGE, Options, SKILL_LEVEL as SKILL_RANGE, THREADS as THREADS_RANGE,
@@ -223,6 +223,8 @@ impl Controller {
                 options.hash_mb
             ));
         }
+        let eval = eval_file::Evaluation::embedded(options.rules.variant);
+        options.eval_file = eval.value().to_string();
         Some(Controller {
             game: Game::new(options.rules),
             tt,
@@ -230,7 +232,7 @@ impl Controller {
             signals,
             flags,
             search: None,
-            eval: eval_file::Evaluation::default(),
+            eval,
             gos: 0,
         })
     }

@@ -1,6 +1,7 @@
 //! The engine's options: their UCI declarations, values and parsing.
 
 use super::error::ProtocolError;
+use super::eval_file::EMBEDDED;
 use crate::search::{DEFAULT_HASH_MB, ELO_RANGE, SKILL_FULL, skill_for_elo};
 use bashni_rules::{RuleSet, Variant};
 
@@ -26,8 +27,9 @@ pub struct Options {
     pub limit_strength: bool,
     /// `UCI_Elo`, used when `UCI_LimitStrength` is on.
     pub elo: u32,
-    /// `EvalFile`: empty for the linear evaluation, `embedded` for the
-    /// network built into the binary, else the path of a network file.
+    /// `EvalFile`: `embedded` (the default) for the network built into the
+    /// binary, `linear` (or empty) for the linear evaluation, else the
+    /// path of a network file.
     pub eval_file: String,
 }
 
@@ -43,7 +45,7 @@ impl Default for Options {
             skill_level: SKILL_FULL,
             limit_strength: false,
             elo: ELO_RANGE.0,
-            eval_file: String::new(),
+            eval_file: EMBEDDED.to_string(),
         }
     }
 }
@@ -110,7 +112,7 @@ pub fn declarations() -> Vec<String> {
             NO_PROGRESS_PLIES,
         ),
         spin_declaration("MaxPlies", d.rules.draw.max_plies, MAX_PLIES),
-        "option name EvalFile type string default <empty>".to_string(),
+        format!("option name EvalFile type string default {}", d.eval_file),
     ]
 }
 

@@ -117,17 +117,18 @@ pub const SKILL_TABLE: [(u32, u32); 20] = [
 ];
 
 /// `UCI_Elo` calibration: (Skill Level, Elo) measured with `bashni match`
-/// at 20 ms a move, the full engine anchored at 2000: levels 8 and 11
-/// against the full engine, the lower ones chained from level 8
-/// (docs/strength.md has the games, intervals and commands). Levels 14 and
-/// 17 measured no weaker than 20 at that speed, so the levels between 11
-/// and 20 are left out to keep the table increasing.
+/// at 20 ms a move with the default evaluation (the embedded networks),
+/// the full engine anchored at 2000: levels 8 and 11 against the full
+/// engine, the lower ones chained from level 8 (docs/strength.md has the
+/// games, intervals and commands). Levels 14 and 17 measured no weaker
+/// than 20 at that speed, so the levels between 11 and 20 are left out to
+/// keep the table increasing.
 pub const SKILL_ELO: [(u32, u32); 6] = [
-    (0, 363),
-    (2, 781),
-    (4, 1079),
-    (8, 1522),
-    (11, 1834),
+    (0, 706),
+    (2, 975),
+    (4, 1261),
+    (8, 1695),
+    (11, 1935),
     (20, 2000),
 ];
 
