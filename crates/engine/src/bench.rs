@@ -287,8 +287,17 @@ pub fn run_with<T: Table>(options: &BenchOptions) -> Result<BenchReport, BenchEr
             &built_in
         }
     };
+    // Each variant's networks are loaded once, not once per position (a
+    // book may hold hundreds).
+    let mut by_variant = Vec::new();
+    for variant in Variant::ALL {
+        if positions.iter().any(|(v, _)| *v == variant) {
+            by_variant.push((variant, evaluations_for(&options.eval_files, variant)?));
+        }
+    }
     for (i, &(variant, ref pos)) in positions.iter().enumerate() {
-        for network in evaluations_for(&options.eval_files, variant)? {
+        let runs = by_variant.iter().find(|(v, _)| *v == variant);
+        for network in runs.map_or(&[][..], |(_, runs)| runs) {
             tt.clear();
             let label = match (compare, &network) {
                 (false, _) => "",
