@@ -514,9 +514,7 @@ impl<T: Table> MainSearch<'_, '_, T> {
         let mut progress = Progress::default();
         for depth in 1..=self.max_depth {
             if !self.search_lines(main, &mut roots, depth, report) {
-                if depth == 1 {
-                    best_of_first_iteration(&roots, outcome);
-                }
+                best_of_cut_iteration(&roots, depth, outcome);
                 return;
             }
             self.shared
@@ -592,16 +590,27 @@ impl<T: Table> MainSearch<'_, '_, T> {
     }
 }
 
-/// A first iteration cut short by the clock or `stop`: answer with the best
-/// root move it searched, if any (the outcome already holds the first
-/// legal move otherwise).
-fn best_of_first_iteration(roots: &[RootMove], outcome: &mut Outcome) {
-    let searched = roots.iter().filter(|r| r.score > -MATE);
-    if let Some(best) = searched.max_by_key(|r| r.score) {
-        outcome.best = Some(best.mv);
-        outcome.ponder = best.pv.get(1).copied();
-        outcome.score = best.score;
-    }
+/// An iteration cut short by the clock or `stop` is not wasted (as in
+/// Stockfish): its best finished root move answers. A later move finishes
+/// only by beating the first one, so it is the better move. Only scores
+/// this iteration set count (others are an earlier iteration's), and no
+/// fail-low bound; the reported depth stays the last completed one. If
+/// nothing finished, the last iteration's answer stands (after a cut first
+/// iteration: the first legal move).
+fn best_of_cut_iteration(roots: &[RootMove], depth: i32, outcome: &mut Outcome) {
+    let finished = roots
+        .iter()
+        .filter(|r| r.depth == depth && r.bound != Bound::Upper);
+    let best = finished.fold(None, |best: Option<&RootMove>, r| match best {
+        Some(b) if b.score >= r.score => Some(b),
+        _ => Some(r),
+    });
+    let Some(best) = best else {
+        return;
+    };
+    outcome.best = Some(best.mv);
+    outcome.ponder = best.pv.get(1).copied();
+    outcome.score = best.score;
 }
 
 /// Lazy SMP's "best thread": a helper that completed a deeper iteration
@@ -630,6 +639,7 @@ fn adopt_deeper_helper<T: Table>(
         bound: Bound::Exact,
         pv: h.pv,
         seldepth: h.seldepth,
+        depth: h.depth,
     };
     report(&progress(shared, main_nodes, h.depth, 1, &root));
 }
@@ -721,3 +731,6 @@ fn aspiration<T: Table>(
         delta *= 2;
     }
 }
+
+#[cfg(test)]
+mod tests;

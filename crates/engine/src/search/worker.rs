@@ -21,6 +21,10 @@ pub struct RootMove {
     pub bound: Bound,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// The iteration whose completed search last set `score` (0: none
+    /// yet), so that a cut-short iteration can tell fresh scores from
+    /// those an earlier iteration left behind.
+    pub depth: i32,
 }
 
 impl RootMove {
@@ -32,6 +36,7 @@ impl RootMove {
             bound: Bound::Exact,
             pv: vec![mv],
             seldepth: 0,
+            depth: 0,
         }
     }
 }
@@ -192,6 +197,7 @@ impl<'a, T: Table> Worker<'a, T> {
             let root = &mut roots[i];
             if i == first || score > alpha {
                 root.score = score;
+                root.depth = depth;
                 root.seldepth = self.seldepth;
                 root.bound = if score >= beta {
                     Bound::Lower
