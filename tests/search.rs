@@ -16,6 +16,8 @@ mod support;
 
 use support::engine::Engine;
 
+use bashni_host::info::Info;
+
 use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::DrawRules;
@@ -666,6 +668,57 @@ fn go_nodes_repeats_with_one_thread() {
         assert_eq!(a, b, "{variant} {position}: after ucinewgame");
         assert_eq!(a, c, "{variant} {position}: in a fresh process");
     }
+}
+
+/// The first `count` positions of an openings book of the repository.
+fn book_positions(variant: &str, count: usize) -> Vec<String> {
+    let path = format!(
+        "{}/bench-positions/openings-{variant}-4000.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines = text.lines().map(str::trim);
+    let fens = lines.filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("variant"));
+    fens.take(count).map(str::to_string).collect()
+}
+
+/// The `info` lines of a search, then its `bestmove` move.
+fn lines_and_bestmove(engine: &mut Engine, fen: &str, go: &str) -> (Vec<Info>, String) {
+    engine.send("ucinewgame");
+    engine.send(&format!("position fen {fen}"));
+    let mut lines = search(engine, go);
+    let bestmove = lines.pop().unwrap();
+    let best = bestmove.split_whitespace().nth(1).unwrap_or_default();
+    let infos = lines.iter().filter_map(|l| Info::parse(l)).collect();
+    (infos, best.to_string())
+}
+
+/// With one thread a node limit cuts an iteration at the same place on
+/// every run, and `go depth` repeats the iterations before it node for
+/// node. So a last line that took fewer nodes than `go depth` of its depth
+/// needs was cut; `bestmove` must be its first move, and some cut
+/// iterations must have changed the answer of the one before.
+#[test]
+fn a_cut_iteration_answers_with_the_move_it_finished_best() {
+    const LIMIT: u64 = 30_000;
+    let mut changed_by_cut = 0;
+    for variant in ["bashni", "lasca"] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        for fen in book_positions(variant, 60) {
+            let (infos, best) = lines_and_bestmove(&mut engine, &fen, &format!("go nodes {LIMIT}"));
+            let last = infos.last().unwrap_or_else(|| panic!("{fen}: no line"));
+            assert_eq!(last.pv.first(), Some(&best), "{fen}: {infos:#?}");
+            let depth = last.depth.unwrap();
+            let (whole, _) = lines_and_bestmove(&mut engine, &fen, &format!("go depth {depth}"));
+            let cut = whole.last().and_then(|w| w.nodes) > last.nodes;
+            let before = infos.iter().rev().find(|i| i.depth < last.depth);
+            if cut && before.is_some_and(|b| b.pv.first() != Some(&best)) {
+                changed_by_cut += 1;
+            }
+        }
+    }
+    assert!(changed_by_cut > 0, "no cut iteration changed the answer");
 }
 
 /// The `nodes` of each per-position line of a `bench` run, in order.

@@ -511,10 +511,14 @@ impl<T: Table> MainSearch<'_, '_, T> {
         outcome: &mut Outcome,
         report: &mut dyn FnMut(&Report),
     ) {
-        let mut progress = Progress::default();
+        let mut trend = Progress::default();
         for depth in 1..=self.max_depth {
             if !self.search_lines(main, &mut roots, depth, report) {
-                best_of_cut_iteration(&roots, depth, outcome);
+                // The answer's line is reported, so that `bestmove` is
+                // always the first move of the last line a host saw.
+                if let Some(answer) = best_of_cut_iteration(&roots, depth, outcome) {
+                    report(&progress(self.shared, main.nodes, depth, 1, answer));
+                }
                 return;
             }
             self.shared
@@ -524,7 +528,7 @@ impl<T: Table> MainSearch<'_, '_, T> {
             outcome.score = roots[0].score;
             outcome.best = Some(roots[0].mv);
             outcome.ponder = roots[0].pv.get(1).copied();
-            if self.done(depth, &roots[0], &mut progress, outcome) {
+            if self.done(depth, &roots[0], &mut trend, outcome) {
                 return;
             }
         }
@@ -591,26 +595,28 @@ impl<T: Table> MainSearch<'_, '_, T> {
 }
 
 /// An iteration cut short by the clock or `stop` is not wasted (as in
-/// Stockfish): its best finished root move answers. A later move finishes
-/// only by beating the first one, so it is the better move. Only scores
-/// this iteration set count (others are an earlier iteration's), and no
-/// fail-low bound; the reported depth stays the last completed one. If
-/// nothing finished, the last iteration's answer stands (after a cut first
-/// iteration: the first legal move).
-fn best_of_cut_iteration(roots: &[RootMove], depth: i32, outcome: &mut Outcome) {
+/// Stockfish): its best finished root move answers, and is returned. A
+/// later move finishes only by beating the first one, so it is the better
+/// move. Only scores this iteration set count (others are an earlier
+/// iteration's), and no fail-low bound; the outcome's depth stays the last
+/// completed one. If nothing finished, the last iteration's answer stands
+/// (after a cut first iteration: the first legal move).
+fn best_of_cut_iteration<'r>(
+    roots: &'r [RootMove],
+    depth: i32,
+    outcome: &mut Outcome,
+) -> Option<&'r RootMove> {
     let finished = roots
         .iter()
         .filter(|r| r.depth == depth && r.bound != Bound::Upper);
     let best = finished.fold(None, |best: Option<&RootMove>, r| match best {
         Some(b) if b.score >= r.score => Some(b),
         _ => Some(r),
-    });
-    let Some(best) = best else {
-        return;
-    };
+    })?;
     outcome.best = Some(best.mv);
     outcome.ponder = best.pv.get(1).copied();
     outcome.score = best.score;
+    Some(best)
 }
 
 /// Lazy SMP's "best thread": a helper that completed a deeper iteration

@@ -48,7 +48,8 @@ fn a_move_the_cut_iteration_finished_above_the_old_best_answers() {
             (0, Bound::Exact, 6),
         ],
     );
-    best_of_cut_iteration(&cut, 7, &mut outcome);
+    let answer = best_of_cut_iteration(&cut, 7, &mut outcome).map(|r| r.mv);
+    assert_eq!(answer, Some(moves[1]));
     assert_eq!(outcome.best, Some(moves[1]));
     assert_eq!(outcome.score, 45);
     assert_eq!(
@@ -99,7 +100,7 @@ fn a_fail_high_answers_and_a_fail_low_bound_does_not() {
             (0, Bound::Exact, 0),
         ],
     );
-    best_of_cut_iteration(&failed_low, 7, &mut outcome);
+    assert!(best_of_cut_iteration(&failed_low, 7, &mut outcome).is_none());
     assert_eq!((outcome.best, outcome.score), (Some(moves[0]), 30));
 }
 
