@@ -73,6 +73,30 @@ fn every_go_form_ends_in_a_legal_bestmove() {
     }
 }
 
+/// A fixed movetime is used to its end (less `Move Overhead`), as
+/// Stockfish does, in both variants and with one or two threads: the
+/// engine never answers early just because its next iteration would not
+/// finish. A loaded machine can only make the answer later.
+#[test]
+fn go_movetime_thinks_for_the_whole_time() {
+    for (variant, threads) in [("bashni", 1), ("lasca", 1), ("bashni", 2)] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("setoption name Move Overhead value 10");
+        e.send("position startpos");
+        e.sync();
+        let asked = Instant::now();
+        e.send("go movetime 300");
+        e.bestmove();
+        let took = asked.elapsed();
+        assert!(
+            took >= Duration::from_millis(290),
+            "{variant}, {threads} thread(s): answered after {took:?}"
+        );
+    }
+}
+
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
     holds_within_attempts("stop ends go infinite within 2 s", || {
