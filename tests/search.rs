@@ -670,16 +670,17 @@ fn go_nodes_repeats_with_one_thread() {
     }
 }
 
-/// The first `count` positions of an openings book of the repository.
-fn book_positions(variant: &str, count: usize) -> Vec<String> {
+/// The first `count` positions of the repository's openings book for
+/// `variant`, read as `match` reads a book.
+fn book_positions(variant: Variant, count: usize) -> Vec<String> {
     let path = format!(
         "{}/bench-positions/openings-{variant}-4000.txt",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap();
-    let lines = text.lines().map(str::trim);
-    let fens = lines.filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("variant"));
-    fens.take(count).map(str::to_string).collect()
+    let mut fens = bashni_host::openings::parse_openings(variant, &text).unwrap();
+    fens.truncate(count);
+    fens
 }
 
 /// The `info` lines of a search, then its `bestmove` move.
@@ -702,7 +703,7 @@ fn lines_and_bestmove(engine: &mut Engine, fen: &str, go: &str) -> (Vec<Info>, S
 fn a_cut_iteration_answers_with_the_move_it_finished_best() {
     const LIMIT: u64 = 30_000;
     let mut changed_by_cut = 0;
-    for variant in ["bashni", "lasca"] {
+    for variant in Variant::ALL {
         let mut engine = Engine::start();
         engine.send(&format!("setoption name UCI_Variant value {variant}"));
         for fen in book_positions(variant, 60) {

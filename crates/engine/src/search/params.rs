@@ -120,9 +120,9 @@ pub const SKILL_TABLE: [(u32, u32); 20] = [
 /// at 20 ms a move with the default evaluation (the embedded networks),
 /// the full engine anchored at 2000: levels 8 and 11 against the full
 /// engine since it uses a fixed movetime in full, the lower ones chained
-/// from level 8 (docs/strength.md has the games, intervals and commands). Levels 14 and 17 measured no weaker
-/// than 20 at that speed, so the levels between 11 and 20 are left out to
-/// keep the table increasing.
+/// from level 8 (docs/strength.md has the games, intervals and commands).
+/// Levels 14 and 17 measured no weaker than 20 at that speed, so the
+/// levels between 11 and 20 are left out to keep the table increasing.
 pub const SKILL_ELO: [(u32, u32); 6] = [
     (0, 542),
     (2, 811),
