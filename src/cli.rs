@@ -67,7 +67,7 @@ enum Command {
     /// into one, complete games only, refusing overlapping games.
     MergeData(crate::selfplay::merge::MergeArgs),
     /// Make an opening book of distinct, roughly balanced positions.
-    Openings(crate::selfplay::OpeningsArgs),
+    Openings(crate::openings::OpeningsArgs),
     /// Fit the evaluation's weights to self-play data (Texel's method).
     Tune(crate::tune::TuneArgs),
     /// Fit the learned evaluation (a network) to self-play data and
@@ -129,7 +129,7 @@ pub fn run() -> i32 {
         Some(Command::Analyse(args)) => crate::analyse::run(args),
         Some(Command::Match(args)) => crate::tournament::run_match(args),
         Some(Command::Selfplay(args)) => crate::selfplay::run(args),
-        Some(Command::Openings(args)) => crate::selfplay::run_openings(args),
+        Some(Command::Openings(args)) => crate::openings::run(args),
         Some(Command::Tune(args)) => crate::tune::run(args),
         Some(Command::Train(args)) => crate::train::run(args),
         Some(Command::MergeData(args)) => crate::selfplay::merge::run(args),

@@ -9,6 +9,7 @@ pub mod analyse;
 pub mod annotate;
 pub mod cli;
 pub mod gui;
+pub mod openings;
 pub mod search_args;
 pub mod selfplay;
 pub mod serve;
