@@ -44,9 +44,9 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     /// The evaluation of the judging search, as the engine's `EvalFile`:
-    /// `linear` (the default, which made the shipped books), `embedded`
-    /// or a network file. A deeper search with a network judges balance
-    /// better where a variant's openings are decided early.
+    /// `linear` (the default, which judged the first books,
+    /// `openings-<variant>-4000.txt`), `embedded` or a network file. A
+    /// deeper search with a network judges balance far better.
     #[arg(long, default_value = "linear")]
     pub eval_file: String,
     /// Output file (overwritten); standard output when not given.
@@ -152,7 +152,7 @@ pub fn make_book(args: &OpeningsArgs) -> anyhow::Result<Vec<String>> {
 pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let book = make_book(&args)?;
-    // The linear evaluation made the shipped books: their header stays as it was.
+    // The linear evaluation judged the first books: their headers stay as they were.
     let judge = if args.eval_file == LINEAR {
         String::new()
     } else {
