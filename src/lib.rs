@@ -16,3 +16,11 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+
+/// A subcommand's arguments parsed from `argv` (the subcommand's name
+/// first), as the command line would parse them: for unit tests.
+#[cfg(test)]
+fn parse_args<A: clap::Args + clap::FromArgMatches>(argv: &[&str]) -> A {
+    let command = A::augment_args(clap::Command::new("test"));
+    A::from_arg_matches(&command.get_matches_from(argv)).expect("arguments parse")
+}

@@ -196,20 +196,13 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Wrapper {
-        #[command(flatten)]
-        args: OpeningsArgs,
-    }
 
     /// A small Lasca book's arguments, judged at depth 6 within 30.
     fn args(extra: &[&str]) -> OpeningsArgs {
         let mut argv = vec!["openings", "--variant", "lasca", "--count", "12"];
         argv.extend_from_slice(&["--depth", "6", "--max-score", "30", "--threads", "1"]);
         argv.extend_from_slice(extra);
-        Wrapper::parse_from(argv).args
+        crate::parse_args(&argv)
     }
 
     #[test]

@@ -470,18 +470,11 @@ fn write_block(out: &Mutex<File>, block: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Wrapper {
-        #[command(flatten)]
-        args: SelfplayArgs,
-    }
 
     fn args(extra: &[&str]) -> SelfplayArgs {
         let mut argv = vec!["selfplay", "--out", "unused", "--nodes", "300"];
         argv.extend_from_slice(extra);
-        Wrapper::parse_from(argv).args
+        crate::parse_args(&argv)
     }
 
     #[test]
