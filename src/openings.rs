@@ -1,14 +1,13 @@
 //! `bashni openings`: an opening book of distinct positions that a search
 //! judges level, for matches and self-play.
 
-use crate::selfplay::game_rng;
+use crate::selfplay::{game_rng, progress_bar};
 use anyhow::{Context, bail};
 use bashni_engine::nnue::Network;
 use bashni_engine::protocol::{LINEAR, load_eval_file};
 use bashni_engine::search::{Config, Limits, Searcher};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::{Position, RuleSet, Variant};
-use indicatif::{ProgressBar, ProgressStyle};
 use rand::RngExt;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -117,11 +116,7 @@ pub fn make_book(args: &OpeningsArgs) -> anyhow::Result<Vec<String>> {
     let mut next = 0u64;
     // Level positions grow rare and repeat as a book fills up: the bar
     // shows how many candidates each kept one costs.
-    let bar = ProgressBar::new(args.count as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(args.count as u64, "positions", false);
     while book.len() < args.count {
         if next > 1000 * args.count as u64 + 10_000 {
             bail!("only {} positions found; loosen --max-score", book.len());

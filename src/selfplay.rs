@@ -353,14 +353,15 @@ pub fn read_book(variant: Variant, path: &Path) -> anyhow::Result<Vec<String>> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+/// A bar counting `len` things named `unit` (hidden when `quiet`).
+pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
+    let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
 }
@@ -400,7 +401,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
         .build()?;
-    let bar = progress_bar(todo.len() as u64, args.quiet);
+    let bar = progress_bar(todo.len() as u64, "games", args.quiet);
     let written = AtomicU64::new(0);
     let start = Instant::now();
     pool.install(|| {
