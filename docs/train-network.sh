@@ -6,75 +6,86 @@
 #   docs/train-network.sh            # from anywhere; works in the repository
 #   DATA=/elsewhere docs/train-network.sh
 #
-# Three generations: the linear evaluation plays the first games and a
-# network learns them; that network plays the second games and a second
-# network learns them; the second network plays the third games, and the
-# shipped network learns all three, its target mostly the search scores
-# (lambda 0.25) and its step size annealed. Each generation's network is
-# the next one's player (`selfplay --eval-file`).
+# Generations: the linear evaluation plays the first games and a network
+# learns them; that network plays the next games and a second network
+# learns them; and so on, each generation's network the next one's player
+# (`selfplay --eval-file`). The shipped network learns the games of the
+# last generations, its target mostly the search scores (lambda 0.25) and
+# its step size annealed. Bashni has three generations at 2,000 nodes a
+# move, its players trained the old way (lambda 0.5, constant step).
+# Lasca has four: its players are trained like the shipped networks, and
+# its fourth generation is played at 8,000 nodes a move by a network of
+# the first three.
 #
-# The data (about 400 MB) goes to $DATA (default target/nnue-data, which git
-# ignores) and is not committed. Each variant's games run on one core, both
-# variants at once: with one thread a run writes its games in index order,
-# so the files, and from them the networks, come out the same every time.
-# Training runs on one thread for the same reason (a float sum split over
-# threads adds in another order). A run interrupted during self-play is
-# resumed by running the script again; data of a run with fewer games
-# (same seed and options) is extended, not replayed (docs/tuning.md).
+# The data (about 330 MB) goes to $DATA (default target/nnue-data-2, which
+# git ignores) and is not committed. Each variant's generations run on one
+# core, both variants at once: with one thread a run writes its games in
+# index order, so the files, and from them the networks, come out the same
+# every time. Training runs on one thread for the same reason (a float sum
+# split over threads adds in another order). A run interrupted during
+# self-play is resumed by running the script again; data of a run with
+# fewer games (same seed and options) is extended, not replayed
+# (docs/tuning.md). Self-play skips the games a file already holds, so
+# data of an older recipe must not be in $DATA: the default directory is
+# new with each change of the recipe (target/nnue-data was the last one's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-target/nnue-data}
+DATA=${DATA:-target/nnue-data-2}
 BIN=target/release/bashni
 NETS=crates/engine/src/nnue/nets
 GAMES=12000
-NODES=2000
 
 cargo build --release
 mkdir -p "$DATA" "$NETS"
 
-# selfplay GENERATION SEED [EVAL_FILE_PREFIX]: both variants' games, one
-# core each, by the linear evaluation (named, since the engine's default
-# is the shipped network) or by $PREFIX-<variant>.nnue.
-selfplay() {
-    local generation=$1 seed=$2 player=${3:-}
-    for v in bashni lasca; do
-        local eval_file=linear
-        if [ -n "$player" ]; then eval_file="$player-$v.nnue"; fi
-        nice -n 19 "$BIN" selfplay --variant "$v" --games "$GAMES" --nodes "$NODES" \
-            --threads 1 --seed "$seed" --openings "bench-positions/openings-$v-4000.txt" \
-            --eval-file "$eval_file" --out "$DATA/sp$generation-$v.txt" --quiet &
-    done
-    wait
+# play VARIANT GENERATION SEED NODES PLAYER: one generation's games on one
+# core, by the linear evaluation (named, since the engine's default is the
+# shipped network) or by the network file PLAYER.
+play() {
+    local v=$1 generation=$2 seed=$3 nodes=$4 player=$5
+    nice -n 19 "$BIN" selfplay --variant "$v" --games "$GAMES" --nodes "$nodes" \
+        --threads 1 --seed "$seed" --openings "bench-positions/openings-$v-4000.txt" \
+        --eval-file "$player" --out "$DATA/sp$generation-$v.txt" --quiet
 }
 
-# train VARIANT EPOCHS OUT DATA_AND_OPTIONS...: one network on one
-# thread. The players of generations 2 and 3 keep the settings they were
-# made with (lambda 0.5, constant step size), so their games stay as they
-# are; the shipped networks get the better ones (docs/tuning.md).
+# train VARIANT EPOCHS OUT DATA_AND_OPTIONS...: one network on one thread.
 train() {
     local v=$1 epochs=$2 out=$3
     shift 3
     RAYON_NUM_THREADS=1 nice -n 19 "$BIN" train "$@" --variant "$v" \
         --epochs "$epochs" --seed 1 --quiet --out "$out"
 }
-PLAYER=(--lambda 0.5)
-SHIPPED=(--lambda 0.25 --final-learning-rate 0.00005)
+OLD_PLAYER=(--lambda 0.5)
+SCORES=(--lambda 0.25 --final-learning-rate 0.00005)
 
-# Epochs: for the players, where the held-out loss of each data set
-# stops falling; the shipped networks' annealed runs end at the step
-# size's floor (docs/tuning.md).
-selfplay 1 11
-train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" "${PLAYER[@]}" &
-train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" "${PLAYER[@]}" &
-wait
+# Epochs: for the old-style players, where the held-out loss of each data
+# set stops falling; the annealed runs end at the step size's floor
+# (docs/tuning.md).
+bashni() {
+    play bashni 1 11 2000 linear
+    train bashni 2 "$DATA/net1-bashni.nnue" "$DATA/sp1-bashni.txt" "${OLD_PLAYER[@]}"
+    play bashni 2 12 2000 "$DATA/net1-bashni.nnue"
+    train bashni 2 "$DATA/net2-bashni.nnue" "$DATA/sp2-bashni.txt" "${OLD_PLAYER[@]}"
+    play bashni 3 13 2000 "$DATA/net2-bashni.nnue"
+    train bashni 3 "$NETS/bashni.nnue" "$DATA"/sp{1,2,3}-bashni.txt "${SCORES[@]}"
+}
 
-selfplay 2 12 "$DATA/net1"
-train bashni 2 "$DATA/net2-bashni.nnue" "$DATA/sp2-bashni.txt" "${PLAYER[@]}" &
-train lasca 2 "$DATA/net2-lasca.nnue" "$DATA/sp2-lasca.txt" "${PLAYER[@]}" &
-wait
+lasca() {
+    play lasca 1 11 2000 linear
+    train lasca 4 "$DATA/net1-lasca.nnue" "$DATA/sp1-lasca.txt" "${SCORES[@]}"
+    play lasca 2 12 2000 "$DATA/net1-lasca.nnue"
+    train lasca 4 "$DATA/net2-lasca.nnue" "$DATA/sp2-lasca.txt" "${SCORES[@]}"
+    play lasca 3 13 2000 "$DATA/net2-lasca.nnue"
+    train lasca 4 "$DATA/net3-lasca.nnue" "$DATA"/sp{1,2,3}-lasca.txt "${SCORES[@]}"
+    play lasca 4 14 8000 "$DATA/net3-lasca.nnue"
+    train lasca 4 "$NETS/lasca.nnue" "$DATA"/sp{2,3,4}-lasca.txt "${SCORES[@]}"
+}
 
-selfplay 3 13 "$DATA/net2"
-train bashni 3 "$NETS/bashni.nnue" "$DATA"/sp{1,2,3}-bashni.txt "${SHIPPED[@]}" &
-train lasca 4 "$NETS/lasca.nnue" "$DATA"/sp{1,2,3}-lasca.txt "${SHIPPED[@]}" &
-wait
+# Both at once; `wait PID` so that a failure in either stops the script.
+bashni &
+bashni_pid=$!
+lasca &
+lasca_pid=$!
+wait "$bashni_pid"
+wait "$lasca_pid"
 echo "networks written; rebuild (cargo build --release) to embed them"
