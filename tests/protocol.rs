@@ -1056,7 +1056,7 @@ fn bench_takes_the_command_line_arguments() {
     // The count of `bashni bench --depth 5` (docs/benchmarks.md).
     assert_eq!(
         last.split_whitespace().next(),
-        Some("13843"),
+        Some("14623"),
         "{lines:#?} {last}"
     );
     // And with the linear evaluation, kept for comparison.
