@@ -37,8 +37,9 @@ use bashni_rules::Variant;
 
 /// The networks built into this binary, by variant (`EvalFile embedded`,
 /// the default), made by docs/train-network.sh; each file's provenance
-/// says how. The `UCI_Elo` table is measured with them (docs/strength.md,
-/// "Calibration"): a new network means measuring it again.
+/// says how. The `UCI_Elo` table is measured in Bashni with them
+/// (docs/strength.md, "Calibration"): a new Bashni network means measuring
+/// it again.
 const EMBEDDED: [(Variant, &[u8]); 2] = [
     (Variant::Bashni, include_bytes!("nets/bashni.nnue")),
     (Variant::Lasca, include_bytes!("nets/lasca.nnue")),
