@@ -17,6 +17,21 @@ pub mod tournament;
 pub mod train;
 pub mod tune;
 
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar counting `len` things named `unit` (hidden when `quiet`).
+pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 /// A subcommand's arguments parsed from `argv` (the subcommand's name
 /// first), as the command line would parse them: for unit tests.
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `bashni openings`: an opening book of distinct positions that a search
 //! judges level, for matches and self-play.
 
-use crate::selfplay::{game_rng, progress_bar};
+use crate::progress_bar;
+use crate::selfplay::game_rng;
 use anyhow::{Context, bail};
 use bashni_engine::nnue::Network;
 use bashni_engine::protocol::{LINEAR, load_eval_file};

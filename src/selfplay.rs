@@ -18,7 +18,6 @@ use bashni_engine::protocol::{EMBEDDED, load_eval_file};
 use bashni_engine::search::{Config, Limits, Searcher, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
-use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -353,19 +352,6 @@ pub fn read_book(variant: Variant, path: &Path) -> anyhow::Result<Vec<String>> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-/// A bar counting `len` things named `unit` (hidden when `quiet`).
-pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
-    bar.set_style(
-        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 /// The output file, open for appending, with origin lines that name the
 /// command(s) that wrote its games (`train` and `tune` record them).
 fn open_output(args: &SelfplayArgs, existing: &Existing, adding: bool) -> anyhow::Result<File> {
@@ -401,7 +387,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
         .build()?;
-    let bar = progress_bar(todo.len() as u64, "games", args.quiet);
+    let bar = crate::progress_bar(todo.len() as u64, "games", args.quiet);
     let written = AtomicU64::new(0);
     let start = Instant::now();
     pool.install(|| {

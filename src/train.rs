@@ -14,7 +14,7 @@ use crate::tune::output::{current_commit, this_command};
 use anyhow::bail;
 use bashni_engine::nnue::FloatNetwork;
 use bashni_rules::Variant;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use model::{Adam, Sample};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -186,20 +186,6 @@ impl FitOptions {
     }
 }
 
-fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} positions, epoch {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
 /// A line above the progress bar, or on stderr when there is none (a
 /// hidden bar prints nothing).
 fn say(bar: &ProgressBar, line: &str) {
@@ -230,7 +216,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         weight_decay: args.weight_decay,
         seed: args.seed,
     };
-    let bar = progress_bar(set.fit.len() as u64 * args.epochs as u64, args.quiet);
+    let bar = crate::progress_bar(
+        set.fit.len() as u64 * args.epochs as u64,
+        "positions, epoch",
+        args.quiet,
+    );
     bar.set_message("1");
     let mut losses = Vec::new();
     let start = mean_loss(&net, &set.held_out);
