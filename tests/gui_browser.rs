@@ -243,9 +243,13 @@ async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
         click(client, "#study-new").await;
         wait_for(client, "return document.querySelectorAll('#study-board .column').length == 22", "Lasca's start").await;
         let after_start = fen_of(client, "study-board").await;
-        for square in ["a3", "b4", "c5", "a3"] {
-            click_square(client, square).await;
-        }
+        // Each move is answered by the server before the next is entered,
+        // as a player waits to see a move land.
+        click_square(client, "a3").await;
+        click_square(client, "b4").await;
+        study_moves_where(client, "m.length == 1").await;
+        click_square(client, "c5").await;
+        click_square(client, "a3").await;
         study_moves_where(client, "m.length == 2").await;
         let end = fen_of(client, "study-board").await;
         click(client, "#study-export").await;

@@ -104,14 +104,23 @@ pub async fn wait_for(client: &Client, script: &str, what: &str) -> Value {
     }
 }
 
+/// Click the element `css` selects. The page may redraw between finding
+/// the element and clicking it (a server message arrived); the click then
+/// never happened, and it is tried again on the element drawn in its place,
+/// as a player would click the square again.
 pub async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if e.is_stale_element_reference() && Instant::now() < deadline => {}
+            Err(e) => panic!("cannot click {css}: {e}"),
+        }
+    }
 }
 
 pub async fn click_square(client: &Client, square: &str) {
