@@ -670,6 +670,30 @@ fn go_nodes_repeats_with_one_thread() {
     }
 }
 
+/// `go depth D nodes N` stops at whichever limit comes first (the ladder's
+/// rivals search so): with one thread, node for node the search that the
+/// binding limit alone gives.
+#[test]
+fn go_depth_and_nodes_stop_at_the_first_limit() {
+    let position = "position fen W:a1Wwb,c3bw,g3b,b4Bb,f4w,g5w,d6b,e7bW,h8Bbw 0 1";
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 1");
+    let mut run = |go: &str| {
+        e.send("ucinewgame");
+        e.send(position);
+        search(&mut e, go)
+    };
+    let by_nodes = run("go nodes 20000");
+    assert_eq!(run("go depth 60 nodes 20000"), by_nodes, "the nodes bind");
+    let by_depth = run("go depth 3");
+    assert_eq!(
+        run("go depth 3 nodes 100000000"),
+        by_depth,
+        "the depth binds"
+    );
+    assert_ne!(by_nodes, by_depth);
+}
+
 /// The first `count` positions of the repository's openings book for
 /// `variant`, read as `match` reads a book.
 fn book_positions(variant: Variant, count: usize) -> Vec<String> {

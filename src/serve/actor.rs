@@ -699,7 +699,11 @@ impl Actor {
         };
         let game = self.room.game();
         let (strength, go) = match self.rival_move() {
-            Some(RivalMove::Search { depth, strength }) => (strength, Go::Depth(depth)),
+            Some(RivalMove::Search {
+                depth,
+                nodes,
+                strength,
+            }) => (strength, Go::DepthWithin { depth, nodes }),
             _ => (strength, self.clock_go()),
         };
         Some(SearchJob {

@@ -45,10 +45,12 @@ pub struct ClimbView {
 pub enum RivalMove {
     /// Play this legal move (the random one the seed chose).
     Play(String),
-    /// Search this many plies at full strength.
+    /// Search this many plies at full strength, within a node cap.
     Search {
         /// Plies.
         depth: u32,
+        /// The most nodes to spend.
+        nodes: u64,
         /// The strength to search at (always full: the depth limits it).
         strength: Strength,
     },
@@ -94,8 +96,9 @@ impl Climb {
     pub fn rival_move(&self, ply: u32, legal: &[String]) -> Option<RivalMove> {
         match self.run.rival_choice(ply, legal.len())? {
             RivalChoice::Random(index) => legal.get(index).cloned().map(RivalMove::Play),
-            RivalChoice::Search { depth } => Some(RivalMove::Search {
+            RivalChoice::Search { depth, nodes } => Some(RivalMove::Search {
                 depth,
+                nodes,
                 strength: Strength::Skill(bashni_engine::search::SKILL_FULL),
             }),
         }

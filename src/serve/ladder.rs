@@ -30,6 +30,15 @@ use bashni_rules::{Colour, Position, RuleSet, Variant, column_text, mix64};
 pub const SEARCH_RIVALS: [(u32, u32); 7] =
     [(1, 30), (2, 15), (3, 7), (4, 3), (5, 1), (6, 0), (7, 0)];
 
+/// The most nodes a searching rival spends on one move, beside its depth
+/// (`go depth D nodes N`). Depth alone is usually quick, but a Bashni
+/// endgame of flying kings can take rival 7 over 30 million nodes (about
+/// four seconds here); the cap keeps every answer within the ladder's
+/// one-second aim (about half a second on this machine). It binds
+/// rarely: of rival 7's 8,977 Bashni moves in its match against rival 6,
+/// three took over half a second (docs/ladder.md, "Time a rival takes").
+pub const RIVAL_NODE_CAP: u64 = 4_000_000;
+
 /// The highest rival number on any board: Bashni's, whose player has 12
 /// men (see [`last_rival`]).
 pub const MAX_RIVAL: u32 = 18;
@@ -160,10 +169,13 @@ pub enum RivalChoice {
     /// Play the legal move with this index (in the order the server lists
     /// them; the same order on a replay).
     Random(usize),
-    /// Ask the engine for its best move at full strength, `go depth`.
+    /// Ask the engine for its best move at full strength, `go depth D
+    /// nodes N`.
     Search {
         /// The plies to search.
         depth: u32,
+        /// The most nodes to spend ([`RIVAL_NODE_CAP`]).
+        nodes: u64,
     },
 }
 
@@ -179,7 +191,10 @@ pub fn rival_choice(
     rival: &Rival,
     legal_moves: usize,
 ) -> RivalChoice {
-    let search = RivalChoice::Search { depth: rival.depth };
+    let search = RivalChoice::Search {
+        depth: rival.depth,
+        nodes: RIVAL_NODE_CAP,
+    };
     if legal_moves == 0 || rival.random_percent == 0 {
         return search;
     }

@@ -95,6 +95,13 @@ pub enum Go {
     Depth(u32),
     /// A fixed number of nodes.
     Nodes(u64),
+    /// A fixed depth, stopped early after this many nodes.
+    DepthWithin {
+        /// The plies to search.
+        depth: u32,
+        /// The most nodes to spend.
+        nodes: u64,
+    },
     /// Until `stop`.
     Infinite,
 }
@@ -120,6 +127,7 @@ impl fmt::Display for Go {
             Go::MoveTime(ms) => write!(f, "go movetime {ms}"),
             Go::Depth(d) => write!(f, "go depth {d}"),
             Go::Nodes(n) => write!(f, "go nodes {n}"),
+            Go::DepthWithin { depth, nodes } => write!(f, "go depth {depth} nodes {nodes}"),
             Go::Infinite => write!(f, "go infinite"),
         }
     }
@@ -446,6 +454,8 @@ mod tests {
         assert_eq!(fen.to_string(), "position fen B:h8b");
         assert_eq!(Go::MoveTime(50).to_string(), "go movetime 50");
         assert_eq!(Go::Nodes(9).to_string(), "go nodes 9");
+        let within = Go::DepthWithin { depth: 7, nodes: 4 };
+        assert_eq!(within.to_string(), "go depth 7 nodes 4");
         assert_eq!(Go::Infinite.to_string(), "go infinite");
     }
 }

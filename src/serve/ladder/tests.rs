@@ -128,15 +128,17 @@ fn random_moves_are_spread_over_all_legal_moves() {
 #[test]
 fn full_strength_rivals_and_lost_positions_always_search() {
     let rival = Rival::for_level(6).expect("rival 6 exists");
-    assert!(
-        (0..1_000)
-            .all(|ply| rival_choice(5, 0, ply, &rival, 8) == RivalChoice::Search { depth: 6 })
-    );
+    assert!((0..1_000).all(|ply| rival_choice(5, 0, ply, &rival, 8)
+        == RivalChoice::Search {
+            depth: 6,
+            nodes: RIVAL_NODE_CAP
+        }));
     let rival = Rival::for_level(1).expect("rival 1 exists");
-    assert!(
-        (0..1_000)
-            .all(|ply| rival_choice(5, 0, ply, &rival, 0) == RivalChoice::Search { depth: 1 })
-    );
+    assert!((0..1_000).all(|ply| rival_choice(5, 0, ply, &rival, 0)
+        == RivalChoice::Search {
+            depth: 1,
+            nodes: RIVAL_NODE_CAP
+        }));
 }
 
 // ---- Handicapped starts -------------------------------------------------
