@@ -20,7 +20,7 @@ pub struct GuiArgs {
     pub open: bool,
     /// The engine, as for `match`: `cmd=PATH[,arg=ARG...][,option.NAME=VALUE...]`
     /// or a bare PATH; this program by default.
-    #[arg(long, value_parser = EngineSpec::parse)]
+    #[arg(long, value_parser = crate::serve::parse_engine)]
     pub engine: Option<EngineSpec>,
     /// `sqlite:PATH` or `postgres://...`; by default `gui.db` in the
     /// user's data directory (`$XDG_DATA_HOME/bashni`, else

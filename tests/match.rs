@@ -282,6 +282,80 @@ fn concurrent_games_under_a_clock_all_reach_the_pdn() {
     let _ = std::fs::remove_file(&pdn);
 }
 
+/// Seconds an engine thought over a game: the sum of its moves' times.
+fn thinking_seconds(game: &PdnGame, white: bool) -> f64 {
+    let first = if tag(game, "FEN").starts_with('W') == white {
+        0
+    } else {
+        1
+    };
+    game.comments
+        .iter()
+        .skip(first)
+        .step_by(2)
+        .flatten()
+        .filter_map(|c| c.rsplit(' ').next()?.strip_suffix('s')?.parse::<f64>().ok())
+        .sum()
+}
+
+#[test]
+fn time_odds_give_an_engine_its_own_clock() {
+    let pdn = pdn_path("odds");
+    let rich = format!("cmd={BIN},name=rich,tc=4+0.04");
+    let out = run_match(&[
+        "--engine",
+        &rich,
+        "--engine",
+        &format!("cmd={BIN},name=poor"),
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--openings",
+        &book("bashni"),
+        "--seed",
+        "5",
+        "--max-plies",
+        "40",
+        "--time-margin-ms",
+        "1000",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout(&out).contains("tc 1+0.01 (rich tc 4+0.04)"),
+        "{out:?}"
+    );
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 2);
+    let (mut rich_seconds, mut poor_seconds) = (0.0, 0.0);
+    for game in &games {
+        check_game(game, 40);
+        assert_eq!(tag(game, "TimeControl"), "1+0.01");
+        let rich_is_white = tag(game, "White") == "rich";
+        let (rich_tag, other_tag) = if rich_is_white {
+            ("WhiteTimeControl", "BlackTimeControl")
+        } else {
+            ("BlackTimeControl", "WhiteTimeControl")
+        };
+        assert_eq!(tag(game, rich_tag), "4+0.04");
+        assert_eq!(
+            game.tag(other_tag),
+            None,
+            "only the engine with odds gets a tag"
+        );
+        rich_seconds += thinking_seconds(game, rich_is_white);
+        poor_seconds += thinking_seconds(game, !rich_is_white);
+    }
+    // Four times the clock: the engine spends clearly more of it.
+    assert!(
+        rich_seconds > 2.0 * poor_seconds,
+        "rich {rich_seconds:.2} s, poor {poor_seconds:.2} s"
+    );
+    let _ = std::fs::remove_file(&pdn);
+}
+
 /// A misbehaving fake against the scripted fake: the misbehaving one loses
 /// every game with the expected termination, and the match finishes.
 fn forfeits(mode: &str, limit: &[&str], termination: &str) {
@@ -547,7 +621,17 @@ fn odd_game_counts_and_too_much_concurrency_are_warned_about() {
 #[test]
 fn bad_match_arguments_exit_with_code_2() {
     let fake = fixture("fake_engine.sh");
+    let odds_without_a_clock = format!("cmd={BIN},tc=5");
     for args in [
+        vec![
+            "--engine",
+            &odds_without_a_clock,
+            "--engine",
+            BIN,
+            "--depth",
+            "2",
+        ],
+        vec!["--engine", BIN, "--engine", "cmd=x,tc=fast"],
         vec!["--engine", BIN],
         vec!["--engine", BIN, "--engine", "/no/such/engine"],
         vec![

@@ -724,7 +724,8 @@ impl Actor {
             (Some([white, black]), Some(control)) => Go::Clock {
                 wtime: u64::try_from(white.max(1)).unwrap_or(1),
                 btime: u64::try_from(black.max(1)).unwrap_or(1),
-                increment: control.increment_ms,
+                winc: control.increment_ms,
+                binc: control.increment_ms,
                 moves_to_go: None,
             },
             _ => Go::MoveTime(ENGINE_MOVETIME_MS),

@@ -74,7 +74,7 @@ pub struct ServeArgs {
     pub database: String,
     /// The engine for engine seats and analysis, as for `match`; this
     /// program by default.
-    #[arg(long, value_parser = EngineSpec::parse)]
+    #[arg(long, value_parser = parse_engine)]
     pub engine: Option<EngineSpec>,
     /// Engine searches (and analyses) running at once; more wait in a
     /// queue the players see.
@@ -137,6 +137,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
 pub fn start(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server runtime")?;
     runtime.block_on(serve(args, banner))
+}
+
+/// `--engine` of `serve` and `gui`: a spec as for `match`, but without
+/// `tc=`, since the server keeps each room's clock itself.
+pub fn parse_engine(text: &str) -> Result<EngineSpec, String> {
+    let spec = EngineSpec::parse(text).map_err(|e| e.to_string())?;
+    match spec.tc {
+        Some(_) => Err("tc= is for match; the server keeps each room's clock".into()),
+        None => Ok(spec),
+    }
 }
 
 /// This very program, which is the engine when run without arguments.

@@ -254,17 +254,19 @@ pub struct GameOutcome {
 }
 
 /// Play one game from `opening_fen`; `engines` is indexed by colour
-/// (white first). Both engines must have had `new_game`.
+/// (white first), and so is `odds`, an engine's own time control in a
+/// clock match. Both engines must have had `new_game`.
 pub fn play_game(
     engines: [&mut Engine; 2],
     opening_fen: &str,
     settings: &GameSettings,
+    odds: [Option<TimeControl>; 2],
 ) -> anyhow::Result<GameOutcome> {
     let mut game = Game::from_fen(settings.rules, opening_fen)
         .map_err(|e| anyhow::anyhow!("bad opening '{opening_fen}': {e}"))?;
     let mut moves: Vec<PlayedMove> = Vec::new();
     let mut clocks = match settings.limit {
-        SearchLimit::Clock(control) => Some(Clocks::new(control)),
+        SearchLimit::Clock(control) => Some(Clocks::with_odds(odds.map(|o| o.unwrap_or(control)))),
         _ => None,
     };
     let mut adjudicator = Adjudicator::new(settings.adjudication);

@@ -31,8 +31,9 @@ pub struct MatchArgs {
 /// The options themselves.
 #[derive(clap::Args, Debug)]
 pub struct MatchOptions {
-    /// An engine: `cmd=PATH[,name=NAME][,arg=ARG...][,option.NAME=VALUE...]`,
-    /// or a bare PATH. Give two, or more for a tournament.
+    /// An engine: `cmd=PATH[,name=NAME][,tc=TC][,arg=ARG...][,option.NAME=VALUE...]`,
+    /// or a bare PATH. Give two, or more for a tournament. `tc=` gives the
+    /// engine its own clock in a `--tc` match (time odds).
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     pub engines: Vec<EngineSpec>,
     /// Settings for every engine: `[arg=ARG...][,option.NAME=VALUE...]`,

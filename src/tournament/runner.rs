@@ -369,7 +369,8 @@ fn play_scheduled(
     let (Some(w), Some(b)) = (w.as_mut(), b.as_mut()) else {
         bail!("internal error: an engine vanished");
     };
-    let outcome = play_game([w, b], &plan.openings[game.opening], &plan.settings)?;
+    let odds = [plan.engines[white].tc, plan.engines[black].tc];
+    let outcome = play_game([w, b], &plan.openings[game.opening], &plan.settings, odds)?;
     if let Some(colour) = outcome.failed {
         // Dropping kills the process; the next game starts a fresh one.
         let e = if colour == Colour::White {
@@ -436,6 +437,12 @@ fn pdn_game(plan: &Plan, record: &Record, date: &str) -> PdnGame {
         tags.push(("ForcedCapture", "false".to_string()));
     }
     tags.push(("TimeControl", pdn_time_control(plan.settings.limit)));
+    // Time odds, as cutechess writes them: the side's own control.
+    for (tag, engine) in [("WhiteTimeControl", white), ("BlackTimeControl", black)] {
+        if let Some(tc) = plan.engines[engine].tc {
+            tags.push((tag, tc.to_string()));
+        }
+    }
     if !matches!(plan.settings.limit, SearchLimit::Clock(_)) {
         tags.push(("SearchLimit", plan.limit_text.clone()));
     }

@@ -74,6 +74,12 @@ impl Plan {
         let limit = limit(args);
         let pairings = pairings(engines.len(), args.tournament);
         let schedule = schedule(&pairings, args, openings.len());
+        let limit_text = match limit {
+            SearchLimit::Clock(tc) => format!("tc {tc}{}", odds_text(&engines)),
+            SearchLimit::MoveTime(ms) => format!("movetime {ms}"),
+            SearchLimit::Depth(d) => format!("depth {d}"),
+            SearchLimit::Nodes(n) => format!("nodes {n}"),
+        };
         Ok(Plan {
             setup: setup_lines(args, &engines),
             engines,
@@ -81,12 +87,7 @@ impl Plan {
             openings,
             schedule,
             settings: settings(args, limit),
-            limit_text: match limit {
-                SearchLimit::Clock(tc) => format!("tc {tc}"),
-                SearchLimit::MoveTime(ms) => format!("movetime {ms}"),
-                SearchLimit::Depth(d) => format!("depth {d}"),
-                SearchLimit::Nodes(n) => format!("nodes {n}"),
-            },
+            limit_text,
             sprt: args.sprt,
             handshake: args
                 .timeout_ms
@@ -171,6 +172,14 @@ fn engines(args: &MatchOptions) -> anyhow::Result<Vec<EngineSpec>> {
         engine.args.splice(0..0, each_args.iter().cloned());
         engine.options.splice(0..0, each_options.iter().cloned());
     }
+    if let Some(engine) = engines.iter().find(|e| e.tc.is_some())
+        && args.tc.is_none()
+    {
+        bail!(
+            "engine '{}': tc= gives an engine time odds in a clock match; add --tc for the others",
+            engine.name
+        );
+    }
     let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
     for (i, engine) in engines.iter_mut().enumerate() {
         if names.iter().filter(|n| **n == engine.name).count() > 1 {
@@ -178,6 +187,20 @@ fn engines(args: &MatchOptions) -> anyhow::Result<Vec<EngineSpec>> {
         }
     }
     Ok(engines)
+}
+
+/// The engines' own clocks for the report, ` (NAME tc TC, ...)`; empty
+/// without time odds.
+fn odds_text(engines: &[EngineSpec]) -> String {
+    let odds: Vec<String> = engines
+        .iter()
+        .filter_map(|e| Some(format!("{} tc {}", e.name, e.tc?)))
+        .collect();
+    if odds.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", odds.join(", "))
+    }
 }
 
 /// The book, or the variant's start position.

@@ -38,9 +38,8 @@ impl Engine {
     pub fn start_command(cmd: &str, args: &[&str]) -> Engine {
         let spec = EngineSpec {
             name: "bashni".into(),
-            cmd: cmd.into(),
             args: args.iter().map(|a| a.to_string()).collect(),
-            options: Vec::new(),
+            ..EngineSpec::new(cmd)
         };
         Engine {
             client: ok(Client::start(&spec, &[], HANDSHAKE_TIMEOUT)),

@@ -103,11 +103,13 @@ pub enum Charge {
     Flagged,
 }
 
-/// Both sides' clocks under one time control. Time is given to it (the
-/// caller measures), so it never reads a clock itself.
+/// Both sides' clocks, under one time control or one each (time odds).
+/// Time is given to it (the caller measures), so it never reads a clock
+/// itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clocks {
-    control: TimeControl,
+    /// White's time control, then Black's.
+    controls: [TimeControl; 2],
     /// Milliseconds left, White's then Black's; negative once overdrawn
     /// within the margin.
     left_ms: [i64; 2],
@@ -115,19 +117,24 @@ pub struct Clocks {
 }
 
 impl Clocks {
-    /// Both clocks full, no move made.
+    /// Both clocks full under `control`, no move made.
     pub fn new(control: TimeControl) -> Clocks {
-        let base = ms(control.base_ms);
+        Clocks::with_odds([control; 2])
+    }
+
+    /// Time odds: each side its own control, White's first; both clocks
+    /// full, no move made.
+    pub fn with_odds(controls: [TimeControl; 2]) -> Clocks {
         Clocks {
-            control,
-            left_ms: [base; 2],
+            controls,
+            left_ms: controls.map(|c| ms(c.base_ms)),
             moves_made: [0; 2],
         }
     }
 
-    /// The time control.
-    pub fn control(&self) -> TimeControl {
-        self.control
+    /// The time control of `side`.
+    pub fn control(&self, side: Colour) -> TimeControl {
+        self.controls[side.index()]
     }
 
     /// The time left, White's then Black's, in milliseconds (negative when
@@ -159,7 +166,7 @@ impl Clocks {
         if self.left_ms[i] < -ms(margin.as_millis()) {
             return Charge::Flagged;
         }
-        let tc = self.control;
+        let tc = self.controls[i];
         self.left_ms[i] += ms(tc.increment_ms);
         self.moves_made[i] += 1;
         if tc.moves > 0 && self.moves_made[i].is_multiple_of(tc.moves) {
@@ -169,8 +176,8 @@ impl Clocks {
     }
 
     /// The `go` for `side` to move: both clocks (an overdrawn one as
-    /// `MIN_SENT_MS`), the increments when not zero, and the moves to the
-    /// end of the period under `moves/`.
+    /// `MIN_SENT_MS`), the increments unless both are zero, and the moves
+    /// to the end of `side`'s period under `moves/`.
     pub fn go(&self, side: Colour) -> Go {
         self.go_while(side, Duration::ZERO)
     }
@@ -181,13 +188,14 @@ impl Clocks {
     pub fn go_while(&self, side: Colour, thinking: Duration) -> Go {
         let left = self.left_while(side, thinking);
         let [wtime, btime] = left.map(|t| t.max(MIN_SENT_MS).unsigned_abs());
-        let tc = self.control;
+        let tc = self.control(side);
         let made = self.moves_made[side.index()];
         let moves_to_go = (tc.moves > 0).then(|| tc.moves - made % tc.moves);
         Go::Clock {
             wtime,
             btime,
-            increment: tc.increment_ms,
+            winc: self.controls[0].increment_ms,
+            binc: self.controls[1].increment_ms,
             moves_to_go,
         }
     }
@@ -268,6 +276,27 @@ mod tests {
         let no_margin = exact.charge(Colour::White, Duration::from_millis(1_000), Duration::ZERO);
         assert_eq!(no_margin, Charge::InTime);
         assert_eq!(go(&exact, Colour::Black), "go wtime 1 btime 1000");
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_clock() {
+        let tc = |s: &str| s.parse::<TimeControl>().expect("a time control");
+        let mut c = Clocks::with_odds([tc("20+0.2"), tc("10+0.1")]);
+        assert_eq!(c.control(Colour::Black), tc("10+0.1"));
+        assert_eq!(
+            go(&c, Colour::White),
+            "go wtime 20000 btime 10000 winc 200 binc 100"
+        );
+        let _ = charge(&mut c, Colour::White, 1_000);
+        let _ = charge(&mut c, Colour::Black, 1_000);
+        assert_eq!(c.left_ms(), [19_200, 9_100]);
+        let sudden = Clocks::with_odds([tc("5"), tc("5+1")]);
+        assert_eq!(
+            go(&sudden, Colour::Black),
+            "go wtime 5000 btime 5000 winc 0 binc 1000"
+        );
+        let even = Clocks::with_odds([tc("5"), tc("5")]);
+        assert_eq!(go(&even, Colour::Black), "go wtime 5000 btime 5000");
     }
 
     #[test]

@@ -84,8 +84,11 @@ pub enum Go {
         wtime: u64,
         /// Black's time left.
         btime: u64,
-        /// The increment of both sides; sent only when not zero.
-        increment: u64,
+        /// White's increment.
+        winc: u64,
+        /// Black's increment (another than White's under time odds).
+        /// Both are sent unless both are zero.
+        binc: u64,
         /// Moves to the end of the period, if the clock has periods.
         moves_to_go: Option<u32>,
     },
@@ -112,12 +115,13 @@ impl fmt::Display for Go {
             Go::Clock {
                 wtime,
                 btime,
-                increment,
+                winc,
+                binc,
                 moves_to_go,
             } => {
                 write!(f, "go wtime {wtime} btime {btime}")?;
-                if increment > 0 {
-                    write!(f, " winc {increment} binc {increment}")?;
+                if winc > 0 || binc > 0 {
+                    write!(f, " winc {winc} binc {binc}")?;
                 }
                 match moves_to_go {
                     Some(n) => write!(f, " movestogo {n}"),

@@ -1,9 +1,10 @@
 //! Engine specs: which program to run as an engine, with which arguments
 //! and options, in the command-line form that `match` and `gui` share
-//! (`cmd=PATH[,name=NAME][,arg=ARG...][,option.NAME=VALUE...]` or a bare
-//! path).
+//! (`cmd=PATH[,name=NAME][,tc=TC][,arg=ARG...][,option.NAME=VALUE...]`
+//! or a bare path).
 
 use crate::Error;
+use crate::clock::TimeControl;
 use std::path::{Path, PathBuf};
 
 /// One engine: a program, its arguments and the options to set.
@@ -17,6 +18,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// `setoption` pairs, sent in the order given.
     pub options: Vec<(String, String)>,
+    /// Its own time control in a clock match (time odds); `None` plays
+    /// the match's.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -28,13 +32,14 @@ impl EngineSpec {
             cmd,
             args: Vec::new(),
             options: Vec::new(),
+            tc: None,
         }
     }
 
     /// Parse an engine given on the command line: keyed fields, or a bare
     /// path.
     pub fn parse(text: &str) -> Result<EngineSpec, Error> {
-        let keyed = ["cmd=", "name=", "arg=", "option."]
+        let keyed = ["cmd=", "name=", "tc=", "arg=", "option."]
             .iter()
             .any(|k| text.starts_with(k));
         if !keyed {
@@ -52,6 +57,7 @@ impl EngineSpec {
         }
         spec.args = fields.args;
         spec.options = fields.options;
+        spec.tc = fields.tc;
         Ok(spec)
     }
 
@@ -75,6 +81,7 @@ struct Fields {
     name: Option<String>,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    tc: Option<TimeControl>,
 }
 
 impl Fields {
@@ -86,6 +93,12 @@ impl Fields {
             "cmd" => self.cmd = Some(value.to_string()),
             "name" => self.name = Some(value.to_string()),
             "arg" => self.args.push(value.to_string()),
+            "tc" => {
+                let tc = value
+                    .parse()
+                    .map_err(|e| Error::Spec(format!("tc={value}: {e}")))?;
+                self.tc = Some(tc);
+            }
             _ => match key.strip_prefix("option.") {
                 Some(option) if !option.is_empty() => {
                     (self.options).push((option.to_string(), value.to_string()))
@@ -131,6 +144,12 @@ mod tests {
         assert!(EngineSpec::parse("cmd=,name=x").is_err());
         assert!(EngineSpec::parse("cmd=x,colour=red").is_err());
         assert!(EngineSpec::parse("cmd=x,option.=3").is_err());
+        let odds = EngineSpec::parse("cmd=x,tc=20+0.2").unwrap();
+        assert_eq!(odds.tc, "20+0.2".parse().ok());
+        assert_eq!(bare.tc, None);
+        let bad = EngineSpec::parse("cmd=x,tc=fast").unwrap_err().to_string();
+        assert!(bad.contains("tc=fast"), "{bad}");
+        assert!(EngineSpec::parse_each("tc=5").is_err());
         let each = EngineSpec::parse_each("option.Hash=64,arg=-v").unwrap();
         assert_eq!(each.options, vec![("Hash".to_string(), "64".to_string())]);
         assert_eq!(each.args, vec!["-v".to_string()]);
