@@ -5,7 +5,7 @@
 use bashni_host::pdn::{PdnGame, parse_pdn};
 use bashni_rules::{KingLanding, Position, RuleSet, Variant};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_bashni");
@@ -238,24 +238,19 @@ fn optional_captures_reach_the_referee_the_engines_and_the_pdn() {
     let _ = std::fs::remove_file(&pdn);
 }
 
-#[test]
-fn concurrent_games_under_a_clock_all_reach_the_pdn() {
-    let pdn = pdn_path("clock");
-    let out = run_match(&[
+/// A match of `engines` under the clock `tc` from the Bashni book, games
+/// capped at 40 plies, then `extra`.
+fn clock_match(engines: [&str; 2], tc: &str, pdn: &Path, extra: &[&str]) -> Output {
+    let book = book("bashni");
+    let mut args = vec![
         "--engine",
-        BIN,
+        engines[0],
         "--engine",
-        BIN,
-        "--games",
-        "4",
+        engines[1],
         "--tc",
-        "40/2+0.05",
-        "--concurrency",
-        "2",
+        tc,
         "--openings",
-        &book("bashni"),
-        "--seed",
-        "3",
+        &book,
         "--max-plies",
         "40",
         // Tests share the cores: a generous margin keeps a busy machine
@@ -263,8 +258,17 @@ fn concurrent_games_under_a_clock_all_reach_the_pdn() {
         "--time-margin-ms",
         "1000",
         "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
+        pdn.to_str().expect("a UTF-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    run_match(&args)
+}
+
+#[test]
+fn concurrent_games_under_a_clock_all_reach_the_pdn() {
+    let pdn = pdn_path("clock");
+    let extra = ["--games", "4", "--concurrency", "2", "--seed", "3"];
+    let out = clock_match([BIN, BIN], "40/2+0.05", &pdn, &extra);
     assert!(out.status.success(), "{out:?}");
     let games = read_games(&pdn);
     assert_eq!(games.len(), 4);
@@ -302,26 +306,9 @@ fn thinking_seconds(game: &PdnGame, white: bool) -> f64 {
 fn time_odds_give_an_engine_its_own_clock() {
     let pdn = pdn_path("odds");
     let rich = format!("cmd={BIN},name=rich,tc=4+0.04");
-    let out = run_match(&[
-        "--engine",
-        &rich,
-        "--engine",
-        &format!("cmd={BIN},name=poor"),
-        "--games",
-        "2",
-        "--tc",
-        "1+0.01",
-        "--openings",
-        &book("bashni"),
-        "--seed",
-        "5",
-        "--max-plies",
-        "40",
-        "--time-margin-ms",
-        "1000",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
+    let poor = format!("cmd={BIN},name=poor");
+    let extra = ["--games", "2", "--seed", "5"];
+    let out = clock_match([&rich, &poor], "1+0.01", &pdn, &extra);
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout(&out).contains("tc 1+0.01 (rich tc 4+0.04)"),
