@@ -705,6 +705,54 @@ fn a_clock_move_keeps_close_to_its_plan() {
     }
 }
 
+/// Two threads keep every move of a fast game within its hard limit, in
+/// both variants. Only one thread watches the clock, so a search in
+/// which that thread stops looking while the other one works (a
+/// tree-splitting build did so while its main thread waited at a split
+/// point: two games of 234 lost on time) passes the limit. A fixed
+/// movetime is used to its end, so its last iteration is always the one
+/// the limit cuts; a clock move is cut only now and then.
+#[test]
+fn two_threads_keep_every_move_within_the_hard_limit() {
+    const PLIES: usize = 30;
+    let searches = [
+        "go movetime 150",
+        "go wtime 3000 btime 3000 winc 30 binc 30",
+    ];
+    for variant in ["bashni", "lasca"] {
+        let mut e = Engine::start();
+        e.send("debug on");
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name Threads value 2");
+        let mut position = String::from("position startpos moves");
+        for ply in 0..PLIES {
+            let mut best = String::new();
+            holds_within_attempts(&format!("{variant} ply {ply}"), || {
+                e.send(&position);
+                let go = searches[ply % 2];
+                e.send(go);
+                let lines = e.until("bestmove");
+                best = lines
+                    .last()
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .unwrap_or_default()
+                    .to_string();
+                if best == "(none)" {
+                    return Ok(());
+                }
+                let t = time_line(&lines);
+                check(t.used <= t.hard + 25, || {
+                    format!("{variant} ply {ply}, {go}: past the hard limit: {t:?}")
+                })
+            });
+            if best == "(none)" {
+                break;
+            }
+            position = format!("{position} {best}");
+        }
+    }
+}
+
 #[test]
 fn pondering_time_counts_after_ponderhit() {
     // Longer than the hard limit (1950 ms on this clock).
