@@ -10,7 +10,7 @@ mod checks;
 use bashni_rules::{KingLanding, Position, RuleSet, Variant, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::engine::{Engine, run_piped};
+use support::engine::{Engine, bestmove_in, run_piped};
 use support::timing::{check, holds_within_attempts};
 
 fn position(variant: Variant, landing: KingLanding, fen: &str) -> Position {
@@ -34,13 +34,12 @@ fn assert_legal_answer(e: &mut Engine, pos: &Position, args: &str) {
     let lines = e.until("bestmove");
     let errors: Vec<_> = lines.iter().filter(|l| l.contains("error")).collect();
     assert!(errors.is_empty(), "go {args}: {errors:?}");
-    let last = lines.last().expect("a bestmove line");
-    let mv = last.split_whitespace().nth(1).expect("a move");
+    let mv = bestmove_in(&lines);
     let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     if legal.is_empty() {
         assert_eq!(mv, "(none)", "in {}", pos.to_fen());
     } else {
-        assert!(legal.iter().any(|m| m == mv), "{mv} in {}", pos.to_fen());
+        assert!(legal.contains(&mv), "{mv} in {}", pos.to_fen());
     }
 }
 

@@ -4,7 +4,7 @@ mod support;
 
 use bashni_host::info::Info;
 use std::time::{Duration, Instant};
-use support::engine::{Engine, exit_after, run_piped};
+use support::engine::{Engine, bestmove_in, exit_after, run_piped};
 use support::timing::{check, holds_within_attempts};
 
 fn legal_moves(variant: bashni_rules::Variant, fen: &str) -> Vec<String> {
@@ -732,11 +732,7 @@ fn two_threads_keep_every_move_within_the_hard_limit() {
                 let go = searches[ply % 2];
                 e.send(go);
                 let lines = e.until("bestmove");
-                best = lines
-                    .last()
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .unwrap_or_default()
-                    .to_string();
+                best = bestmove_in(&lines);
                 if best == "(none)" {
                     return Ok(());
                 }
@@ -821,7 +817,7 @@ fn multipv_lines_are_best_first_and_bestmove_is_line_one() {
                 "{fen} depth {depth}: {scores:?}"
             );
         }
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        let best = bestmove_in(&lines);
         assert_eq!(best, multipv_scores(&lines, 6)[0].2, "{fen}");
     }
 }

@@ -118,10 +118,17 @@ impl Engine {
 
     #[track_caller]
     pub fn bestmove(&mut self) -> String {
-        let lines = self.until("bestmove");
-        let last = lines.last().expect("bestmove line");
-        last.split_whitespace().nth(1).expect("a move").to_string()
+        bestmove_in(&self.until("bestmove"))
     }
+}
+
+/// The move of the `bestmove` line that ends `lines` (as read by
+/// `Engine::until("bestmove")`), for tests that also read the lines
+/// before it.
+#[track_caller]
+pub fn bestmove_in(lines: &[String]) -> String {
+    let last = lines.last().expect("bestmove line");
+    last.split_whitespace().nth(1).expect("a move").to_string()
 }
 
 fn spawn(stdout: Stdio) -> (Child, ChildStdin) {
