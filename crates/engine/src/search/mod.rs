@@ -23,6 +23,7 @@ use params::{
 };
 use rand::RngExt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use worker::{RootMove, Worker};
@@ -443,6 +444,11 @@ impl<'s, 'a: 's, T: Table> HelperJob<'s, 'a, T> {
     /// included; returns how many the system refused. It may refuse a
     /// thread (address space, limits): the search goes on with those it
     /// gave, at least the main one.
+    ///
+    /// Each helper is started only once the one before it has made its
+    /// worker (and so its malloc arena): otherwise the room probed for one
+    /// helper could be taken by others still starting, and an allocation
+    /// past the limit aborts the process.
     fn spawn<'scope>(
         &self,
         scope: &'scope std::thread::Scope<'scope, 's>,
@@ -451,20 +457,25 @@ impl<'s, 'a: 's, T: Table> HelperJob<'s, 'a, T> {
     ) -> usize {
         for id in 1..threads.max(1) {
             let (job, roots) = (HelperJob { ..*self }, roots.to_vec());
+            let (ready, started) = std::sync::mpsc::sync_channel(1);
             let refused = !room_for_another_thread()
                 || std::thread::Builder::new()
-                    .spawn_scoped(scope, move || job.run(id, roots))
+                    .spawn_scoped(scope, move || job.run(id, roots, ready))
                     .is_err();
             if refused {
                 return threads - id;
             }
+            // An error means the helper ended before it was ready, which
+            // leaves the room it would have taken.
+            let _ = started.recv();
         }
         0
     }
 
     /// Search the root, skipping depths in a pattern of helper `id`'s own,
-    /// and offer each finished iteration to the main thread.
-    fn run(self, id: usize, mut roots: Vec<RootMove>) {
+    /// and offer each finished iteration to the main thread. `ready` is
+    /// told once the helper's memory is allocated.
+    fn run(self, id: usize, mut roots: Vec<RootMove>, ready: SyncSender<()>) {
         let HelperJob {
             pos,
             game_keys,
@@ -474,6 +485,8 @@ impl<'s, 'a: 's, T: Table> HelperJob<'s, 'a, T> {
             multi_pv,
         } = self;
         let mut worker = Worker::new(pos.clone(), game_keys, shared, rules, false);
+        // The spawner waits for this before it probes for the next helper.
+        let _ = ready.send(());
         for depth in 1..=max_depth {
             if depth < max_depth && helper_skips(id, depth) {
                 continue;
