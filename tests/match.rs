@@ -175,6 +175,7 @@ fn self_play_at_low_depth_writes_a_pdn_that_replays() {
         assert!(report.contains("Elo difference: "), "{report}");
         assert!(report.contains("Ptnml(0-2): ["), "{report}");
         assert!(report.contains(", pairs 2, "), "{report}");
+        assert!(report.contains("\nNormalized Elo: "), "{report}");
         let games = read_games(&pdn);
         assert_eq!(games.len(), 4);
         for game in &games {

@@ -137,3 +137,30 @@ fn stats_reports_bad_files_in_one_line() {
     }
     let _ = std::fs::remove_file(&bad);
 }
+
+/// The figures docs/strength.md gives for two threads against one in Lasca
+/// come from the committed games: `stats` over both samples' PDN files.
+/// Expected values computed independently (python3, statistics.NormalDist)
+/// from the pentanomial counts: mean pair score m = 220.25 / 400, variance
+/// v; Elo -400 log10(1/x - 1) and nElo (x - 1/2) / sqrt(2 v) * 800 / ln 10
+/// at m and m -/+ 1.96 sqrt(v / 400).
+#[test]
+fn stats_reproduces_the_documented_lasca_thread_figures() {
+    let matches = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matches");
+    let files = [
+        "threads-balanced-lasca-10+0.1.pdn",
+        "threads-balanced-lasca-seed137-10+0.1.pdn",
+    ]
+    .map(|name| matches.join(name));
+    let out = Command::new(BIN).arg("stats").args(files).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    for line in [
+        "Score of threads2 vs threads1: 346 - 265 - 189  [0.551] 800",
+        "Ptnml(0-2): [7, 29, 264, 76, 24], pairs 400, pair DrawRatio: 66.0 %",
+        "Pentanomial Elo: 35.3 +/- 12.5 (95% interval 22.8 .. 47.9), LOS: 100.0 %",
+        "Normalized Elo: 68.2 +/- 24.1 (95% interval 44.2 .. 92.3)",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}\n{text}");
+    }
+}

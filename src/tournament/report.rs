@@ -4,10 +4,10 @@
 //!
 //! For each pairing the report gives the line cutechess prints and scripts
 //! parse (`Score of A vs B: W - L - D  [ratio] N`), the Elo difference with
-//! its 95% interval, LOS and draw ratio from single games (trinomial), and
-//! the pentanomial counts of game pairs with their own Elo interval and LOS
-//! (as fastchess reports them). With more than two engines, standings and a
-//! cross table follow.
+//! its 95% interval, LOS and draw ratio from single games (trinomial), the
+//! pentanomial counts of game pairs with their own Elo interval and LOS,
+//! and normalized Elo from the pairs (as fastchess reports them). With more
+//! than two engines, standings and a cross table follow.
 
 use super::stats::{EloEstimate, Penta, Sample, Sprt, SprtDecision, SprtModel, Wdl};
 use std::collections::BTreeMap;
@@ -143,6 +143,7 @@ impl Scoreboard {
             elo_text(pairs),
             percent(pairs.and_then(|p| p.los()))
         );
+        bashni_engine::outln!("Normalized Elo: {}", normalized_elo_text(penta));
     }
 
     fn sprt_line(&self, status: &SprtStatus) -> String {
@@ -280,19 +281,33 @@ fn elo_text(sample: Option<Sample>) -> String {
     let Some(sample) = sample else {
         return "- (no games)".into();
     };
-    let EloEstimate { elo, lower, upper } = sample.elo();
-    if !elo.is_finite() {
+    let estimate = sample.elo();
+    if !estimate.elo.is_finite() {
         return format!(
             "{} (one side scored every point: no interval)",
-            elo_number(elo)
+            elo_number(estimate.elo)
         );
     }
+    interval_text(&estimate)
+}
+
+/// Normalized Elo as `elo_text` writes Elo, or why there is none.
+fn normalized_elo_text(penta: &Penta) -> String {
+    match penta.normalized_elo() {
+        Some(estimate) => interval_text(&estimate),
+        None if penta.pairs() == 0 => "- (no pairs)".into(),
+        None => "- (every pair scored the same: no spread)".into(),
+    }
+}
+
+/// `12.3 +/- 20.1 (95% interval -7.8 .. 32.4)`.
+fn interval_text(estimate: &EloEstimate) -> String {
     format!(
         "{} +/- {} (95% interval {} .. {})",
-        elo_number(elo),
-        elo_number((upper - lower) / 2.0),
-        elo_number(lower),
-        elo_number(upper)
+        elo_number(estimate.elo),
+        elo_number(estimate.margin()),
+        elo_number(estimate.lower),
+        elo_number(estimate.upper)
     )
 }
 

@@ -172,6 +172,31 @@ impl Penta {
         std::array::from_fn(|k| (k as f64 / 4.0, self.counts[k]))
     }
 
+    /// Normalized Elo with its 95% interval, as fastchess prints `nElo`
+    /// (M. Van den Bergh, "Comments on normalized Elo"): the mean score's
+    /// distance from 1/2 in standard deviations of one game's score, times
+    /// 800 / ln 10. Draws narrow both the edge and the spread, so it
+    /// changes much less than Elo with the draw rate of a book or a time
+    /// control, and compares matches whose draw rates differ. `None`
+    /// before any pair or when every pair scored the same.
+    pub fn normalized_elo(&self) -> Option<EloEstimate> {
+        let sample = self.sample()?;
+        // A pair's normalised score is the mean of two games' scores, so
+        // its variance is half of one game's.
+        let game_deviation = (2.0 * sample.variance).sqrt();
+        if game_deviation == 0.0 {
+            return None;
+        }
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let normalized = |score: f64| (score - 0.5) / game_deviation * scale;
+        let z = z_95() * sample.std_error();
+        Some(EloEstimate {
+            elo: normalized(sample.mean),
+            lower: normalized(sample.mean - z),
+            upper: normalized(sample.mean + z),
+        })
+    }
+
     /// The share of pairs that scored one point of two (two draws, or a
     /// win and a loss), as fastchess prints its pentanomial DrawRatio.
     pub fn draw_ratio(&self) -> Option<f64> {
@@ -465,6 +490,45 @@ mod tests {
         assert!(close(sprt.llr_penta(&penta), 0.141396, 1e-5));
         assert_eq!(penta.draw_ratio(), Some(0.4));
         assert_eq!(Penta::default().sample(), None);
+        // Normalized Elo, the same python3 session:
+        //   (x - 0.5) / sqrt(2 var) * 800 / ln 10 at m, m -/+ z*se
+        //                              -> 28.55903, -39.53709, 96.65515
+        let nelo = penta.normalized_elo().unwrap();
+        assert!(close(nelo.elo, 28.55903, 1e-4), "{nelo:?}");
+        assert!(close(nelo.lower, -39.53709, 1e-4), "{nelo:?}");
+        assert!(close(nelo.upper, 96.65515, 1e-4), "{nelo:?}");
+    }
+
+    #[test]
+    fn normalized_elo_needs_spread() {
+        assert_eq!(Penta::default().normalized_elo(), None);
+        let all_even = Penta {
+            counts: [0, 0, 7, 0, 0],
+        };
+        assert_eq!(all_even.normalized_elo(), None);
+        let all_won = Penta {
+            counts: [0, 0, 0, 0, 3],
+        };
+        assert_eq!(all_won.normalized_elo(), None);
+    }
+
+    #[test]
+    fn draws_shrink_normalized_elo_less_than_elo() {
+        // The same wins and losses, once with 30 pairs of two draws
+        // added. python3: m = 2/3, var = 2/9 and m = 7/12, var = 17/144;
+        // Elo 120.41 and 58.45, nElo 86.859 and 59.585.
+        let decisive = Penta {
+            counts: [10, 0, 0, 0, 20],
+        };
+        let drawish = Penta {
+            counts: [10, 0, 30, 0, 20],
+        };
+        let elo = |p: &Penta| p.sample().unwrap().elo().elo;
+        let nelo = |p: &Penta| p.normalized_elo().unwrap().elo;
+        assert!(close(elo(&decisive), 120.412, 1e-3));
+        assert!(close(elo(&drawish), 58.451, 1e-3));
+        assert!(close(nelo(&decisive), 86.859, 1e-3));
+        assert!(close(nelo(&drawish), 59.585, 1e-3));
     }
 
     #[test]
