@@ -55,6 +55,13 @@ fn report(text: &str) -> String {
         .join("\n")
 }
 
+/// `bashni stats` over these files, which must succeed; its output.
+fn stats(files: &[&Path]) -> String {
+    let out = Command::new(BIN).arg("stats").args(files).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    stdout(&out)
+}
+
 fn games(path: &PathBuf) -> Vec<PdnGame> {
     parse_pdn(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -106,12 +113,7 @@ fn shards_in_separate_processes_merge_into_the_unsharded_match() {
     whole.sort();
     assert_eq!(merged, whole);
 
-    let stats = |files: &[&PathBuf]| {
-        let out = Command::new(BIN).arg("stats").args(files).output().unwrap();
-        assert!(out.status.success(), "{out:?}");
-        stdout(&out)
-    };
-    let from_shards = stats(&shards.iter().collect::<Vec<_>>());
+    let from_shards = stats(&shards.iter().map(PathBuf::as_path).collect::<Vec<_>>());
     let from_full = stats(&[&full]);
     assert!(
         from_shards.starts_with("Games: 24 from 3 file(s)"),
@@ -152,9 +154,7 @@ fn stats_reproduces_the_documented_lasca_thread_figures() {
         "threads-balanced-lasca-seed137-10+0.1.pdn",
     ]
     .map(|name| matches.join(name));
-    let out = Command::new(BIN).arg("stats").args(files).output().unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let text = stdout(&out);
+    let text = stats(&files.each_ref().map(PathBuf::as_path));
     for line in [
         "Score of threads2 vs threads1: 346 - 265 - 189  [0.551] 800",
         "Ptnml(0-2): [7, 29, 264, 76, 24], pairs 400, pair DrawRatio: 66.0 %",
