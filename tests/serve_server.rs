@@ -323,6 +323,13 @@ async fn kill_nine_and_restart(database: &str) {
         assert_eq!(seated["seat"], seat);
         let after = room_state(&mut page, |s| s["id"] == room.as_str()).await;
         assert_eq!(moves(&after), moves(before), "the same moves");
+        assert!(
+            after["seq"].as_u64() > before["seq"].as_u64(),
+            "the restored room numbers its states after the ones pages show \
+             (a page ignores older numbers): {} after {}",
+            after["seq"],
+            before["seq"]
+        );
         assert_eq!(after["draw_offer"], before["draw_offer"], "the same offers");
         if let (Some(was), Some(now)) = (
             before["clock_ms"][to_move].as_i64(),

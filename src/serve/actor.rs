@@ -22,7 +22,7 @@ use super::view::{
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// Nodes per position when a finished game is analysed.
@@ -197,6 +197,17 @@ struct Actor {
     climb_due: bool,
 }
 
+/// The number of a room task's first state: microseconds since the Unix
+/// epoch. A page ignores a state numbered below the one it shows, so a
+/// room brought back after a restart must number its states after every
+/// one the pages kept; counting from zero again froze their boards. Below
+/// 2^53, so exact as a JavaScript number.
+fn first_state_number() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+}
+
 /// Start the task of `room` (with the ladder run played in it, if any);
 /// `on_exit` runs when it ends (idle, closed).
 pub fn spawn(
@@ -206,8 +217,9 @@ pub fn spawn(
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
+    let first_seq = first_state_number();
     let (state, state_rx) = watch::channel(Published {
-        seq: 0,
+        seq: first_seq,
         whole: Json::from_static("{}"),
         after_move: None,
     });
@@ -219,7 +231,7 @@ pub fn spawn(
         shared,
         me: tx.clone(),
         state,
-        seq: 0,
+        seq: first_seq,
         online: [0; 2],
         watchers: 0,
         engine_asked: None,
