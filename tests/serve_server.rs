@@ -267,7 +267,7 @@ async fn hostile_clients_are_refused_and_cut_off() {
 /// server with SIGKILL, wait, start it again on the same database: every
 /// game is back with its moves and offers, the downtime is not charged,
 /// and the players take their seats again and play on; the finished game
-/// is shown as it ended.
+/// is shown as it ended, its clocks as they stopped.
 async fn kill_nine_and_restart(database: &str) {
     let mut server = Serve::start(database, &[]);
     let mut games = Vec::new();
@@ -286,10 +286,18 @@ async fn kill_nine_and_restart(database: &str) {
         }
         games.push((room, tokens, state));
     }
-    let (mut ann, mut bob, finished, _, state) = two_players(&server, None).await;
+    let (mut ann, mut bob, finished, _, state) = two_players(&server, Some("5+3")).await;
     let finished_state = play_one(&mut ann, &mut [&mut bob], &state).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     bob.send(json!({"type": "resign"})).await;
-    room_state(&mut ann, |s| s["phase"] == "over").await;
+    let over = room_state(&mut ann, |s| s["phase"] == "over").await;
+    let black_ms = |s: &serde_json::Value| s["clock_ms"][1].as_i64().expect("Black's clock");
+    assert!(
+        black_ms(&over) <= black_ms(&finished_state) - 300,
+        "Black's clock stops where it ran when he resigned: {} after {}",
+        black_ms(&over),
+        black_ms(&finished_state)
+    );
     tokio::time::sleep(Duration::from_millis(2500)).await;
     server.kill9();
     let downtime = Duration::from_secs(6);
@@ -308,6 +316,10 @@ async fn kill_nine_and_restart(database: &str) {
     assert_eq!(ended["result"]["result"], "2-0");
     assert_eq!(ended["result"]["reason"], "Black resigned");
     assert_eq!(moves(&ended), moves(&finished_state));
+    assert_eq!(
+        ended["clock_ms"], over["clock_ms"],
+        "the clocks as they stopped, not as the last move left them"
+    );
     assert_eq!(games[0].2["draw_offer"], "white");
     for (room, tokens, before) in &games {
         let to_move = usize::from(before["to_move"] == "black");

@@ -161,6 +161,7 @@ async fn move_reads_back(store: Store) {
                 result: "2-0".into(),
                 reason: "Black resigned".into(),
                 finished_at_ms: 9_000,
+                clock_ms: None,
             },
         })
         .await
@@ -247,6 +248,7 @@ async fn unfinished_games_come_back(store: Store) {
                 result: "0-2".into(),
                 reason: "resignation".into(),
                 finished_at_ms: 3_000,
+                clock_ms: None,
             },
         })
         .await
@@ -446,15 +448,17 @@ async fn refused_write_undone_alone(store: Store) {
         matches!(alone, Err(StoreError::DuplicatePly { ply: 1, .. })),
         "{alone:?}"
     );
+    // The clocks as they stopped come back with the result.
     let result = ResultRecord {
         result: "2-0".into(),
         reason: "resignation".into(),
         finished_at_ms: 5_000,
+        clock_ms: Some([61_000, 0]),
     };
     tx.apply_alone(&Write::GameEnd {
         room_id: elsewhere.clone(),
         game_no: 1,
-        result,
+        result: result.clone(),
     })
     .await
     .expect("transaction")
@@ -469,6 +473,7 @@ async fn refused_write_undone_alone(store: Store) {
         .expect("load")
         .expect("room");
     assert_eq!(finished.status, RoomStatus::Finished);
+    assert_eq!(finished.game.and_then(|g| g.result), Some(result));
 }
 
 async fn seats_takebacks_results_lobby(store: Store) {
@@ -570,6 +575,7 @@ async fn seats_takebacks_results_lobby(store: Store) {
         result: "1-1".into(),
         reason: "draw agreed".into(),
         finished_at_ms: 99,
+        clock_ms: None,
     };
     store
         .apply(&Write::GameEnd {

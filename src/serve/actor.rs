@@ -349,9 +349,9 @@ impl Actor {
         let room = &mut self.room;
         let result = match action {
             Action::Move(text) => room.play(seat, &text, now),
-            Action::Resign => room.resign(seat),
-            Action::OfferDraw => room.offer_draw(seat),
-            Action::AcceptDraw => room.accept_draw(seat),
+            Action::Resign => room.resign(seat, now),
+            Action::OfferDraw => room.offer_draw(seat, now),
+            Action::AcceptDraw => room.accept_draw(seat, now),
             Action::DeclineDraw => room.decline_draw(seat),
             Action::Takeback => room.request_takeback(seat),
             Action::AcceptTakeback => room.accept_takeback(seat, now),
@@ -544,12 +544,17 @@ impl Actor {
                     })
                     .await
             }
-            Event::GameOver { game_no, outcome } => {
+            Event::GameOver {
+                game_no,
+                outcome,
+                clock_ms,
+            } => {
                 let game_no = *game_no;
                 let record = ResultRecord {
                     result: outcome.result_token().to_owned(),
                     reason: outcome.to_string(),
                     finished_at_ms: now,
+                    clock_ms: *clock_ms,
                 };
                 writer
                     .write(Write::GameEnd {

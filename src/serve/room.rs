@@ -15,7 +15,7 @@ use super::config::{Opponent, RoomConfig};
 use super::store::GameRecord;
 use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
-use bashni_host::clock::{Charge, Clocks};
+use bashni_host::clock::Clocks;
 use bashni_host::pdn::result_token;
 use bashni_rules::{Colour, Game, GameEnd};
 use std::fmt;
@@ -250,6 +250,9 @@ pub enum Event {
         game_no: u32,
         /// How.
         outcome: Outcome,
+        /// Both clocks as they stopped (the side to move charged its last
+        /// turn, a clock that ran out at zero), or `None` without a clock.
+        clock_ms: Option<[i64; 2]>,
     },
 }
 
@@ -318,6 +321,8 @@ pub struct Room {
     start_fen: Option<String>,
     game: Game,
     clocks: Option<Clocks>,
+    /// Both clocks as they stopped when the game ended ([`Event::GameOver`]).
+    stopped_clock_ms: Option<[i64; 2]>,
     /// The time charged for each move of the game, to rebuild the clocks
     /// after a takeback.
     elapsed_ms: Vec<u64>,
@@ -352,6 +357,7 @@ impl Room {
             start_fen: None,
             game: Game::new(config.game.rules()),
             clocks: config.clock.map(Clocks::new),
+            stopped_clock_ms: None,
             elapsed_ms: Vec::new(),
             turn_began: now,
             phase: Phase::Waiting,
@@ -424,6 +430,7 @@ impl Room {
                     RoomError::Corrupt(format!("result {} ({})", result.result, result.reason))
                 })?;
             room.phase = Phase::Over(outcome);
+            room.stopped_clock_ms = result.clock_ms;
         } else if loaded.status == RoomStatus::Finished {
             return Err(RoomError::Corrupt(
                 "a finished room without a result".into(),
@@ -567,7 +574,8 @@ impl Room {
             Phase::Playing => {
                 clocks.left_while(self.game.position().side_to_move(), self.thinking(now))
             }
-            _ => clocks.left_ms(),
+            Phase::Over(_) => self.stopped_clock_ms.unwrap_or(clocks.left_ms()),
+            Phase::Waiting => clocks.left_ms(),
         })
     }
 
@@ -650,6 +658,7 @@ impl Room {
     fn start_game(&mut self, now: Instant) -> Event {
         self.game = self.start.clone();
         self.clocks = self.config.clock.map(Clocks::new);
+        self.stopped_clock_ms = None;
         self.elapsed_ms.clear();
         self.turn_began = now;
         self.phase = Phase::Playing;
@@ -675,14 +684,19 @@ impl Room {
         Ok(self.colour_of(seat))
     }
 
-    fn end(&mut self, reason: EndReason) -> Event {
+    /// End the game at `now`: the clocks stop as they run then, the side
+    /// to move charged for its turn so far and none below zero.
+    fn end(&mut self, reason: EndReason, now: Instant) -> Event {
+        let clock_ms = self.clock_ms(now).map(|left| left.map(|ms| ms.max(0)));
         let outcome = Outcome::of(reason);
         self.phase = Phase::Over(outcome);
+        self.stopped_clock_ms = clock_ms;
         self.draw_offer = None;
         self.takeback_request = None;
         Event::GameOver {
             game_no: self.game_no,
             outcome,
+            clock_ms,
         }
     }
 
@@ -706,11 +720,14 @@ impl Room {
             .position()
             .parse_move(text)
             .map_err(|e| RoomError::IllegalMove(e.to_string()))?;
+        let lost_on_time = self.check_time(now);
+        if !lost_on_time.is_empty() {
+            return Ok(lost_on_time);
+        }
         let elapsed = self.thinking(now);
-        if let Some(clocks) = &mut self.clocks
-            && clocks.charge(side, elapsed, FLAG_MARGIN) == Charge::Flagged
-        {
-            return Ok(vec![self.end(EndReason::Time { loser: side })]);
+        if let Some(clocks) = &mut self.clocks {
+            // In time: `check_time` has just said so.
+            let _ = clocks.charge(side, elapsed, Duration::MAX);
         }
         self.game.play(&mv);
         let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
@@ -726,7 +743,7 @@ impl Room {
             clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
         }];
         if let Some(end) = self.game.result() {
-            events.push(self.end(EndReason::Rules(end)));
+            events.push(self.end(EndReason::Rules(end), now));
         }
         Ok(events)
     }
@@ -744,24 +761,26 @@ impl Room {
         let left = clocks.left_while(side, self.thinking(now))[side.index()];
         let margin = i64::try_from(FLAG_MARGIN.as_millis()).unwrap_or(i64::MAX);
         if left < -margin {
-            vec![self.end(EndReason::Time { loser: side })]
+            vec![self.end(EndReason::Time { loser: side }, now)]
         } else {
             Vec::new()
         }
     }
 
-    /// `seat` resigns the game.
-    pub fn resign(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+    /// `seat` resigns the game at `now`.
+    pub fn resign(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
         let colour = self.playing_colour(seat)?;
-        Ok(vec![self.end(EndReason::Resignation { loser: colour })])
+        Ok(vec![
+            self.end(EndReason::Resignation { loser: colour }, now),
+        ])
     }
 
-    /// `seat` offers a draw; if the other side had offered one, this
-    /// accepts it. The offer lapses with the next move.
-    pub fn offer_draw(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+    /// `seat` offers a draw at `now`; if the other side had offered one,
+    /// this accepts it. The offer lapses with the next move.
+    pub fn offer_draw(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
         let colour = self.playing_colour(seat)?;
         match self.draw_offer {
-            Some(by) if by != colour => Ok(vec![self.end(EndReason::DrawAgreed)]),
+            Some(by) if by != colour => Ok(vec![self.end(EndReason::DrawAgreed, now)]),
             Some(_) => Ok(Vec::new()),
             None => {
                 self.draw_offer = Some(colour);
@@ -771,12 +790,12 @@ impl Room {
     }
 
     /// `seat` accepts the draw the other side offered: drawn, 1-1.
-    pub fn accept_draw(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+    pub fn accept_draw(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
         let colour = self.playing_colour(seat)?;
         if self.draw_offer != Some(!colour) {
             return Err(RoomError::NothingToAnswer);
         }
-        Ok(vec![self.end(EndReason::DrawAgreed)])
+        Ok(vec![self.end(EndReason::DrawAgreed, now)])
     }
 
     /// `seat` declines the draw the other side offered.
@@ -1063,6 +1082,11 @@ mod tests {
         assert_eq!(outcome(&room).result_token(), "0-2");
         assert_eq!(room.game().moves().len(), 0);
         assert_eq!(
+            room.clock_ms(t0 + secs(10)),
+            Some([0, 1_000]),
+            "the clock that ran out shows zero, and both stay stopped"
+        );
+        assert_eq!(
             room.play(0, "c3-d4", t0 + secs(3)),
             Err(RoomError::NotPlaying)
         );
@@ -1090,6 +1114,8 @@ mod tests {
             }]
         ));
         assert_eq!(room.deadline(), None);
+        // White: 1 s, less 0.4 s thought, plus the 1 s increment.
+        assert_eq!(room.clock_ms(deadline + secs(5)), Some([1_600, 0]));
         // No clock, no flag.
         let (mut room, _) = playing(None, t0);
         assert!(room.check_time(t0 + secs(1_000_000)).is_empty());
@@ -1100,18 +1126,18 @@ mod tests {
     fn a_draw_offer_accepted_ends_the_game_drawn() {
         let t0 = Instant::now();
         let (mut room, _) = playing(None, t0);
-        assert_eq!(room.accept_draw(1), Err(RoomError::NothingToAnswer));
+        assert_eq!(room.accept_draw(1, t0), Err(RoomError::NothingToAnswer));
         assert_eq!(
-            room.offer_draw(0),
+            room.offer_draw(0, t0),
             Ok(vec![Event::DrawOffered { by: Colour::White }])
         );
-        assert_eq!(room.offer_draw(0), Ok(vec![]), "offered once");
+        assert_eq!(room.offer_draw(0, t0), Ok(vec![]), "offered once");
         assert_eq!(
-            room.accept_draw(0),
+            room.accept_draw(0, t0),
             Err(RoomError::NothingToAnswer),
             "not your own"
         );
-        let events = room.accept_draw(1).expect("accept");
+        let events = room.accept_draw(1, t0).expect("accept");
         assert!(matches!(events[..], [Event::GameOver { game_no: 1, .. }]));
         assert_eq!(outcome(&room).winner, None);
         assert_eq!(outcome(&room).result_token(), "1-1");
@@ -1122,30 +1148,55 @@ mod tests {
     fn a_draw_offer_can_be_declined_and_lapses_with_a_move() {
         let t0 = Instant::now();
         let (mut room, _) = playing(None, t0);
-        room.offer_draw(1).expect("offer");
+        room.offer_draw(1, t0).expect("offer");
         assert_eq!(
             room.decline_draw(0),
             Ok(vec![Event::DrawDeclined { by: Colour::White }])
         );
         assert_eq!(room.draw_offer(), None);
-        room.offer_draw(1).expect("offer again");
+        room.offer_draw(1, t0).expect("offer again");
         room.play(0, &a_move(&room), t0).expect("move");
         assert_eq!(room.draw_offer(), None, "a move lapses the offer");
-        assert_eq!(room.accept_draw(0), Err(RoomError::NothingToAnswer));
+        assert_eq!(room.accept_draw(0, t0), Err(RoomError::NothingToAnswer));
         // Both offering is agreeing.
-        room.offer_draw(0).expect("offer");
-        room.offer_draw(1).expect("counter-offer");
+        room.offer_draw(0, t0).expect("offer");
+        room.offer_draw(1, t0).expect("counter-offer");
         assert_eq!(outcome(&room).reason, EndReason::DrawAgreed);
+    }
+
+    #[test]
+    fn a_resignation_or_a_draw_stops_the_clocks_where_they_ran() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60"), t0);
+        room.play(0, &a_move(&room), t0 + secs(1)).expect("move");
+        let events = room.resign(1, t0 + secs(5)).expect("resign");
+        assert!(matches!(
+            events[..],
+            [Event::GameOver {
+                clock_ms: Some([59_000, 56_000]),
+                ..
+            }]
+        ));
+        assert_eq!(room.clock_ms(t0 + secs(60)), Some([59_000, 56_000]));
+
+        let (mut room, _) = playing(Some("60"), t0);
+        room.offer_draw(0, t0 + secs(2)).expect("offer");
+        room.accept_draw(1, t0 + secs(3)).expect("accept");
+        assert_eq!(room.clock_ms(t0 + secs(60)), Some([57_000, 60_000]));
+        // The next game's clocks start full.
+        room.offer_rematch(0, t0 + secs(61)).expect("rematch");
+        room.offer_rematch(1, t0 + secs(61)).expect("rematch");
+        assert_eq!(room.clock_ms(t0 + secs(61)), Some([60_000, 60_000]));
     }
 
     #[test]
     fn resigning_loses() {
         let t0 = Instant::now();
         let (mut room, _) = playing(None, t0);
-        room.resign(1).expect("resign");
+        room.resign(1, t0).expect("resign");
         assert_eq!(outcome(&room).winner, Some(Colour::White));
         assert_eq!(outcome(&room).to_string(), "Black resigned");
-        assert_eq!(room.resign(0), Err(RoomError::NotPlaying));
+        assert_eq!(room.resign(0, t0), Err(RoomError::NotPlaying));
     }
 
     #[test]
@@ -1228,7 +1279,7 @@ mod tests {
         let (mut room, tokens) = playing(Some("60"), t0);
         room.play(0, &a_move(&room), t0 + secs(3)).expect("move");
         assert_eq!(room.offer_rematch(0, t0), Err(RoomError::StillPlaying));
-        room.resign(0).expect("resign");
+        room.resign(0, t0).expect("resign");
         assert_eq!(
             room.offer_rematch(0, t0),
             Ok(vec![Event::RematchOffered { seat: 0 }])
@@ -1420,7 +1471,7 @@ mod tests {
             room.next_game_from(handicap, t0),
             Err(RoomError::StillPlaying)
         );
-        room.resign(1).expect("resign");
+        room.resign(1, t0).expect("resign");
         let events = room
             .next_game_from(Variant::Bashni.start_fen(), t0 + secs(10))
             .expect("next");

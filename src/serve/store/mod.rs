@@ -60,6 +60,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "offers",
         include_str!("../../../migrations/0003_offers.sql"),
     ),
+    (
+        4,
+        "stopped clocks",
+        include_str!("../../../migrations/0004_stopped_clocks.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -291,6 +296,9 @@ pub struct ResultRecord {
     pub reason: String,
     /// When, in Unix milliseconds.
     pub finished_at_ms: i64,
+    /// Both clocks as they stopped (White's, Black's), or `None` without a
+    /// clock.
+    pub clock_ms: Option<[i64; 2]>,
 }
 
 /// A game as loaded for a restart.
@@ -843,5 +851,6 @@ where
         result: row.try_get("result")?,
         reason: row.try_get("reason")?,
         finished_at_ms: row.try_get("finished_at")?,
+        clock_ms: join_clock(row.try_get("white_ms")?, row.try_get("black_ms")?),
     })
 }

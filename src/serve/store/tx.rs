@@ -382,16 +382,19 @@ impl Tx {
         game_no: u32,
         result: &ResultRecord,
     ) -> Result<(), StoreError> {
+        let [white_ms, black_ms] = split_clock(result.clock_ms);
         on_tx!(self, t => {
             let inserted = sqlx::query(
-                "INSERT INTO results (room_id, game_no, result, reason, finished_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO results (room_id, game_no, result, reason, finished_at, white_ms, black_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(room_id)
             .bind(i64::from(game_no))
             .bind(&result.result)
             .bind(&result.reason)
             .bind(result.finished_at_ms)
+            .bind(white_ms)
+            .bind(black_ms)
             .execute(&mut **t)
             .await;
             inserted.map_err(|e| NewRow::Result { room_id, game_no }.refused(e))?;
