@@ -400,6 +400,25 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(ann, "#take-seat").await;
         wait_for(ann, "return document.body.dataset.seated === 'yes' && document.body.dataset.phase === 'playing'", "Ann seated").await;
         wait_for(cat, "return document.body.dataset.phase === 'playing'", "Cat's game starts").await;
+
+        // On a phone's width the board, both clocks and the lobby's tables
+        // fit the screen: nothing needs a sideways scroll.
+        cat.set_window_size(390, 844).await.expect("phone size");
+        fits_the_width(cat, "the room").await;
+        click(cat, "#nav-lobby").await;
+        wait_for(cat, "return document.body.dataset.view === 'lobby'", "the lobby").await;
+        fits_the_width(cat, "the lobby").await;
     })
     .await;
+}
+
+/// Nothing on the page reaches past the window's right edge.
+async fn fits_the_width(client: &Client, page: &str) {
+    let script = "const out = [...document.querySelectorAll('.board, .clock, table, .panel')] \
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().right > innerWidth + 1) \
+        .map((e) => e.getAttribute('class') || e.tagName); \
+        if (document.documentElement.scrollWidth > innerWidth) out.push('the page'); \
+        return out;";
+    let wide = strings(client, script).await;
+    assert!(wide.is_empty(), "{page} is wider than a phone: {wide:?}");
 }
