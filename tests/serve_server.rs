@@ -66,6 +66,30 @@ async fn play_one(mover: &mut Page, others: &mut [&mut Page], state: &Value) -> 
 }
 
 #[tokio::test]
+async fn an_open_game_leaves_the_lobby_while_its_creator_is_away() {
+    let dir = TempDir::new("serve-away");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut ann = server.page().await;
+    let (room, token) = create(&mut ann, "Ann", setup("anyone", Some("5+3"), "white")).await;
+    let listed = |m: &Value, yes: bool| {
+        m["type"] == "lobby" && m["rooms"].to_string().contains(&room) == yes
+    };
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    lobby.until(|m| listed(m, true)).await;
+    // Ann's tab closes: her game is no longer offered to anyone.
+    drop(ann);
+    lobby.until(|m| listed(m, false)).await;
+    // She comes back by the room's address: offered again.
+    let mut back = server.page().await;
+    back.send(json!({"type": "open", "room": room, "token": token}))
+        .await;
+    let (seated, _) = back.until(|m| m["type"] == "seated").await;
+    assert_eq!(seated["seat"], 0);
+    lobby.until(|m| listed(m, true)).await;
+}
+
+#[tokio::test]
 async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     let dir = TempDir::new("serve-game");
     let server = Serve::start(&sqlite(&dir), &[]);
@@ -291,7 +315,7 @@ async fn kill_nine_and_restart(database: &str) {
     tokio::time::sleep(Duration::from_millis(300)).await;
     bob.send(json!({"type": "resign"})).await;
     let over = room_state(&mut ann, |s| s["phase"] == "over").await;
-    let black_ms = |s: &serde_json::Value| s["clock_ms"][1].as_i64().expect("Black's clock");
+    let black_ms = |s: &Value| s["clock_ms"][1].as_i64().expect("Black's clock");
     assert!(
         black_ms(&over) <= black_ms(&finished_state) - 300,
         "Black's clock stops where it ran when he resigned: {} after {}",

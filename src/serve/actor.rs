@@ -609,12 +609,19 @@ impl Actor {
         self.update_lobby();
     }
 
+    /// List the room in the lobby, or take it off: a link-only, ladder,
+    /// finished or closed room is not listed, nor is an open game whose
+    /// creator has no page on it (a closed tab, a lost connection), so
+    /// nobody joins a clock against an absent player; it comes back when
+    /// the creator does.
     fn update_lobby(&self) {
         let room = &self.room;
+        let creator_away = room.phase() == Phase::Waiting && self.online[0] == 0;
         let listed = !matches!(room.config().opponent, Opponent::LinkOnly)
             && self.climb.is_none()
             && !matches!(room.phase(), Phase::Over(_))
-            && !self.closed;
+            && !self.closed
+            && !creator_away;
         if !listed {
             self.shared.lobby.remove(room.id());
             return;
