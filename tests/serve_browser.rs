@@ -330,6 +330,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let path = path.as_str().expect("a path").to_string();
         let room = path.trim_start_matches("/room/").to_string();
         wait_for(ann, "return document.getElementById('status').textContent.startsWith('Waiting')", "waiting").await;
+        own_room_is_not_joinable_from_another_tab(ann, server, &room).await;
 
         // Bob finds it in the lobby and joins.
         open_page(bob, server, "/", "Bob").await;
@@ -410,6 +411,35 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         fits_the_width(cat, "the lobby").await;
     })
     .await;
+}
+
+/// In a second tab of the creator's browser, the lobby offers the room
+/// as the creator's own game to open, not to join a second time.
+async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Serve, room: &str) {
+    let first = client.window().await.expect("window");
+    let second = client.new_window(true).await.expect("new tab").handle;
+    client.switch_to_window(second).await.expect("switch");
+    client
+        .goto(&format!("{}/", server.origin()))
+        .await
+        .expect("lobby");
+    let row = format!("#open-rooms tr[data-room='{room}']");
+    wait_for(
+        client,
+        &format!("return !!document.querySelector(\"{row}\")"),
+        "the own room in the lobby",
+    )
+    .await;
+    let buttons = strings(
+        client,
+        &format!(
+            "return [...document.querySelectorAll(\"{row} button\")].map((b) => b.textContent)"
+        ),
+    )
+    .await;
+    assert_eq!(buttons, ["Your game"], "no Join for the creator's own room");
+    client.close_window().await.expect("close tab");
+    client.switch_to_window(first).await.expect("back");
 }
 
 /// Nothing on the page reaches past the window's right edge.

@@ -98,10 +98,13 @@ export class Lobby {
     const row = (room) => {
       const free = room.seats.findIndex((s) => s === null);
       const players = room.seats.map((s) => s ?? "—").join(" vs ");
-      const join = room.phase === "waiting" && free >= 0 && room.config.opponent === "anyone"
+      // A room this browser holds a seat in (another tab) is opened in
+      // that seat, never joined a second time.
+      const mine = Object.hasOwn(this.app.tokens, room.id);
+      const join = room.phase === "waiting" && free >= 0 && room.config.opponent === "anyone" && !mine
         ? h("button", { class: "join", onclick: () => this.app.send({ type: "join", room: room.id, name: this.app.name() }) }, "Join")
         : null;
-      const watch = h("button", { class: "watch", onclick: () => this.app.watch(room.id) }, "Watch");
+      const watch = h("button", { class: "watch", onclick: () => this.app.watch(room.id) }, mine ? "Your game" : "Watch");
       return h("tr", { dataset: { room: room.id } },
         h("td", {}, variantTitle(this.app.welcome, room.config.variant)),
         h("td", {}, rulesText(room.config)),
