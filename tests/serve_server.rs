@@ -514,6 +514,10 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     page.send(json!({"type": "resign"})).await;
     let over = room_state(&mut page, |s| s["ladder"]["status"] == "lost").await;
     assert_eq!(over["ladder"]["score"], score);
+    assert_eq!(
+        over["ladder"]["rival"], 2,
+        "the rival the run ended against, not the last one beaten"
+    );
     page.send(json!({"type": "leaderboard", "variant": "bashni"}))
         .await;
     let (board, _) = page.until(|m| m["type"] == "leaderboard").await;

@@ -79,10 +79,12 @@ impl Climb {
     pub fn view(&self) -> ClimbView {
         let last = last_rival(self.run.variant());
         ClimbView {
+            // Once over: the rival of the last game, the one after the
+            // last beaten (or the last rival, all beaten).
             rival: self
                 .run
                 .rival()
-                .map_or(self.run.wins().min(last), |r| r.number),
+                .map_or((self.run.wins() + 1).min(last), |r| r.number),
             last_rival: last,
             wins: self.run.wins(),
             score: self.run.score(),
