@@ -388,6 +388,17 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
         wait_for(cat, &gone, "the finished room leaves the lobby").await;
         select(cat, "opponent", "link").await;
+        // A draw rule ticked with an odd count of plies is stopped on the
+        // page, with the field marked; an even one goes through.
+        type_into(cat, "no-progress", "7").await;
+        click(cat, "#create-button").await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let stopped = cat
+            .execute("return location.pathname === '/' && !!document.querySelector('#no-progress:invalid')", vec![])
+            .await
+            .expect("script");
+        assert_eq!(stopped, json!(true), "an odd draw count is not sent");
+        type_into(cat, "no-progress", "30").await;
         click(cat, "#create-button").await;
         let private = wait_for(cat, "return location.pathname.startsWith('/room/') && location.pathname", "the private room").await;
         let private = private.as_str().expect("a path").to_string();

@@ -27,6 +27,10 @@ pub const CLOCK_INCREMENT_SECONDS: (f64, f64) = (0.0, 180.0);
 /// The largest draw-rule values a creator may set (plies, repetitions).
 pub const MAX_RULE_PLIES: u32 = 1000;
 
+/// The shortest game length a room may set: a limit below it ends games
+/// before they have begun.
+pub const MIN_GAME_PLIES: u32 = 20;
+
 /// What a client asks for.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -243,6 +247,16 @@ impl RoomSetup {
         if self.repetitions == 1 {
             return bad("repetitions: 0 (off) or at least 2");
         }
+        // The page counts these in moves (half the plies): an odd count
+        // would read "3.5-move draw".
+        if self.no_progress_plies % 2 == 1 {
+            return bad("no_progress_plies: an even number of plies (whole moves), 0 for off");
+        }
+        if (1..MIN_GAME_PLIES).contains(&self.max_plies) {
+            return Err(WireError(format!(
+                "max_plies: 0 (off) or at least {MIN_GAME_PLIES}"
+            )));
+        }
         let colour = match self.colour.as_str() {
             "white" => Some(Colour::White),
             "black" => Some(Colour::Black),
@@ -451,6 +465,22 @@ mod tests {
             ..setup()
         };
         assert!(skill_for_people.check(&ranges()).is_err());
+        let plies = |no_progress_plies, max_plies| RoomSetup {
+            no_progress_plies,
+            max_plies,
+            ..setup()
+        };
+        for (wrong, field) in [
+            (plies(7, 0), "no_progress_plies"),
+            (plies(30, 1), "max_plies"),
+            (plies(30, 19), "max_plies"),
+        ] {
+            let error = wrong.check(&ranges()).expect_err(field);
+            assert!(error.0.starts_with(field), "{error}");
+        }
+        for right in [plies(0, 0), plies(2, 20), plies(30, 1000)] {
+            assert!(right.check(&ranges()).is_ok(), "{right:?}");
+        }
         for (field, value) in [
             ("variant", "chess"),
             ("colour", "green"),

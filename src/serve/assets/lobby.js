@@ -75,6 +75,9 @@ export class Lobby {
   }
 
   create() {
+    // A ticked draw rule with an empty or odd count is said, not quietly
+    // sent as "off" (Number("") is 0) or refused by the server.
+    if ($("no-progress-on").checked && !$("no-progress").reportValidity()) return;
     const engine = $("opponent").value === "engine";
     const elo = $("strength-kind").value === "elo";
     const setup = {
