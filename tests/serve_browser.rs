@@ -420,6 +420,14 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(cat, "#nav-lobby").await;
         wait_for(cat, "return document.body.dataset.view === 'lobby'", "the lobby").await;
         fits_the_width(cat, "the lobby").await;
+
+        // Against the engine, which declines them all, no draw offer or
+        // takeback is offered; resigning is.
+        select(cat, "opponent", "engine").await;
+        click(cat, "#create-button").await;
+        wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
+        let shown = strings(cat, "return ['resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)").await;
+        assert_eq!(shown, ["resign"]);
     })
     .await;
 }

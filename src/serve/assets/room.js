@@ -185,7 +185,10 @@ export class Room {
     const playing = s.phase === "playing" && colour;
     $("resign").hidden = !playing;
     // A ladder rival neither agrees draws nor grants takebacks.
-    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || Boolean(s.ladder);
+    // The engine declines every draw offer and takeback at once: no
+    // buttons that could only be refused.
+    const engine = s.config.opponent === "engine";
+    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || engine;
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
