@@ -332,6 +332,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, "return document.getElementById('status').textContent.startsWith('Waiting')", "waiting").await;
         own_room_is_not_joinable_from_another_tab(ann, server, &room).await;
 
+        // A room's address that names no room leads Bob to the lobby,
+        // with the reason shown.
+        open_page(bob, server, &format!("/room/{}", "0".repeat(32)), "Bob").await;
+        wait_for(bob, "return location.pathname === '/' && document.body.dataset.view === 'lobby'", "the lobby").await;
+        assert!(text_of(bob, "#errors").await.contains("no room"));
+
         // Bob finds it in the lobby and joins.
         open_page(bob, server, "/", "Bob").await;
         let row = format!("#open-rooms tr[data-room='{room}']");

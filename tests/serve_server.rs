@@ -221,6 +221,14 @@ async fn hostile_clients_are_refused_and_cut_off() {
     );
     let (status, _) = server.get("/", &own_host, &[]);
     assert_eq!(status, 200);
+    // An address that names no page, or no room, says so and leads back.
+    for path in ["/nonexistent", "/room/doesnotexist", "/room/../etc/passwd"] {
+        let (status, body) = server.get(path, &own_host, &[]);
+        assert_eq!(status, 404, "{path}");
+        assert!(body.contains("Go to the lobby"), "{path}: {body}");
+    }
+    let room_shaped = format!("/room/{}", "0".repeat(32));
+    assert_eq!(server.get(&room_shaped, &own_host, &[]).0, 200);
     let ws = format!("ws://127.0.0.1:{}/ws", server.port);
     assert_eq!(
         Page::open(&ws, Some("http://evil.example")).await.err(),

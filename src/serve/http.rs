@@ -81,12 +81,13 @@ type Shared = State<Arc<HttpState>>;
 pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/", get(index))
-        .route("/room/{id}", get(index))
+        .route("/room/{id}", get(room_page))
         .route("/analysis", get(index))
         .route("/editor", get(index))
         .route("/assets/{file}", get(asset))
         .route("/pdn/{id}", get(pdn))
         .route("/ws", get(socket))
+        .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
@@ -149,6 +150,24 @@ async fn guard(State(state): Shared, request: Request, next: Next) -> Response {
 
 async fn index() -> Html<&'static str> {
     Html(INDEX_HTML)
+}
+
+/// A room's page, for an address that can name a room (whether the room
+/// exists, the page learns from the server when it opens it).
+async fn room_page(Path(id): Path<String>) -> Response {
+    if is_hex128(&id) {
+        Html(INDEX_HTML).into_response()
+    } else {
+        not_found().await
+    }
+}
+
+/// Any other address: a page that says so and leads back to the lobby,
+/// instead of an empty 404.
+async fn not_found() -> Response {
+    let page = "<!doctype html><meta charset=\"utf-8\"><title>Not found - bashni</title>\
+                <p>There is no page at this address. <a href=\"/\">Go to the lobby</a>.</p>\n";
+    (StatusCode::NOT_FOUND, Html(page)).into_response()
 }
 
 async fn asset(Path(file): Path<String>) -> Response {

@@ -153,6 +153,9 @@ function receive(message) {
     case "left":
       break;
     case "error":
+      // An address of a room that does not exist leads to the lobby (with
+      // the server's word on it) rather than an empty board.
+      if (app.roomId && message.message.startsWith("no room ")) go("/");
       // The editor shows why its position was refused beside it.
       if (app.editorWaits) editor.error(message.message);
       else showError(message.message);
