@@ -434,6 +434,14 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
         let shown = strings(cat, "return ['resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)").await;
         assert_eq!(shown, ["resign"]);
+        // One click only asks; the second resigns.
+        click(cat, "#resign").await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(text_of(cat, "#resign").await, "Really resign?");
+        let phase = cat.execute("return document.body.dataset.phase", vec![]).await.expect("script");
+        assert_eq!(phase, json!("playing"), "one click does not resign");
+        click(cat, "#resign").await;
+        wait_for(cat, "return document.body.dataset.phase === 'over'", "resigned on the second click").await;
     })
     .await;
 }

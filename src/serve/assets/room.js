@@ -19,7 +19,7 @@ export class Room {
     this.receivedAt = 0;
     this.board = new Board($("board"), (text) => app.send({ type: "move", text }));
     const act = (id, type) => $(id).addEventListener("click", () => app.send({ type }));
-    act("resign", "resign");
+    $("resign").addEventListener("click", () => this.resignTwice());
     act("offer-draw", "offer_draw");
     act("accept-draw", "accept_draw");
     act("decline-draw", "decline_draw");
@@ -58,6 +58,25 @@ export class Room {
     }
     const { type, ply, move, ...turn } = change;
     this.show({ ...s, ...turn, moves: [...s.moves, move] });
+  }
+
+  // Resigning takes a second click within three seconds, so a slip of
+  // the mouse does not lose the game.
+  resignTwice() {
+    const button = $("resign");
+    const reset = () => {
+      delete button.dataset.confirm;
+      button.textContent = "Resign";
+    };
+    clearTimeout(this.resignTimer);
+    if (button.dataset.confirm) {
+      reset();
+      this.app.send({ type: "resign" });
+      return;
+    }
+    button.dataset.confirm = "yes";
+    button.textContent = "Really resign?";
+    this.resignTimer = setTimeout(reset, 3000);
   }
 
   show(state) {
