@@ -356,6 +356,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         // They play to the end by clicks; Bob reloads after ten moves.
         let mut seed = 7u64;
         let mut plies = 0;
+        let mut offered = false;
         while plies < MAX_PLIES {
             let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
             if over == json!(true) {
@@ -367,6 +368,10 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             }
             if plies == 12 {
                 screenshot(ann, &screenshot_path("serve-room.png")).await;
+            }
+            if plies == 4 && !offered {
+                offer_and_decline_a_draw(ann, bob).await;
+                offered = true;
             }
             let moved = click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await;
             if moved {
@@ -444,6 +449,21 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, "return document.body.dataset.phase === 'over'", "resigned on the second click").await;
     })
     .await;
+}
+
+/// Ann offers a draw: her button says it stands and cannot be pressed
+/// again, Bob is asked; he declines, and Ann may offer again.
+async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
+    click(ann, "#offer-draw").await;
+    wait_for(ann, "const b = document.getElementById('offer-draw'); return b.disabled && b.textContent === 'Draw offered'", "the offer shown as sent").await;
+    wait_for(
+        bob,
+        "return !document.getElementById('draw-offered').hidden",
+        "Bob asked",
+    )
+    .await;
+    click(bob, "#decline-draw").await;
+    wait_for(ann, "const b = document.getElementById('offer-draw'); return !b.disabled && b.textContent === 'Offer a draw'", "the offer answered").await;
 }
 
 /// In a second tab of the creator's browser, the lobby offers the room

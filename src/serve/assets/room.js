@@ -203,11 +203,17 @@ export class Room {
     const s = this.state;
     const playing = s.phase === "playing" && colour;
     $("resign").hidden = !playing;
-    // A ladder rival neither agrees draws nor grants takebacks.
-    // The engine declines every draw offer and takeback at once: no
-    // buttons that could only be refused.
+    // The engine (a ladder rival too) declines every draw offer and
+    // takeback at once: no buttons that could only be refused.
     const engine = s.config.opponent === "engine";
     for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || engine;
+    // An offer of one's own stands until it is answered or a move lapses it.
+    const pending = (id, who, asked, ask) => {
+      $(id).disabled = who === colour;
+      $(id).textContent = who === colour ? asked : ask;
+    };
+    pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
+    pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
