@@ -44,15 +44,22 @@ pub struct Player {
     pub engine: bool,
 }
 
+/// The characters that reorder the text around them (embeddings,
+/// overrides, isolates and marks): in a name they can make it read as
+/// another's, or spill over the text after it.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 impl Player {
     /// A person with `name` who holds the token hashing to `token_hash`.
-    /// The name is trimmed; empty, too long or with control characters, it
-    /// is refused.
+    /// The name is trimmed; empty, too long or with control characters
+    /// (bidirectional overrides included), it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
         if name.is_empty()
             || name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(char::is_control)
+            || name.chars().any(|c| c.is_control() || is_bidi_control(c))
         {
             return Err(RoomError::BadName);
         }
@@ -292,7 +299,7 @@ impl fmt::Display for RoomError {
             RoomError::WrongPlayer => f.write_str("this seat is not for this player"),
             RoomError::BadName => write!(
                 f,
-                "a name has 1 to {MAX_NAME_CHARS} characters and no control characters"
+                "a name has 1 to {MAX_NAME_CHARS} characters and no control or text-direction characters"
             ),
             RoomError::NotPlaying => f.write_str("no game is being played"),
             RoomError::StillPlaying => f.write_str("the game is still on"),
@@ -1343,6 +1350,15 @@ mod tests {
         let hash = SeatToken::generate().hash();
         assert_eq!(Player::human("  ", hash.clone()), Err(RoomError::BadName));
         assert_eq!(Player::human("a\nb", hash.clone()), Err(RoomError::BadName));
+        assert_eq!(
+            Player::human("Ann\u{202E}nimda", hash.clone()),
+            Err(RoomError::BadName),
+            "a right-to-left override"
+        );
+        assert!(
+            Player::human("Аня 李", hash.clone()).is_ok(),
+            "any script is welcome"
+        );
         assert_eq!(
             Player::human(&"x".repeat(41), hash.clone()),
             Err(RoomError::BadName)
