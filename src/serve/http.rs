@@ -166,7 +166,10 @@ async fn room_page(Path(id): Path<String>) -> Response {
 /// instead of an empty 404.
 async fn not_found() -> Response {
     let page = "<!doctype html><meta charset=\"utf-8\"><title>Not found - bashni</title>\
-                <p>There is no page at this address. <a href=\"/\">Go to the lobby</a>.</p>\n";
+                <link rel=\"stylesheet\" href=\"/assets/style.css\">\
+                <header><h1><a href=\"/\">bashni</a></h1></header>\
+                <main><p class=\"panel\">There is no page at this address. \
+                <a href=\"/\">Go to the lobby</a>.</p></main>\n";
     (StatusCode::NOT_FOUND, Html(page)).into_response()
 }
 
