@@ -22,7 +22,7 @@ use super::view::{
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// Nodes per position when a finished game is analysed.
@@ -197,15 +197,16 @@ struct Actor {
     climb_due: bool,
 }
 
-/// The number of a room task's first state: microseconds since the Unix
-/// epoch. A page ignores a state numbered below the one it shows, so a
-/// room brought back after a restart must number its states after every
-/// one the pages kept; counting from zero again froze their boards. Below
-/// 2^53, so exact as a JavaScript number.
+/// The number of a room task's first state: the Unix time in milliseconds,
+/// times 1000 (room for a thousand states a millisecond). A page ignores a
+/// state numbered below the one it shows, so a room brought back after a
+/// restart must number its states after every one the pages kept; counting
+/// from zero again froze their boards. Below 2^53, so exact as a
+/// JavaScript number.
 fn first_state_number() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+    u64::try_from(unix_ms_now())
+        .unwrap_or(0)
+        .saturating_mul(1000)
 }
 
 /// Start the task of `room` (with the ladder run played in it, if any);
