@@ -90,6 +90,31 @@ async fn an_open_game_leaves_the_lobby_while_its_creator_is_away() {
 }
 
 #[tokio::test]
+async fn a_room_that_is_not_there_is_answered_by_kind_so_the_page_can_leave_it() {
+    let dir = TempDir::new("serve-no-room");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut page = server.page().await;
+    let (closed, _) = create(&mut page, "Ann", setup("anyone", None, "white")).await;
+    page.send(json!({"type": "leave"})).await;
+    page.until(|m| m["type"] == "left").await;
+    let never = "0".repeat(32);
+    for (room, why) in [
+        (never.as_str(), "no room"),
+        ("doesnotexist", "no room"),
+        (closed.as_str(), "closed before anyone joined"),
+    ] {
+        page.send(json!({"type": "open", "room": room})).await;
+        let (answer, _) = page
+            .until(|m| m["type"] == "no_room" || m["type"] == "error")
+            .await;
+        assert_eq!(answer["type"], "no_room", "{room}: {answer}");
+        assert_eq!(answer["room"], room);
+        let message = answer["message"].as_str().unwrap_or_default();
+        assert!(message.contains(why), "{room}: {message}");
+    }
+}
+
+#[tokio::test]
 async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     let dir = TempDir::new("serve-game");
     let server = Serve::start(&sqlite(&dir), &[]);

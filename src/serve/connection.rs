@@ -6,7 +6,7 @@
 use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
-use super::hub::Hub;
+use super::hub::{FindError, Hub};
 use super::room::Player;
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
@@ -271,7 +271,17 @@ impl Connection {
     }
 
     async fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
-        let handle = self.hub.find(id).await?;
+        let handle = match self.hub.find(id).await {
+            Ok(handle) => handle,
+            Err(FindError::Missing(message)) => {
+                self.say(&ServerMessage::NoRoom {
+                    room: id,
+                    message: &message,
+                });
+                return Ok(());
+            }
+            Err(unavailable) => return Err(unavailable.into()),
+        };
         let seat = match token.and_then(SeatToken::parse) {
             Some(token) => {
                 let (reply, answer) = oneshot::channel();

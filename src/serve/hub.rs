@@ -47,6 +47,32 @@ impl Default for Limits {
     }
 }
 
+/// Why [`Hub::find`] has no room to give.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FindError {
+    /// No room to show has this id (none ever had it, or it was closed
+    /// before anyone joined); why, for the page, which goes back to the
+    /// lobby.
+    Missing(String),
+    /// The room exists but cannot be shown now; why.
+    Unavailable(String),
+}
+
+impl From<String> for FindError {
+    fn from(why: String) -> FindError {
+        FindError::Unavailable(why)
+    }
+}
+
+impl From<FindError> for String {
+    fn from(error: FindError) -> String {
+        match error {
+            FindError::Missing(why) => why,
+            FindError::Unavailable(why) => why,
+        }
+    }
+}
+
 /// The server's rooms.
 pub struct Hub {
     /// What every room shares.
@@ -98,11 +124,16 @@ impl Hub {
     /// from the store (its page shows the result, the replay and the
     /// analysis, and a rematch may follow). Unfinished rooms are all in
     /// memory since the start, so only finished ones are loaded here.
-    pub async fn find(&self, id: &str) -> Result<RoomHandle, String> {
+    pub async fn find(&self, id: &str) -> Result<RoomHandle, FindError> {
         if let Some(handle) = self.room(id) {
             return Ok(handle);
         }
-        let unknown = || format!("no room '{}'", id.chars().take(40).collect::<String>());
+        let unknown = || {
+            FindError::Missing(format!(
+                "no room '{}'",
+                id.chars().take(40).collect::<String>()
+            ))
+        };
         if !is_hex128(id) {
             return Err(unknown());
         }
@@ -122,7 +153,8 @@ impl Hub {
             return Err(unknown());
         }
         if loaded.game.is_none() {
-            return Err("that room was closed before anyone joined".into());
+            let why = "that room was closed before anyone joined";
+            return Err(FindError::Missing(why.into()));
         }
         self.room_for_one_more()?;
         let room = Room::restore(&loaded, Duration::ZERO, Instant::now())

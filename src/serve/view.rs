@@ -67,6 +67,14 @@ pub enum ServerMessage<'a> {
         /// The PDN text.
         text: &'a str,
     },
+    /// The room a page asked to open is not there to show: the page
+    /// goes back to the lobby.
+    NoRoom {
+        /// The id the page asked for, as it sent it.
+        room: &'a str,
+        /// Why, for the player.
+        message: &'a str,
+    },
     /// Something you asked for was refused.
     Error {
         /// What and where.

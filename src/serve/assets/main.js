@@ -152,10 +152,13 @@ function receive(message) {
       break;
     case "left":
       break;
-    case "error":
-      // An address of a room that does not exist leads to the lobby (with
+    case "no_room":
+      // An address of a room that is not there leads to the lobby (with
       // the server's word on it) rather than an empty board.
-      if (app.roomId && message.message.startsWith("no room ")) go("/");
+      if (message.room === app.roomId) go("/");
+      showError(message.message);
+      break;
+    case "error":
       // The editor shows why its position was refused beside it.
       if (app.editorWaits) editor.error(message.message);
       else showError(message.message);
