@@ -432,13 +432,27 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, "return document.body.dataset.view === 'lobby'", "the lobby").await;
         fits_the_width(cat, "the lobby").await;
 
-        // Against the engine, which declines them all, no draw offer or
-        // takeback is offered; resigning is.
+        // Against the engine, before both sides have moved, the game is
+        // aborted, not resigned.
         select(cat, "opponent", "engine").await;
         click(cat, "#create-button").await;
         wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
-        let shown = strings(cat, "return ['resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)").await;
-        assert_eq!(shown, ["resign"]);
+        let actions = "return ['abort', 'resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)";
+        assert_eq!(strings(cat, actions).await, ["abort"]);
+        click(cat, "#abort").await;
+        wait_for(cat, "return document.getElementById('status').textContent === 'Game over: aborted'", "the game aborted").await;
+        // In the rematch, once both have moved, resigning is offered; no
+        // draw offer or takeback, which the engine would decline.
+        click(cat, "#rematch").await;
+        wait_for(cat, "return document.body.dataset.phase === 'playing'", "the rematch").await;
+        let mut seed = 11u64;
+        while move_list(cat).await.len() < 2 {
+            if !click_a_move(cat, &mut seed).await {
+                tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+            }
+        }
+        wait_for(cat, "return document.getElementById('abort').hidden", "no abort once both moved").await;
+        assert_eq!(strings(cat, actions).await, ["resign"]);
         // One click only asks; the second resigns.
         click(cat, "#resign").await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;

@@ -65,6 +65,19 @@ async fn play_one(mover: &mut Page, others: &mut [&mut Page], state: &Value) -> 
     after
 }
 
+/// Ann (White) and Bob take turns for `plies` moves from `state`; the
+/// state after the last, as its mover saw it.
+async fn play_plies(ann: &mut Page, bob: &mut Page, mut state: Value, plies: usize) -> Value {
+    for ply in 0..plies {
+        let (mover, other) = match ply % 2 {
+            0 => (&mut *ann, &mut *bob),
+            _ => (&mut *bob, &mut *ann),
+        };
+        state = play_one(mover, &mut [other], &state).await;
+    }
+    state
+}
+
 #[tokio::test]
 async fn an_open_game_leaves_the_lobby_while_its_creator_is_away() {
     let dir = TempDir::new("serve-away");
@@ -112,6 +125,45 @@ async fn a_room_that_is_not_there_is_answered_by_kind_so_the_page_can_leave_it()
         let message = answer["message"].as_str().unwrap_or_default();
         assert!(message.contains(why), "{room}: {message}");
     }
+}
+
+#[tokio::test]
+async fn a_game_may_be_aborted_until_both_sides_have_moved() {
+    let dir = TempDir::new("serve-abort");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, _, _, state) = two_players(&server, Some("5+3")).await;
+    assert_eq!(state["first_moves"], true);
+    let wait = state["abort_in_ms"].as_u64().expect("a first-move wait");
+    assert!(
+        wait > 20_000 && wait <= 30_000,
+        "{wait} ms to make a first move"
+    );
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    assert_eq!(state["first_moves"], false);
+    assert_eq!(state["abort_in_ms"], Value::Null);
+    // Neither first move was charged (each given its 3 s); White's clock
+    // runs now, from Black's reply.
+    assert_eq!(state["clock_ms"][1], 303_000, "{state}");
+    let white = state["clock_ms"][0].as_i64().expect("White's clock");
+    assert!((302_000..=303_000).contains(&white), "{white}");
+    ann.send(json!({"type": "abort"})).await;
+    assert!(error(&mut ann).await.contains("can no longer be aborted"));
+
+    let (mut ann, mut bob, room, _, state) = two_players(&server, Some("5+3")).await;
+    play_plies(&mut ann, &mut bob, state, 1).await;
+    bob.send(json!({"type": "abort"})).await;
+    let over = room_state(&mut ann, |s| s["phase"] == "over").await;
+    assert_eq!(over["result"]["result"], "*");
+    assert_eq!(over["result"]["reason"], "game aborted");
+    assert_eq!(over["clock_ms"], json!([303_000, 300_000]));
+    // Stored so: the room's PDN, read from the database, has no result.
+    let (status, pdn) = server.get(
+        &format!("/pdn/{room}"),
+        &format!("127.0.0.1:{}", server.port),
+        &[],
+    );
+    assert_eq!(status, 200);
+    assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
 }
 
 #[tokio::test]
@@ -329,14 +381,8 @@ async fn kill_nine_and_restart(database: &str) {
     let mut server = Serve::start(database, &[]);
     let mut games = Vec::new();
     for (clock, plies) in [(Some("5+3"), 3), (Some("10+5"), 4), (None, 5)] {
-        let (mut ann, mut bob, room, tokens, mut state) = two_players(&server, clock).await;
-        for ply in 0..plies {
-            let (mover, other) = match ply % 2 {
-                0 => (&mut ann, &mut bob),
-                _ => (&mut bob, &mut ann),
-            };
-            state = play_one(mover, &mut [other], &state).await;
-        }
+        let (mut ann, mut bob, room, tokens, state) = two_players(&server, clock).await;
+        let mut state = play_plies(&mut ann, &mut bob, state, plies).await;
         if games.is_empty() {
             ann.send(json!({"type": "offer_draw"})).await;
             state = room_state(&mut bob, |s| s["draw_offer"] == "white").await;
@@ -344,7 +390,8 @@ async fn kill_nine_and_restart(database: &str) {
         games.push((room, tokens, state));
     }
     let (mut ann, mut bob, finished, _, state) = two_players(&server, Some("5+3")).await;
-    let finished_state = play_one(&mut ann, &mut [&mut bob], &state).await;
+    // Past the first moves (which no clock is charged for), White moves.
+    let finished_state = play_plies(&mut ann, &mut bob, state, 3).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     bob.send(json!({"type": "resign"})).await;
     let over = room_state(&mut ann, |s| s["phase"] == "over").await;
@@ -529,6 +576,10 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     );
     assert_eq!(first["seats"][0]["colour"], "white");
     assert_eq!(first["config"]["opponent"], "engine");
+    // A run goes on from game to game: its games are resigned, never
+    // aborted, even before a move.
+    page.send(json!({"type": "abort"})).await;
+    assert!(error(&mut page).await.contains("cannot be aborted"));
     let mut engine = Engine::start();
     let after = beat_rival(&mut page, &mut engine, first).await;
     let next = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;

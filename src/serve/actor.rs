@@ -45,6 +45,8 @@ pub enum Action {
     Move(String),
     /// Resign.
     Resign,
+    /// Call the game off before both sides have moved.
+    Abort,
     /// Offer (or accept) a draw.
     OfferDraw,
     /// Accept the draw offered.
@@ -346,11 +348,16 @@ impl Actor {
 
     async fn act(&mut self, seat: u8, action: Action) -> Result<(), String> {
         let now = Instant::now();
+        if action == Action::Abort && self.climb.is_some() {
+            // A run goes on from game to game; leaving one is resigning.
+            return Err("a ladder game cannot be aborted: resign to end the run".into());
+        }
         let before = self.room.clone();
         let room = &mut self.room;
         let result = match action {
             Action::Move(text) => room.play(seat, &text, now),
             Action::Resign => room.resign(seat, now),
+            Action::Abort => room.abort(seat, now),
             Action::OfferDraw => room.offer_draw(seat, now),
             Action::AcceptDraw => room.accept_draw(seat, now),
             Action::DeclineDraw => room.decline_draw(seat),

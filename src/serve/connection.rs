@@ -239,6 +239,7 @@ impl Connection {
             ClientMessage::Replay { game } => return self.replay(game).await,
             ClientMessage::Move { text } => Action::Move(text),
             ClientMessage::Resign => Action::Resign,
+            ClientMessage::Abort => Action::Abort,
             ClientMessage::OfferDraw => Action::OfferDraw,
             ClientMessage::AcceptDraw => Action::AcceptDraw,
             ClientMessage::DeclineDraw => Action::DeclineDraw,

@@ -17,7 +17,7 @@ use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::Clocks;
 use bashni_host::pdn::result_token;
-use bashni_rules::{Colour, Game, GameEnd};
+use bashni_rules::{Colour, Game, GameEnd, Move};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -31,6 +31,16 @@ pub const MAX_MOVE_TEXT: usize = 128;
 /// How far below zero a clock may fall before the side loses on time: the
 /// server measures at its own door, so no margin is granted.
 pub const FLAG_MARGIN: Duration = Duration::ZERO;
+
+/// The plies that no clock is charged for: each side's first move, as on
+/// lichess, so a game does not start with a clock running against a
+/// player who has only just sat down.
+const FREE_PLIES: usize = 2;
+
+/// How long a side may take over its first move in a game with a clock
+/// before the game is aborted: its clock does not run then, so without a
+/// limit one absent player would hold the other forever.
+pub const FIRST_MOVE_WAIT: Duration = Duration::from_secs(30);
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +118,10 @@ pub enum EndReason {
     },
     /// A draw offer was accepted.
     DrawAgreed,
+    /// The game was called off before both sides had moved: by a player,
+    /// or because the side to move let [`FIRST_MOVE_WAIT`] pass. No one
+    /// won and it is no draw.
+    Aborted,
 }
 
 /// How a game ended: the winner (`None` for a draw) and why.
@@ -124,14 +138,17 @@ impl Outcome {
         let winner = match reason {
             EndReason::Rules(end) => end.winner(),
             EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
-            EndReason::DrawAgreed => None,
+            EndReason::DrawAgreed | EndReason::Aborted => None,
         };
         Outcome { winner, reason }
     }
 
-    /// The PDN result: `2-0`, `0-2` or `1-1`.
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` for an aborted game.
     pub fn result_token(&self) -> &'static str {
-        result_token(self.winner)
+        match self.reason {
+            EndReason::Aborted => "*",
+            _ => result_token(self.winner),
+        }
     }
 
     /// The outcome a stored reason stands for (the words [`Outcome`]'s
@@ -147,6 +164,8 @@ impl Outcome {
         };
         let reason = if reason == "draw agreed" {
             EndReason::DrawAgreed
+        } else if reason == "game aborted" {
+            EndReason::Aborted
         } else if let Some(who) = reason.strip_suffix(" lost on time") {
             EndReason::Time { loser: loser(who)? }
         } else if let Some(who) = reason.strip_suffix(" resigned") {
@@ -166,6 +185,7 @@ impl fmt::Display for Outcome {
             EndReason::Time { loser } => write!(f, "{loser} lost on time"),
             EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
             EndReason::DrawAgreed => f.write_str("draw agreed"),
+            EndReason::Aborted => f.write_str("game aborted"),
         }
     }
 }
@@ -287,6 +307,8 @@ pub enum RoomError {
     NothingToAnswer,
     /// There is no move of yours to take back.
     NothingToTakeBack,
+    /// Both sides have moved: the game can no longer be aborted.
+    TooLateToAbort,
     /// Stored moves do not replay (a restart found them corrupt).
     Corrupt(String),
 }
@@ -307,6 +329,9 @@ impl fmt::Display for RoomError {
             RoomError::IllegalMove(text) => write!(f, "illegal move: {text}"),
             RoomError::NothingToAnswer => f.write_str("nothing to answer"),
             RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
+            RoomError::TooLateToAbort => {
+                f.write_str("both sides have moved: the game can no longer be aborted")
+            }
             RoomError::Corrupt(what) => write!(f, "stored game does not replay: {what}"),
         }
     }
@@ -481,16 +506,31 @@ impl Room {
 
     /// Play a stored move again: legal by the rules, charged as it was.
     fn replay(&mut self, text: &str, elapsed_ms: u64) -> Result<(), RoomError> {
-        let side = self.game.position().side_to_move();
-        self.game
-            .play_text(text)
+        let mv = self
+            .game
+            .position()
+            .parse_move(text)
             .map_err(|e| RoomError::Corrupt(format!("{text}: {e}")))?;
-        if let Some(clocks) = &mut self.clocks {
-            // An accepted move came in time: replaying it cannot flag.
-            let _ = clocks.charge(side, Duration::from_millis(elapsed_ms), Duration::MAX);
-        }
-        self.elapsed_ms.push(elapsed_ms);
+        self.play_charged(&mv, Duration::from_millis(elapsed_ms));
         Ok(())
+    }
+
+    /// Play `mv`, which took `elapsed`, and charge the mover's clock for
+    /// it unless it is one of the [`FREE_PLIES`]. The caller has checked
+    /// that the move is legal and came in time.
+    fn play_charged(&mut self, mv: &Move, elapsed: Duration) {
+        let side = self.game.position().side_to_move();
+        let charged = match self.game.moves().len() < FREE_PLIES {
+            true => Duration::ZERO,
+            false => elapsed,
+        };
+        if let Some(clocks) = &mut self.clocks {
+            // In time, the caller says: it cannot flag.
+            let _ = clocks.charge(side, charged, Duration::MAX);
+        }
+        self.game.play(mv);
+        self.elapsed_ms
+            .push(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
     }
 
     /// The room's id.
@@ -578,6 +618,7 @@ impl Room {
     pub fn clock_ms(&self, now: Instant) -> Option<[i64; 2]> {
         let clocks = self.clocks.as_ref()?;
         Some(match self.phase {
+            Phase::Playing if self.first_moves_pending() => clocks.left_ms(),
             Phase::Playing => {
                 clocks.left_while(self.game.position().side_to_move(), self.thinking(now))
             }
@@ -587,16 +628,43 @@ impl Room {
     }
 
     /// When the side to move has lost on time if it has not moved (the
-    /// first millisecond its clock is below the margin): the instant to
-    /// call [`Room::check_time`].
+    /// first millisecond its clock is below the margin), or before both
+    /// sides have moved, when the game is aborted: the instant to call
+    /// [`Room::check_time`]. Never without a clock.
     pub fn deadline(&self) -> Option<Instant> {
         if self.phase != Phase::Playing {
             return None;
         }
         let clocks = self.clocks.as_ref()?;
+        let wait = match self.first_moves_pending() {
+            true => self.waits_for_a_first_move().then_some(FIRST_MOVE_WAIT)?,
+            false => clocks.deadline(self.game.position().side_to_move(), FLAG_MARGIN),
+        };
+        self.turn_began.checked_add(wait + Duration::from_millis(1))
+    }
+
+    /// Whether a game is being played in which a side has yet to make its
+    /// first move: no clock runs, and either player may abort it.
+    pub fn first_moves_pending(&self) -> bool {
+        self.phase == Phase::Playing && self.game.moves().len() < FREE_PLIES
+    }
+
+    /// Whether, in a game with a clock, a person is to make their first
+    /// move, which aborts the game if it does not come within
+    /// [`FIRST_MOVE_WAIT`]. An engine is never waited for so: its delay
+    /// (a busy engine pool) is the server's, not the player's.
+    fn waits_for_a_first_move(&self) -> bool {
         let side = self.game.position().side_to_move();
-        self.turn_began
-            .checked_add(clocks.deadline(side, FLAG_MARGIN) + Duration::from_millis(1))
+        let engine = self.player(self.seat_of(side)).is_some_and(|p| p.engine);
+        self.clocks.is_some() && self.first_moves_pending() && !engine
+    }
+
+    /// How long the side to move has left to make its first move before
+    /// the game is aborted, at `now`; `None` once both have moved,
+    /// without a clock, or for the engine.
+    pub fn abort_in(&self, now: Instant) -> Option<Duration> {
+        self.waits_for_a_first_move()
+            .then(|| FIRST_MOVE_WAIT.saturating_sub(self.thinking(now)))
     }
 
     fn thinking(&self, now: Instant) -> Duration {
@@ -727,18 +795,13 @@ impl Room {
             .position()
             .parse_move(text)
             .map_err(|e| RoomError::IllegalMove(e.to_string()))?;
-        let lost_on_time = self.check_time(now);
-        if !lost_on_time.is_empty() {
-            return Ok(lost_on_time);
+        let too_late = self.check_time(now);
+        if !too_late.is_empty() {
+            return Ok(too_late);
         }
         let elapsed = self.thinking(now);
-        if let Some(clocks) = &mut self.clocks {
-            // In time: `check_time` has just said so.
-            let _ = clocks.charge(side, elapsed, Duration::MAX);
-        }
-        self.game.play(&mv);
+        self.play_charged(&mv, elapsed);
         let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
-        self.elapsed_ms.push(elapsed_ms);
         self.turn_began = now;
         self.draw_offer = None;
         self.takeback_request = None;
@@ -756,7 +819,8 @@ impl Room {
     }
 
     /// Whether the side to move has run out of time by `now`: if so the
-    /// game ends. Call it at [`Room::deadline`].
+    /// game ends, lost on time, or aborted if it was that side's first
+    /// move. Call it at [`Room::deadline`].
     pub fn check_time(&mut self, now: Instant) -> Vec<Event> {
         if self.phase != Phase::Playing {
             return Vec::new();
@@ -764,6 +828,12 @@ impl Room {
         let Some(clocks) = &self.clocks else {
             return Vec::new();
         };
+        if self.first_moves_pending() {
+            return match self.waits_for_a_first_move() && self.thinking(now) > FIRST_MOVE_WAIT {
+                true => vec![self.end(EndReason::Aborted, now)],
+                false => Vec::new(),
+            };
+        }
         let side = self.game.position().side_to_move();
         let left = clocks.left_while(side, self.thinking(now))[side.index()];
         let margin = i64::try_from(FLAG_MARGIN.as_millis()).unwrap_or(i64::MAX);
@@ -780,6 +850,16 @@ impl Room {
         Ok(vec![
             self.end(EndReason::Resignation { loser: colour }, now),
         ])
+    }
+
+    /// `seat` calls the game off at `now`, as either player may before
+    /// both sides have moved: no result.
+    pub fn abort(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
+        self.playing_colour(seat)?;
+        if !self.first_moves_pending() {
+            return Err(RoomError::TooLateToAbort);
+        }
+        Ok(vec![self.end(EndReason::Aborted, now)])
     }
 
     /// `seat` offers a draw at `now`; if the other side had offered one,
@@ -853,12 +933,7 @@ impl Room {
         self.clocks = self.config.clock.map(Clocks::new);
         self.elapsed_ms.clear();
         for (mv, ms) in moves.iter().zip(elapsed) {
-            let side = self.game.position().side_to_move();
-            self.game.play(mv);
-            if let Some(clocks) = &mut self.clocks {
-                let _ = clocks.charge(side, Duration::from_millis(ms), Duration::MAX);
-            }
-            self.elapsed_ms.push(ms);
+            self.play_charged(mv, Duration::from_millis(ms));
         }
         self.turn_began = now;
         self.takeback_request = None;
@@ -918,6 +993,7 @@ mod tests {
     fn a_stored_outcome_reads_back_as_it_was_written() {
         let reasons = [
             EndReason::DrawAgreed,
+            EndReason::Aborted,
             EndReason::Time {
                 loser: Colour::White,
             },
@@ -1000,6 +1076,15 @@ mod tests {
         room.game().position().legal_moves()[0].to_string()
     }
 
+    /// Both sides make their first move at `at` (no clock is charged for
+    /// them; each is given its increment).
+    fn past_first_moves(room: &mut Room, at: Instant) {
+        for seat in [0, 1] {
+            room.play(seat, &a_move(room), at).expect("first move");
+        }
+        assert!(!room.first_moves_pending());
+    }
+
     fn moved(events: &[Event]) -> usize {
         events
             .iter()
@@ -1035,13 +1120,14 @@ mod tests {
     fn a_move_out_of_turn_or_illegal_is_refused_and_changes_nothing() {
         let t0 = Instant::now();
         let (mut room, _) = playing(Some("60"), t0);
+        past_first_moves(&mut room, t0);
         let first = a_move(&room);
         let events = room.play(0, &first, t0 + secs(1)).expect("move");
         assert_eq!(moved(&events), 1);
         assert!(matches!(
             &events[0],
             Event::Moved {
-                ply: 1,
+                ply: 3,
                 elapsed_ms: 1000,
                 clock_ms: Some([59_000, 60_000]),
                 ..
@@ -1062,19 +1148,148 @@ mod tests {
                 "{bad}"
             );
         }
-        assert_eq!(room.game().moves().len(), 1);
+        assert_eq!(room.game().moves().len(), 3);
         assert_eq!(room.clock_ms(t0 + secs(1)), Some([59_000, 60_000]));
         // Black's clock runs from White's move.
         assert_eq!(room.clock_ms(t0 + secs(4)), Some([59_000, 57_000]));
     }
 
     #[test]
+    fn no_clock_runs_until_both_sides_have_made_a_first_move() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60"), t0);
+        assert_eq!(room.clock_ms(t0 + secs(20)), Some([60_000, 60_000]));
+        assert_eq!(room.abort_in(t0 + secs(20)), Some(secs(10)));
+        let events = room.play(0, &a_move(&room), t0 + secs(20)).expect("white");
+        assert!(matches!(
+            events[..],
+            [Event::Moved {
+                elapsed_ms: 20_000,
+                clock_ms: Some([60_000, 60_000]),
+                ..
+            }]
+        ));
+        // Black's wait starts anew from White's move.
+        assert_eq!(
+            room.deadline(),
+            Some(t0 + secs(50) + Duration::from_millis(1))
+        );
+        assert_eq!(room.clock_ms(t0 + secs(45)), Some([60_000, 60_000]));
+        room.play(1, &a_move(&room), t0 + secs(45)).expect("black");
+        assert_eq!(room.abort_in(t0 + secs(45)), None);
+        // From here the side to move's clock runs.
+        assert_eq!(room.clock_ms(t0 + secs(46)), Some([59_000, 60_000]));
+        assert_eq!(
+            room.deadline(),
+            Some(t0 + secs(105) + Duration::from_millis(1))
+        );
+        assert_eq!(
+            room.thinking_ms(Colour::White),
+            20_000,
+            "the time thought is kept"
+        );
+    }
+
+    #[test]
+    fn a_first_move_not_made_in_time_aborts_the_game() {
+        let t0 = Instant::now();
+        let aborted = Outcome {
+            winner: None,
+            reason: EndReason::Aborted,
+        };
+        let (mut room, _) = playing(Some("60"), t0);
+        let deadline = room.deadline().expect("a deadline");
+        assert_eq!(deadline, t0 + FIRST_MOVE_WAIT + Duration::from_millis(1));
+        assert!(
+            room.check_time(deadline - Duration::from_millis(1))
+                .is_empty()
+        );
+        let events = room.check_time(deadline);
+        assert!(matches!(
+            events[..],
+            [Event::GameOver {
+                clock_ms: Some([60_000, 60_000]),
+                ..
+            }]
+        ));
+        assert_eq!(outcome(&room), aborted);
+        assert_eq!(outcome(&room).result_token(), "*");
+        assert_eq!(outcome(&room).to_string(), "game aborted");
+        // A first move that comes too late is not played.
+        let (mut room, _) = playing(Some("60"), t0);
+        let late = room.play(0, &a_move(&room), t0 + secs(31)).expect("late");
+        assert_eq!(moved(&late), 0);
+        assert_eq!(outcome(&room), aborted);
+        // Without a clock a game may wait for its first move.
+        let (mut room, _) = playing(None, t0);
+        assert_eq!(room.deadline(), None);
+        assert_eq!(room.abort_in(t0), None);
+        assert!(room.check_time(t0 + secs(3600)).is_empty());
+    }
+
+    #[test]
+    fn an_engine_is_not_held_to_the_first_move_wait_but_its_opponent_is() {
+        let t0 = Instant::now();
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
+        let config = RoomConfig {
+            opponent: Opponent::Engine(Strength::Skill(5)),
+            ..config(Some("60"))
+        };
+        let mut room = Room::new("e".into(), config, ann, Colour::Black, t0);
+        room.join(Player::engine("bashni skill 5"), t0)
+            .expect("engine joins");
+        // The engine, White, waits for a free engine as long as it takes.
+        assert_eq!(room.deadline(), None);
+        assert_eq!(room.abort_in(t0), None);
+        assert!(room.check_time(t0 + secs(100)).is_empty());
+        room.play(1, &a_move(&room), t0 + secs(100))
+            .expect("engine moves");
+        assert_eq!(room.abort_in(t0 + secs(110)), Some(secs(20)));
+        room.check_time(t0 + secs(131));
+        assert_eq!(outcome(&room).reason, EndReason::Aborted);
+    }
+
+    #[test]
+    fn either_player_may_abort_until_both_have_moved() {
+        let t0 = Instant::now();
+        for seat in [0, 1] {
+            let (mut room, _) = playing(None, t0);
+            room.abort(seat, t0).expect("abort at once");
+            assert_eq!(outcome(&room).reason, EndReason::Aborted);
+            assert_eq!(room.abort(seat, t0), Err(RoomError::NotPlaying));
+        }
+        let (mut room, _) = playing(Some("60+3"), t0);
+        room.play(0, &a_move(&room), t0).expect("white");
+        assert!(room.first_moves_pending());
+        let events = room.abort(0, t0 + secs(2)).expect("abort after one move");
+        assert!(matches!(
+            events[..],
+            [Event::GameOver {
+                clock_ms: Some([63_000, 60_000]),
+                ..
+            }]
+        ));
+        assert_eq!(room.abort(2, t0), Err(RoomError::NoSuchSeat));
+        let (mut room, _) = playing(None, t0);
+        past_first_moves(&mut room, t0);
+        assert_eq!(room.abort(1, t0), Err(RoomError::TooLateToAbort));
+        assert_eq!(room.phase(), Phase::Playing);
+        // A rematch after an aborted game is a new game like any other.
+        room.resign(1, t0).expect("resign");
+        room.offer_rematch(0, t0).expect("rematch");
+        room.offer_rematch(1, t0).expect("rematch");
+        assert!(room.first_moves_pending());
+    }
+
+    #[test]
     fn a_flag_falls_on_a_late_move_and_at_the_deadline() {
         let t0 = Instant::now();
         let (mut room, _) = playing(Some("1+1"), t0);
+        // Each side has 1 s and two increments after the first moves.
+        past_first_moves(&mut room, t0);
         // A move after the clock ran out is not played: lost on time.
         let late = room
-            .play(0, &a_move(&room), t0 + secs(2))
+            .play(0, &a_move(&room), t0 + secs(3))
             .expect("late move");
         assert_eq!(moved(&late), 0);
         assert_eq!(
@@ -1087,10 +1302,10 @@ mod tests {
             }
         );
         assert_eq!(outcome(&room).result_token(), "0-2");
-        assert_eq!(room.game().moves().len(), 0);
+        assert_eq!(room.game().moves().len(), 2);
         assert_eq!(
             room.clock_ms(t0 + secs(10)),
-            Some([0, 1_000]),
+            Some([0, 2_000]),
             "the clock that ran out shows zero, and both stay stopped"
         );
         assert_eq!(
@@ -1100,11 +1315,12 @@ mod tests {
 
         // Without a move, the server's check at the deadline decides it.
         let (mut room, _) = playing(Some("1+1"), t0);
+        past_first_moves(&mut room, t0);
         room.play(0, &a_move(&room), t0 + Duration::from_millis(400))
             .expect("in time");
         let deadline = room.deadline().expect("a deadline");
-        // Black has 1 s from White's move.
-        assert_eq!(deadline, t0 + Duration::from_millis(1401));
+        // Black has 2 s from White's move.
+        assert_eq!(deadline, t0 + Duration::from_millis(2401));
         assert!(
             room.check_time(deadline - Duration::from_millis(1))
                 .is_empty()
@@ -1121,8 +1337,8 @@ mod tests {
             }]
         ));
         assert_eq!(room.deadline(), None);
-        // White: 1 s, less 0.4 s thought, plus the 1 s increment.
-        assert_eq!(room.clock_ms(deadline + secs(5)), Some([1_600, 0]));
+        // White: 2 s, less 0.4 s thought, plus the 1 s increment.
+        assert_eq!(room.clock_ms(deadline + secs(5)), Some([2_600, 0]));
         // No clock, no flag.
         let (mut room, _) = playing(None, t0);
         assert!(room.check_time(t0 + secs(1_000_000)).is_empty());
@@ -1175,6 +1391,7 @@ mod tests {
     fn a_resignation_or_a_draw_stops_the_clocks_where_they_ran() {
         let t0 = Instant::now();
         let (mut room, _) = playing(Some("60"), t0);
+        past_first_moves(&mut room, t0);
         room.play(0, &a_move(&room), t0 + secs(1)).expect("move");
         let events = room.resign(1, t0 + secs(5)).expect("resign");
         assert!(matches!(
@@ -1187,6 +1404,7 @@ mod tests {
         assert_eq!(room.clock_ms(t0 + secs(60)), Some([59_000, 56_000]));
 
         let (mut room, _) = playing(Some("60"), t0);
+        past_first_moves(&mut room, t0);
         room.offer_draw(0, t0 + secs(2)).expect("offer");
         room.accept_draw(1, t0 + secs(3)).expect("accept");
         assert_eq!(room.clock_ms(t0 + secs(60)), Some([57_000, 60_000]));
@@ -1213,7 +1431,8 @@ mod tests {
         assert_eq!(room.request_takeback(0), Err(RoomError::NothingToTakeBack));
         let start = room.game().position().clone();
         room.play(0, &a_move(&room), t0 + secs(5)).expect("white");
-        assert_eq!(room.clock_ms(t0 + secs(5)), Some([56_000, 60_000]));
+        // A first move: not charged, its increment given.
+        assert_eq!(room.clock_ms(t0 + secs(5)), Some([61_000, 60_000]));
         // Black has no move to take back; White takes back its own.
         assert_eq!(room.request_takeback(1), Err(RoomError::NothingToTakeBack));
         assert_eq!(
@@ -1234,12 +1453,17 @@ mod tests {
             }]
         );
         assert_eq!(room.game().position(), &start);
-        // White moves, Black replies; on its turn White takes back both.
-        room.play(0, &a_move(&room), t0 + secs(7)).expect("white");
-        let after_white = room.game().position().clone();
-        room.play(1, &a_move(&room), t0 + secs(10)).expect("black");
-        room.play(0, &a_move(&room), t0 + secs(11)).expect("white");
-        room.play(1, &a_move(&room), t0 + secs(12)).expect("black");
+        // Six moves, the last four charged; on its turn White takes back
+        // its last move and Black's reply.
+        let mut kept = None;
+        for (ply, at) in [7, 10, 12, 15, 16, 17].into_iter().enumerate() {
+            let seat = u8::from(ply % 2 == 1);
+            room.play(seat, &a_move(&room), t0 + secs(at))
+                .expect("move");
+            if ply == 3 {
+                kept = Some(room.game().position().clone());
+            }
+        }
         room.request_takeback(1)
             .expect("black asks (white to move: one reply undone too)");
         assert_eq!(room.decline_takeback(1), Err(RoomError::NothingToAnswer));
@@ -1249,12 +1473,13 @@ mod tests {
         );
         room.request_takeback(0).expect("white asks");
         let events = room.accept_takeback(1, t0 + secs(20)).expect("accept");
-        // White's second move and Black's reply are gone.
-        assert!(matches!(events[..], [Event::TookBack { plies: 2, .. }]));
-        assert_eq!(room.game().moves().len(), 2);
-        assert_ne!(room.game().position(), &after_white);
-        // Clocks as after ply 2: White charged 1 s (+1), Black 3 s (+1).
-        assert_eq!(room.clock_ms(t0 + secs(20)), Some([60_000, 58_000]));
+        // White's third move and Black's reply are gone.
+        assert!(matches!(events[..], [Event::TookBack { plies: 4, .. }]));
+        assert_eq!(room.game().moves().len(), 4);
+        assert_eq!(Some(room.game().position()), kept.as_ref());
+        // Clocks as after ply 4: the first moves free, then White charged
+        // 2 s and Black 3 s, each move given 1 s.
+        assert_eq!(room.clock_ms(t0 + secs(20)), Some([60_000, 59_000]));
         assert_eq!(room.game().position().side_to_move(), Colour::White);
     }
 
@@ -1434,9 +1659,11 @@ mod tests {
         let restored = Room::restore(&loaded, thinking, later).expect("restore");
         assert_eq!(restored.game().position(), room.game().position());
         assert_eq!(restored.clock_ms(later), room.clock_ms(t + secs(4)));
+        // The first two moves free (2 s each given), White's third
+        // charged 7 s (2 s given), Black 4 s into its turn.
         assert_eq!(
             restored.clock_ms(later),
-            Some([64_000 - 10_000, 57_000 - 4_000])
+            Some([62_000 - 7_000 + 2_000, 62_000 - 4_000])
         );
         assert_eq!(restored.authenticate(&tokens[1]), Some(1));
         assert_eq!(restored.phase(), Phase::Playing);

@@ -370,8 +370,16 @@ pub struct TurnView {
     /// `white` or `black`.
     pub to_move: &'static str,
     /// Clocks (White's, Black's) in milliseconds when this was sent, or
-    /// none; only the side to move's runs.
+    /// none; only the side to move's runs, and only once both sides have
+    /// made their first move.
     pub clock_ms: Option<[i64; 2]>,
+    /// Whether a side has yet to make its first move: no clock runs, and
+    /// either player may abort the game.
+    pub first_moves: bool,
+    /// With a clock, before both sides have moved: the milliseconds left
+    /// when this was sent for the side to move to make its first move
+    /// before the game is aborted.
+    pub abort_in_ms: Option<u64>,
     /// Who offers a draw (`white`, `black`).
     pub draw_offer: Option<&'static str>,
     /// Who asks for a takeback.
@@ -396,6 +404,10 @@ impl TurnView {
             capture_forced: playing && must_capture(position),
             to_move: colour_name(position.side_to_move()),
             clock_ms: room.clock_ms(now),
+            first_moves: room.first_moves_pending(),
+            abort_in_ms: room
+                .abort_in(now)
+                .map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
             draw_offer: room.draw_offer().map(colour_name),
             takeback: room.takeback_request().map(colour_name),
             engine_status,

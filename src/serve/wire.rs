@@ -69,6 +69,8 @@ pub enum ClientMessage {
     },
     /// Resign the game.
     Resign,
+    /// Call the game off before both sides have moved.
+    Abort,
     /// Offer a draw (accepts one offered by the other side).
     OfferDraw,
     /// Accept the draw offered.

@@ -11,6 +11,12 @@ import { drawGraph, markOf } from "./analysis.js";
 import { rulesText, variantTitle } from "./lobby.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
+// A result as a player reads it: `2-0 (Black resigned)`, or for a game
+// called off before both sides moved (result `*`) just that.
+function resultText(result) {
+  return result.result === "*" ? "aborted" : `${result.result} (${result.reason})`;
+}
+
 export class Room {
   // app: {send(message), name(), welcome, seat(roomId), reopen()}
   constructor(app) {
@@ -20,6 +26,7 @@ export class Room {
     this.board = new Board($("board"), (text) => app.send({ type: "move", text }));
     const act = (id, type) => $(id).addEventListener("click", () => app.send({ type }));
     $("resign").addEventListener("click", () => this.resignTwice());
+    act("abort", "abort");
     act("offer-draw", "offer_draw");
     act("accept-draw", "accept_draw");
     act("decline-draw", "decline_draw");
@@ -128,7 +135,7 @@ export class Room {
     $("replay-bar").hidden = !r.game;
     if (r.game) {
       const total = r.game.plies.length;
-      const result = r.game.result ? ` · ${r.game.result.result} (${r.game.result.reason})` : "";
+      const result = r.game.result ? ` · ${resultText(r.game.result)}` : "";
       $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : `move ${r.ply} of ${total}`}${result}`;
     }
     const games = [];
@@ -186,7 +193,7 @@ export class Room {
     const s = this.state;
     let text;
     if (s.phase === "waiting") text = "Waiting for an opponent: share this page's address, or wait for someone from the lobby.";
-    else if (s.phase === "over") text = `Game over: ${s.result.result} (${s.result.reason})`;
+    else if (s.phase === "over") text = `Game over: ${resultText(s.result)}`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
@@ -202,11 +209,15 @@ export class Room {
   buttons(colour) {
     const s = this.state;
     const playing = s.phase === "playing" && colour;
-    $("resign").hidden = !playing;
+    // Before both sides have moved a game is aborted, not resigned (a
+    // ladder run goes on from game to game, so it is only resigned).
+    const abortable = playing && s.first_moves && !s.ladder;
+    $("abort").hidden = !abortable;
+    $("resign").hidden = !playing || abortable;
     // The engine (a ladder rival too) declines every draw offer and
     // takeback at once: no buttons that could only be refused.
     const engine = s.config.opponent === "engine";
-    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || engine;
+    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || engine || s.first_moves;
     // An offer of one's own stands until it is answered or a move lapses it.
     const pending = (id, who, asked, ask) => {
       $(id).disabled = who === colour;
@@ -217,7 +228,8 @@ export class Room {
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
-    $("analyse").hidden = s.phase !== "over" || (s.analysis && s.analysis.status !== "failed");
+    const aborted = s.phase === "over" && s.result && s.result.result === "*";
+    $("analyse").hidden = s.phase !== "over" || aborted || (s.analysis && s.analysis.status !== "failed");
   }
 
   // The move list of the game shown (the live one, or a replay's), with
@@ -245,6 +257,7 @@ export class Room {
     const s = this.state;
     if (!s || !s.clock_ms) {
       for (const place of ["top", "bottom"]) $(`player-${place}`).querySelector(".clock").textContent = "";
+      $("first-move").hidden = true;
       return;
     }
     const passed = s.phase === "playing" ? performance.now() - this.receivedAt : 0;
@@ -252,11 +265,24 @@ export class Room {
       const bar = $(`player-${place}`);
       const colour = bar.dataset.colour;
       const index = colour === "white" ? 0 : 1;
-      const running = s.phase === "playing" && s.to_move === colour;
+      const running = s.phase === "playing" && s.to_move === colour && !s.first_moves;
       const ms = s.clock_ms[index] - (running ? passed : 0);
       const clock = bar.querySelector(".clock");
       clock.textContent = clockText(ms);
       clock.classList.toggle("running", running);
     }
+    this.firstMoveWait(passed);
+  }
+
+  // Before both sides have moved no clock runs; the side to move has a
+  // while to make its first move, or the game is aborted.
+  firstMoveWait(passed) {
+    const s = this.state;
+    const waiting = s.phase === "playing" && s.abort_in_ms != null;
+    $("first-move").hidden = !waiting;
+    if (!waiting) return;
+    const seconds = Math.max(0, Math.ceil((s.abort_in_ms - passed) / 1000));
+    const who = s.to_move === this.myColour() ? "You have" : `${s.to_move === "white" ? "White" : "Black"} has`;
+    $("first-move").textContent = `${who} ${seconds} s to make a first move, or the game is aborted.`;
   }
 }
