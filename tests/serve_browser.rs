@@ -398,6 +398,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(cat, "#to-lobby").await;
         let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
         wait_for(cat, &gone, "the finished room leaves the lobby").await;
+        // Lasca's kings do not fly: where they land is no choice there.
+        let landing_hidden = "return document.getElementById('king-landing-choice').hidden";
+        select(cat, "variant", "lasca").await;
+        assert_eq!(cat.execute(landing_hidden, vec![]).await.expect("script"), json!(true));
+        select(cat, "variant", "bashni").await;
+        assert_eq!(cat.execute(landing_hidden, vec![]).await.expect("script"), json!(false));
         select(cat, "opponent", "link").await;
         // A draw rule ticked with an odd count of plies is stopped on the
         // page, with the field marked; an even one goes through.
@@ -420,6 +426,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         // Ann joins the private room by its link.
         open_page(ann, server, &private, "Ann").await;
         wait_for(ann, "return !document.getElementById('take-seat').hidden", "the free seat").await;
+        let waiting = text_of(ann, "#status").await;
+        assert_eq!(waiting, "<b>Cat</b> is waiting for an opponent: take the free seat to play.");
+        // Copying the link says whether it worked.
+        click(ann, "#copy-link").await;
+        let said = "const t = document.getElementById('copy-link').textContent; return t === 'Link copied' || t === 'Copy it from the address bar'";
+        wait_for(ann, said, "the copy's outcome on the button").await;
         click(ann, "#take-seat").await;
         wait_for(ann, "return document.body.dataset.seated === 'yes' && document.body.dataset.phase === 'playing'", "Ann seated").await;
         wait_for(cat, "return document.body.dataset.phase === 'playing'", "Cat's game starts").await;

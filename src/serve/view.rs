@@ -183,6 +183,9 @@ pub struct VariantInfo {
     pub size: u8,
     /// The start position.
     pub start_fen: &'static str,
+    /// Whether its kings fly (so where they land after a capture may be
+    /// a room's choice).
+    pub flying_kings: bool,
     /// The variant's own draw rules: plies without progress, plies in all.
     pub no_progress_plies: u32,
     /// Plies in all (0: none).
@@ -207,6 +210,7 @@ impl VariantInfo {
                         Variant::Lasca => 7,
                     },
                     start_fen: variant.start_fen(),
+                    flying_kings: variant == Variant::Bashni,
                     no_progress_plies: rules.draw.no_progress_plies,
                     max_plies: rules.draw.max_plies,
                 }

@@ -237,6 +237,11 @@ impl RoomSetup {
             Ok(k) => k,
             Err(_) => return bad("king_landing: continue or free"),
         };
+        // Lasca's kings step one square: where they land is never a
+        // choice, and a room must not claim a rule its game cannot have.
+        if variant == Variant::Lasca && king_landing != KingLanding::default() {
+            return bad("king_landing: Lasca's kings do not fly, so only continue");
+        }
         for (name, value) in [
             ("no_progress_plies", self.no_progress_plies),
             ("repetitions", self.repetitions),
@@ -483,6 +488,15 @@ mod tests {
         for right in [plies(0, 0), plies(2, 20), plies(30, 1000)] {
             assert!(right.check(&ranges()).is_ok(), "{right:?}");
         }
+        let landing = |variant: &str, king_landing: &str| RoomSetup {
+            variant: variant.into(),
+            king_landing: king_landing.into(),
+            ..setup()
+        };
+        assert!(landing("bashni", "free").check(&ranges()).is_ok());
+        assert!(landing("lasca", "continue").check(&ranges()).is_ok());
+        let error = landing("lasca", "free").check(&ranges()).expect_err("free");
+        assert!(error.0.starts_with("king_landing"), "{error}");
         for (field, value) in [
             ("variant", "chess"),
             ("colour", "green"),

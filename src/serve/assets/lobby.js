@@ -27,6 +27,7 @@ export class Lobby {
       this.create();
     });
     $("opponent").addEventListener("change", () => this.syncStrength());
+    $("variant").addEventListener("change", () => this.syncVariant());
     $("ladder-start").addEventListener("click", () => this.app.send({
       type: "ladder", variant: $("ladder-variant").value, name: this.app.name(), device: this.app.device,
     }));
@@ -46,6 +47,16 @@ export class Lobby {
     $("start-fen").textContent = fen || "";
     if (variant) $("variant").value = variant;
     $("variant").disabled = Boolean(fen);
+    this.syncVariant();
+  }
+
+  // Where kings land is a choice only where kings fly (Bashni).
+  syncVariant() {
+    const variants = this.app.welcome ? this.app.welcome.variants : [];
+    const info = variants.find((v) => v.name === $("variant").value);
+    const flying = Boolean(info && info.flying_kings);
+    $("king-landing-choice").hidden = !flying;
+    if (!flying) $("king-landing").value = "continue";
   }
 
   // Fill the form's choices from what the server offers.
@@ -64,6 +75,7 @@ export class Lobby {
     Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 100) * 50 });
     $("no-progress").value = welcome.online_no_progress_plies;
     this.syncStrength();
+    this.syncVariant();
   }
 
   syncStrength() {

@@ -36,7 +36,7 @@ export class Room {
     act("rematch", "rematch");
     act("analyse", "analyse");
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
-    $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+    $("copy-link").addEventListener("click", () => this.copyLink());
     this.replay = new Replay(app.send, () => this.draw());
     this.replayControls();
     setInterval(() => this.tickClocks(), 100);
@@ -84,6 +84,22 @@ export class Room {
     button.dataset.confirm = "yes";
     button.textContent = "Really resign?";
     this.resignTimer = setTimeout(reset, 3000);
+  }
+
+  // Copy the room's address, and say on the button whether it worked
+  // (the clipboard is only there on https or localhost).
+  copyLink() {
+    const button = $("copy-link");
+    const say = (text) => {
+      button.textContent = text;
+      clearTimeout(this.copyTimer);
+      this.copyTimer = setTimeout(() => (button.textContent = "Copy link"), 2000);
+    };
+    if (!navigator.clipboard) {
+      say("Copy it from the address bar");
+      return;
+    }
+    navigator.clipboard.writeText(location.href).then(() => say("Link copied"), () => say("Copy it from the address bar"));
   }
 
   show(state) {
@@ -189,10 +205,23 @@ export class Room {
     $("ladder-best").textContent = run.best > 0 ? String(run.best) : "-";
   }
 
+  // Before a game: the creator is told how an opponent comes; a visitor,
+  // whom it is that waits and how to play them.
+  waitingText(colour) {
+    const s = this.state;
+    if (!colour) {
+      const creator = s.seats[0] ? s.seats[0].name : "The creator";
+      return `${creator} is waiting for an opponent: take the free seat to play.`;
+    }
+    return s.config.opponent === "anyone"
+      ? "Waiting for an opponent: share this page's address, or wait for someone from the lobby."
+      : "Waiting for an opponent: share this page's address.";
+  }
+
   status(colour, myTurn) {
     const s = this.state;
     let text;
-    if (s.phase === "waiting") text = "Waiting for an opponent: share this page's address, or wait for someone from the lobby.";
+    if (s.phase === "waiting") text = this.waitingText(colour);
     else if (s.phase === "over") text = `Game over: ${resultText(s.result)}`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
