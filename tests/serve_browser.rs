@@ -197,6 +197,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         click(&client, "#ladder-start").await;
         wait_for(&client, "return document.body.dataset.seated === 'yes' && !document.getElementById('ladder-info').hidden", "the run").await;
         assert_eq!(number_in(&client, "ladder-rival").await, 1);
+        assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1");
         let mut scores = Vec::new();
         let mut moves = 0;
         while number_in(&client, "ladder-wins").await < 2 {
@@ -231,6 +232,13 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         assert_eq!(scores.len(), 3, "the score rose after each win: {scores:?}");
         assert!(scores[1] >= 10_000 && scores[2] >= 20_000, "{scores:?}");
         assert_eq!(number_in(&client, "ladder-rival").await, 3);
+        assert_eq!(text_of(&client, "#player-top .name").await, "Rival 3");
+        // The thinking time per win shown is the one the score counts
+        // (its speed bonus is 9999 less the average in tenths of a second).
+        let per_win = text_of(&client, "#ladder-per-win").await;
+        let shown: f64 = per_win.trim_end_matches(" s").parse().expect("seconds");
+        let counted = (29_999 - scores[2]) as f64 / 10.0;
+        assert!((shown - counted).abs() < 0.01, "{per_win} against {counted} s");
         let best = number_in(&client, "ladder-best").await;
         assert_eq!(best, scores[2]);
         client.refresh().await.expect("reload");
@@ -242,12 +250,14 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         assert_eq!(buttons, ["1", "2", "3"]);
         click(&client, "#game-buttons button[data-game='1']").await;
         wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · 2-0')", "game 1's replay").await;
+        assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1", "game 1 was rival 1's");
         click(&client, "#replay-last").await;
         wait_for(&client, "return document.querySelector('#moves .move.current') !== null", "the last move marked").await;
         click(&client, "#replay-prev").await;
         screenshot(&client, &screenshot_path("ladder-replay.png")).await;
         click(&client, "#replay-live").await;
         wait_for(&client, "return document.getElementById('replay-bar').hidden", "back to the game").await;
+        assert_eq!(text_of(&client, "#player-top .name").await, "Rival 3");
     })
     .catch_unwind()
     .await;

@@ -34,6 +34,9 @@ pub struct ClimbView {
     pub wins: u32,
     /// The score so far.
     pub score: u64,
+    /// The player's thinking time over the games won, in milliseconds:
+    /// the score's speed bonus falls with its average.
+    pub think_ms_of_wins: u64,
     /// The player's best, this run included.
     pub best: u64,
     /// `playing`, `lost`, `drawn` or `complete`.
@@ -88,6 +91,7 @@ impl Climb {
             last_rival: last,
             wins: self.run.wins(),
             score: self.run.score(),
+            think_ms_of_wins: self.run.think_ms_of_wins(),
             best: self.best_before.max(self.run.score()),
             status: self.run.status().as_str(),
         }

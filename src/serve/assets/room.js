@@ -188,7 +188,11 @@ export class Room {
       const seat = s.seats.find((p) => p && p.colour === wanted);
       const bar = $(`player-${place}`);
       bar.dataset.colour = wanted;
-      fill(bar.querySelector(".name"), seat ? seat.name : "(free seat)");
+      // A ladder's engine seat is the rival of the game shown: a run
+      // plays rival n in its game n.
+      const gameNo = this.replay.game ? this.replay.game.game_no : s.game_no;
+      const name = seat && seat.engine && s.ladder ? `Rival ${gameNo}` : seat && seat.name;
+      fill(bar.querySelector(".name"), name || "(free seat)");
       bar.querySelector(".online").hidden = !seat || seat.online;
       bar.classList.toggle("to-move", s.phase === "playing" && s.to_move === wanted);
     }
@@ -203,6 +207,10 @@ export class Room {
     $("ladder-wins").textContent = String(run.wins);
     $("ladder-score").textContent = String(run.score);
     $("ladder-best").textContent = run.best > 0 ? String(run.best) : "-";
+    // In whole tenths of a second, rounded down, as the score counts it.
+    const tenths = run.wins > 0 ? Math.floor(run.think_ms_of_wins / run.wins / 100) : null;
+    const perWin = tenths === null ? "-" : `${(tenths / 10).toFixed(1)} s`;
+    $("ladder-per-win").textContent = perWin;
   }
 
   // Before a game: the creator is told how an opponent comes; a visitor,
