@@ -483,6 +483,15 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(phase, json!("playing"), "one click does not resign");
         click(cat, "#resign").await;
         wait_for(cat, "return document.body.dataset.phase === 'over'", "resigned on the second click").await;
+        // "New game" makes another room like it: the engine again, the
+        // same rules and clock.
+        let title = text_of(cat, "#room-title").await;
+        let resigned_in = cat.execute("return location.pathname", vec![]).await.expect("script");
+        click(cat, "#new-game").await;
+        let moved_on = format!("return location.pathname !== {resigned_in} && document.body.dataset.phase === 'playing'");
+        wait_for(cat, &moved_on, "the new game").await;
+        assert_eq!(text_of(cat, "#room-title").await, title);
+        assert!(text_of(cat, "#player-top .name").await.starts_with("bashni (Skill"));
     })
     .await;
 }

@@ -261,6 +261,10 @@ pub struct ConfigView {
     pub opponent: &'static str,
     /// The engine's strength in words (`Skill 5`, `Elo 1500`).
     pub strength: Option<String>,
+    /// The engine's Skill Level, if it plays at one.
+    pub skill: Option<u32>,
+    /// The engine's Elo, if it plays at one.
+    pub elo: Option<u32>,
 }
 
 impl ConfigView {
@@ -278,6 +282,14 @@ impl ConfigView {
             strength: match config.opponent {
                 Opponent::Engine(Strength::Skill(s)) => Some(format!("Skill {s}")),
                 Opponent::Engine(Strength::Elo(e)) => Some(format!("Elo {e}")),
+                _ => None,
+            },
+            skill: match config.opponent {
+                Opponent::Engine(Strength::Skill(s)) => Some(s),
+                _ => None,
+            },
+            elo: match config.opponent {
+                Opponent::Engine(Strength::Elo(e)) => Some(e),
                 _ => None,
             },
         }

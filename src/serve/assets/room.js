@@ -35,6 +35,7 @@ export class Room {
     act("decline-takeback", "decline_takeback");
     act("rematch", "rematch");
     act("analyse", "analyse");
+    $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => this.copyLink());
     this.replay = new Replay(app.send, () => this.draw());
@@ -84,6 +85,34 @@ export class Room {
     button.dataset.confirm = "yes";
     button.textContent = "Really resign?";
     this.resignTimer = setTimeout(reset, 3000);
+  }
+
+  // After a game, another like it: a new room with this one's settings
+  // (rules, clock, who may sit, the engine's strength, the start) and a
+  // colour drawn at random, or a new run after a ladder run.
+  newGame() {
+    const s = this.state;
+    const c = s.config;
+    if (s.ladder) {
+      this.app.send({ type: "ladder", variant: c.variant, name: this.app.name(), device: this.app.device });
+      return;
+    }
+    const variant = this.app.welcome.variants.find((v) => v.name === c.variant);
+    const setup = {
+      variant: c.variant,
+      forced_capture: c.forced_capture,
+      king_landing: c.king_landing,
+      no_progress_plies: c.no_progress_plies,
+      repetitions: c.repetitions,
+      max_plies: c.max_plies,
+      clock: c.clock,
+      colour: "random",
+      opponent: c.opponent,
+      skill: c.skill,
+      elo: c.elo,
+      start: variant && s.start_fen === variant.start_fen ? null : s.start_fen,
+    };
+    this.app.send({ type: "create", name: this.app.name(), setup });
   }
 
   // Copy the room's address, and say on the button whether it worked
@@ -263,6 +292,9 @@ export class Room {
     pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
     pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
+    const runOver = s.ladder && s.ladder.status !== "playing";
+    $("new-game").hidden = !(s.phase === "over" && colour) || (Boolean(s.ladder) && !runOver);
+    $("new-game").textContent = s.ladder ? "New run" : "New game";
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
     const aborted = s.phase === "over" && s.result && s.result.result === "*";
