@@ -249,7 +249,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         let buttons = strings(&client, "return [...document.querySelectorAll('#game-buttons button')].map(b => b.textContent)").await;
         assert_eq!(buttons, ["1", "2", "3"]);
         click(&client, "#game-buttons button[data-game='1']").await;
-        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · 2-0')", "game 1's replay").await;
+        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · White wins, 2-0')", "game 1's replay").await;
         assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1", "game 1 was rival 1's");
         click(&client, "#replay-last").await;
         wait_for(&client, "return document.querySelector('#moves .move.current') !== null", "the last move marked").await;
@@ -402,6 +402,18 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(seen, move_list(ann).await);
         assert_eq!(text_of(cat, "#status").await, text_of(ann, "#status").await);
         replay_steps_through(cat, &seen).await;
+
+        // Ann has the game analysed; a click on the graph replays it to
+        // the move clicked, marked on the graph.
+        click(ann, "#analyse").await;
+        wait_for(ann, "return document.querySelectorAll('#graph rect.hit').length > 0", "the analysis graph").await;
+        let strips = ann.execute("return document.querySelectorAll('#graph rect.hit').length", vec![]).await.expect("script");
+        assert_eq!(strips, json!(plies), "one strip per move");
+        click(ann, "#graph rect.hit[data-ply='3']").await;
+        wait_for(ann, "return document.getElementById('replay-where').textContent.startsWith('Game 1: move 3 of')", "the replay at move 3").await;
+        wait_for(ann, "return document.querySelector('#graph line.cursor') !== null", "the move marked on the graph").await;
+        screenshot(ann, &screenshot_path("serve-analysis.png")).await;
+        click(ann, "#replay-live").await;
 
         // The watcher's name stayed text (Cat is no seat, so check the
         // lobby's copy of a markup name instead: Cat creates a room).

@@ -1,22 +1,45 @@
 // A finished game's analysis: the evaluation graph (White's view, capped
-// at ±10 pawns) and the ?/?? marks of the move list.
+// at ±10 pawns; a move's score on hover, a click goes there) and the ?/??
+// marks of the move list.
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export function drawGraph(svg, evals) {
+function element(name, attributes) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  return node;
+}
+
+// A score for a person: pawns from White's side, signed.
+function pawns(cp) {
+  return `${cp > 0 ? "+" : ""}${(cp / 100).toFixed(2)}`;
+}
+
+// The graph of `evals` (one per position after each move). Each move has
+// a strip that names it and its score on hover (`labels`: the moves'
+// texts) and, with `onPick`, replays the game to there on a click;
+// `current` (a ply) is marked.
+export function drawGraph(svg, evals, { labels = [], current = null, onPick = null } = {}) {
   svg.replaceChildren();
   if (!evals || evals.length === 0) return;
   const width = 300, height = 80, cap = 1000;
   const x = (i) => (evals.length === 1 ? width / 2 : (i / (evals.length - 1)) * width);
   const y = (cp) => height / 2 - (Math.max(-cap, Math.min(cap, cp)) / cap) * (height / 2 - 2);
-  const mid = document.createElementNS(SVG, "line");
-  for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "axis" })) mid.setAttribute(k, v);
-  svg.appendChild(mid);
-  const area = document.createElementNS(SVG, "polygon");
+  svg.appendChild(element("line", { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "axis" }));
   const points = evals.map((cp, i) => `${x(i)},${y(cp)}`);
-  area.setAttribute("points", [`0,${height / 2}`, ...points, `${width},${height / 2}`].join(" "));
-  area.setAttribute("class", "eval-area");
-  svg.appendChild(area);
+  svg.appendChild(element("polygon", { points: [`0,${height / 2}`, ...points, `${width},${height / 2}`].join(" "), class: "eval-area" }));
+  if (current !== null && current >= 1 && current <= evals.length) {
+    svg.appendChild(element("line", { x1: x(current - 1), x2: x(current - 1), y1: 0, y2: height, class: "cursor" }));
+  }
+  const strip = evals.length === 1 ? width : width / (evals.length - 1);
+  evals.forEach((cp, i) => {
+    const hit = element("rect", { x: x(i) - strip / 2, y: 0, width: strip, height, class: "hit", "data-ply": i + 1 });
+    const title = element("title", {});
+    title.textContent = `${labels[i] ?? `ply ${i + 1}`}: ${pawns(cp)}`;
+    hit.appendChild(title);
+    if (onPick) hit.addEventListener("click", () => onPick(i + 1));
+    svg.appendChild(hit);
+  });
 }
 
 // The mark of move `index`, if the analysis gave one.

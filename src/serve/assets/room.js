@@ -11,10 +11,13 @@ import { drawGraph, markOf } from "./analysis.js";
 import { rulesText, variantTitle } from "./lobby.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
-// A result as a player reads it: `2-0 (Black resigned)`, or for a game
-// called off before both sides moved (result `*`) just that.
+// A result as a player reads it: who won and the score, then why
+// (`White wins, 2-0 (Black resigned)`), or for a game called off before
+// both sides moved (result `*`) just that.
+const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
 function resultText(result) {
-  return result.result === "*" ? "aborted" : `${result.result} (${result.reason})`;
+  if (result.result === "*") return "aborted";
+  return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
 }
 
 export class Room {
@@ -165,11 +168,26 @@ export class Room {
     this.buttons(colour);
     this.moves();
     this.replayBar();
-    drawGraph($("graph"), s.analysis && s.analysis.status === "done" ? s.analysis.evals : []);
+    this.graph();
     $("analysis-status").textContent = s.analysis ? `analysis: ${s.analysis.status}` : "";
     $("watchers").textContent = `${s.watchers} watching`;
     $("pdn-link").href = `/pdn/${s.id}`;
     this.tickClocks();
+  }
+
+  // The analysis graph of the game analysed: a click on it replays that
+  // game to the move clicked.
+  graph() {
+    const a = this.state.analysis;
+    const done = a && a.status === "done";
+    const r = this.replay;
+    const replaying = done && r.game && r.game.game_no === a.game_no;
+    const labels = a && a.game_no === this.state.game_no ? this.state.moves : [];
+    drawGraph($("graph"), done ? a.evals : [], {
+      labels,
+      current: replaying ? r.ply : null,
+      onPick: (ply) => r.open(a.game_no, ply),
+    });
   }
 
   // The replay's controls: where it stands, and a button per game of the
