@@ -1085,6 +1085,15 @@ mod tests {
         assert!(!room.first_moves_pending());
     }
 
+    /// The room's deadline, and what checking the time there does (at
+    /// the millisecond before, nothing).
+    fn at_the_deadline(room: &mut Room) -> (Instant, Vec<Event>) {
+        let deadline = room.deadline().expect("a deadline");
+        let before = room.check_time(deadline - Duration::from_millis(1));
+        assert!(before.is_empty(), "{before:?}");
+        (deadline, room.check_time(deadline))
+    }
+
     fn moved(events: &[Event]) -> usize {
         events
             .iter()
@@ -1198,13 +1207,8 @@ mod tests {
             reason: EndReason::Aborted,
         };
         let (mut room, _) = playing(Some("60"), t0);
-        let deadline = room.deadline().expect("a deadline");
+        let (deadline, events) = at_the_deadline(&mut room);
         assert_eq!(deadline, t0 + FIRST_MOVE_WAIT + Duration::from_millis(1));
-        assert!(
-            room.check_time(deadline - Duration::from_millis(1))
-                .is_empty()
-        );
-        let events = room.check_time(deadline);
         assert!(matches!(
             events[..],
             [Event::GameOver {
@@ -1318,14 +1322,9 @@ mod tests {
         past_first_moves(&mut room, t0);
         room.play(0, &a_move(&room), t0 + Duration::from_millis(400))
             .expect("in time");
-        let deadline = room.deadline().expect("a deadline");
+        let (deadline, events) = at_the_deadline(&mut room);
         // Black has 2 s from White's move.
         assert_eq!(deadline, t0 + Duration::from_millis(2401));
-        assert!(
-            room.check_time(deadline - Duration::from_millis(1))
-                .is_empty()
-        );
-        let events = room.check_time(deadline);
         assert!(matches!(
             events[..],
             [Event::GameOver {
