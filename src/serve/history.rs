@@ -148,8 +148,8 @@ fn names(room: &StoredRoom, game: &GameRecord) -> [String; 2] {
     [name(game.white_seat), name(1 - game.white_seat.min(1))]
 }
 
-/// The stored result as one of the three tokens (anything else reads as
-/// unfinished: the store wrote only these).
+/// The stored result as one of the three tokens, or `*` for an aborted
+/// game (the store writes nothing else; anything else also reads `*`).
 fn result_static(result: &str) -> &'static str {
     winner_of(result).map_or("*", result_token)
 }

@@ -327,7 +327,7 @@ pub struct SeatView {
 /// How a game ended, as the page shows it.
 #[derive(Debug, Serialize)]
 pub struct ResultView {
-    /// `2-0`, `0-2` or `1-1`.
+    /// `2-0`, `0-2`, `1-1`, or `*` for an aborted game.
     pub result: &'static str,
     /// Why, in words.
     pub reason: String,

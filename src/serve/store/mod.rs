@@ -290,7 +290,8 @@ pub struct MoveRecord {
 /// How a game ended, as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultRecord {
-    /// `2-0`, `0-2` or `1-1` ([`bashni_host::pdn::result_token`]).
+    /// `2-0`, `0-2` or `1-1` ([`bashni_host::pdn::result_token`]), or `*` for an
+    /// aborted game.
     pub result: String,
     /// Why, in words (`resignation`, `time`, `threefold repetition`...).
     pub reason: String,
