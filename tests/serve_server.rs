@@ -84,6 +84,10 @@ async fn an_open_game_leaves_the_lobby_while_its_creator_is_away() {
     let server = Serve::start(&sqlite(&dir), &[]);
     let mut ann = server.page().await;
     let (room, token) = create(&mut ann, "Ann", setup("anyone", Some("5+3"), "white")).await;
+    // Her page cannot take the other seat of her own game too.
+    ann.send(json!({"type": "join", "room": room, "name": "Ann again"}))
+        .await;
+    assert!(error(&mut ann).await.contains("already sit in this room"));
     let listed = |m: &Value, yes: bool| {
         m["type"] == "lobby" && m["rooms"].to_string().contains(&room) == yes
     };
@@ -141,11 +145,11 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     let state = play_plies(&mut ann, &mut bob, state, 2).await;
     assert_eq!(state["first_moves"], false);
     assert_eq!(state["abort_in_ms"], Value::Null);
-    // Neither first move was charged (each given its 3 s); White's clock
-    // runs now, from Black's reply.
-    assert_eq!(state["clock_ms"][1], 303_000, "{state}");
+    // No clock ran for the first moves; White's runs now, from Black's
+    // reply.
+    assert_eq!(state["clock_ms"][1], 300_000, "{state}");
     let white = state["clock_ms"][0].as_i64().expect("White's clock");
-    assert!((302_000..=303_000).contains(&white), "{white}");
+    assert!((299_000..=300_000).contains(&white), "{white}");
     ann.send(json!({"type": "abort"})).await;
     assert!(error(&mut ann).await.contains("can no longer be aborted"));
 
@@ -155,7 +159,7 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     let over = room_state(&mut ann, |s| s["phase"] == "over").await;
     assert_eq!(over["result"]["result"], "*");
     assert_eq!(over["result"]["reason"], "game aborted");
-    assert_eq!(over["clock_ms"], json!([303_000, 300_000]));
+    assert_eq!(over["clock_ms"], json!([300_000, 300_000]));
     // Stored so: the room's PDN, read from the database, has no result.
     let (status, pdn) = server.get(
         &format!("/pdn/{room}"),

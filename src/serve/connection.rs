@@ -252,6 +252,15 @@ impl Connection {
     }
 
     async fn join(&mut self, id: &str, name: &str) -> Result<(), String> {
+        // A page that sits in the room already would play itself (and
+        // lose its first seat's token): the other seat is for someone else.
+        if self
+            .room
+            .as_ref()
+            .is_some_and(|r| r.id == id && r.seat.is_some())
+        {
+            return Err("you already sit in this room".into());
+        }
         let handle = self.hub.find(id).await?;
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;

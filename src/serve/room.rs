@@ -309,6 +309,8 @@ pub enum RoomError {
     NothingToTakeBack,
     /// Both sides have moved: the game can no longer be aborted.
     TooLateToAbort,
+    /// A takeback may not undo a side's first move.
+    FirstMovesStay,
     /// Stored moves do not replay (a restart found them corrupt).
     Corrupt(String),
 }
@@ -329,6 +331,9 @@ impl fmt::Display for RoomError {
             RoomError::IllegalMove(text) => write!(f, "illegal move: {text}"),
             RoomError::NothingToAnswer => f.write_str("nothing to answer"),
             RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
+            RoomError::FirstMovesStay => f.write_str(
+                "each side's first move stays (before both have moved, abort the game instead)",
+            ),
             RoomError::TooLateToAbort => {
                 f.write_str("both sides have moved: the game can no longer be aborted")
             }
@@ -516,17 +521,15 @@ impl Room {
     }
 
     /// Play `mv`, which took `elapsed`, and charge the mover's clock for
-    /// it unless it is one of the [`FREE_PLIES`]. The caller has checked
-    /// that the move is legal and came in time.
+    /// it (and give its increment) unless it is one of the [`FREE_PLIES`],
+    /// before which no clock runs. The caller has checked that the move is
+    /// legal and came in time.
     fn play_charged(&mut self, mv: &Move, elapsed: Duration) {
         let side = self.game.position().side_to_move();
-        let charged = match self.game.moves().len() < FREE_PLIES {
-            true => Duration::ZERO,
-            false => elapsed,
-        };
-        if let Some(clocks) = &mut self.clocks {
+        let clocks_run = self.game.moves().len() >= FREE_PLIES;
+        if let Some(clocks) = self.clocks.as_mut().filter(|_| clocks_run) {
             // In time, the caller says: it cannot flag.
-            let _ = clocks.charge(side, charged, Duration::MAX);
+            let _ = clocks.charge(side, elapsed, Duration::MAX);
         }
         self.game.play(mv);
         self.elapsed_ms
@@ -906,6 +909,12 @@ impl Room {
         if self.game.moves().len() < plies {
             return Err(RoomError::NothingToTakeBack);
         }
+        // Once the clocks run they never stop again: a takeback does not
+        // reach back into the first moves (before both sides have moved,
+        // a game is aborted instead).
+        if self.game.moves().len() - plies < FREE_PLIES {
+            return Err(RoomError::FirstMovesStay);
+        }
         Ok(plies)
     }
 
@@ -1076,8 +1085,8 @@ mod tests {
         room.game().position().legal_moves()[0].to_string()
     }
 
-    /// Both sides make their first move at `at` (no clock is charged for
-    /// them; each is given its increment).
+    /// Both sides make their first move at `at` (no clock runs for them:
+    /// nothing is charged or given).
     fn past_first_moves(room: &mut Room, at: Instant) {
         for seat in [0, 1] {
             room.play(seat, &a_move(room), at).expect("first move");
@@ -1269,7 +1278,7 @@ mod tests {
         assert!(matches!(
             events[..],
             [Event::GameOver {
-                clock_ms: Some([63_000, 60_000]),
+                clock_ms: Some([60_000, 60_000]),
                 ..
             }]
         ));
@@ -1289,7 +1298,7 @@ mod tests {
     fn a_flag_falls_on_a_late_move_and_at_the_deadline() {
         let t0 = Instant::now();
         let (mut room, _) = playing(Some("1+1"), t0);
-        // Each side has 1 s and two increments after the first moves.
+        // Each side has its 1 s once both have moved.
         past_first_moves(&mut room, t0);
         // A move after the clock ran out is not played: lost on time.
         let late = room
@@ -1309,7 +1318,7 @@ mod tests {
         assert_eq!(room.game().moves().len(), 2);
         assert_eq!(
             room.clock_ms(t0 + secs(10)),
-            Some([0, 2_000]),
+            Some([0, 1_000]),
             "the clock that ran out shows zero, and both stay stopped"
         );
         assert_eq!(
@@ -1323,8 +1332,8 @@ mod tests {
         room.play(0, &a_move(&room), t0 + Duration::from_millis(400))
             .expect("in time");
         let (deadline, events) = at_the_deadline(&mut room);
-        // Black has 2 s from White's move.
-        assert_eq!(deadline, t0 + Duration::from_millis(2401));
+        // Black has 1 s from White's move.
+        assert_eq!(deadline, t0 + Duration::from_millis(1401));
         assert!(matches!(
             events[..],
             [Event::GameOver {
@@ -1336,8 +1345,8 @@ mod tests {
             }]
         ));
         assert_eq!(room.deadline(), None);
-        // White: 2 s, less 0.4 s thought, plus the 1 s increment.
-        assert_eq!(room.clock_ms(deadline + secs(5)), Some([2_600, 0]));
+        // White: 1 s, less 0.4 s thought, plus the 1 s increment.
+        assert_eq!(room.clock_ms(deadline + secs(5)), Some([1_600, 0]));
         // No clock, no flag.
         let (mut room, _) = playing(None, t0);
         assert!(room.check_time(t0 + secs(1_000_000)).is_empty());
@@ -1428,38 +1437,20 @@ mod tests {
         let t0 = Instant::now();
         let (mut room, _) = playing(Some("60+1"), t0);
         assert_eq!(room.request_takeback(0), Err(RoomError::NothingToTakeBack));
-        let start = room.game().position().clone();
         room.play(0, &a_move(&room), t0 + secs(5)).expect("white");
-        // A first move: not charged, its increment given.
-        assert_eq!(room.clock_ms(t0 + secs(5)), Some([61_000, 60_000]));
-        // Black has no move to take back; White takes back its own.
+        // A first move: no clock runs, nothing is charged or given.
+        assert_eq!(room.clock_ms(t0 + secs(5)), Some([60_000, 60_000]));
+        // Black has no move to take back; White's first move stays.
         assert_eq!(room.request_takeback(1), Err(RoomError::NothingToTakeBack));
-        assert_eq!(
-            room.request_takeback(0),
-            Ok(vec![Event::TakebackRequested { by: Colour::White }])
-        );
-        assert_eq!(
-            room.accept_takeback(0, t0 + secs(6)),
-            Err(RoomError::NothingToAnswer)
-        );
-        let events = room.accept_takeback(1, t0 + secs(6)).expect("accept");
-        assert_eq!(
-            events,
-            vec![Event::TookBack {
-                game_no: 1,
-                plies: 0,
-                clock_ms: Some([60_000, 60_000])
-            }]
-        );
-        assert_eq!(room.game().position(), &start);
-        // Six moves, the last four charged; on its turn White takes back
-        // its last move and Black's reply.
+        assert_eq!(room.request_takeback(0), Err(RoomError::FirstMovesStay));
+        // Five more moves, the last four charged; on its turn White takes
+        // back its last move and Black's reply.
         let mut kept = None;
-        for (ply, at) in [7, 10, 12, 15, 16, 17].into_iter().enumerate() {
-            let seat = u8::from(ply % 2 == 1);
+        for (ply, at) in [10, 12, 15, 16, 17].into_iter().enumerate() {
+            let seat = u8::from(ply % 2 == 0);
             room.play(seat, &a_move(&room), t0 + secs(at))
                 .expect("move");
-            if ply == 3 {
+            if ply == 2 {
                 kept = Some(room.game().position().clone());
             }
         }
@@ -1478,8 +1469,17 @@ mod tests {
         assert_eq!(Some(room.game().position()), kept.as_ref());
         // Clocks as after ply 4: the first moves free, then White charged
         // 2 s and Black 3 s, each move given 1 s.
-        assert_eq!(room.clock_ms(t0 + secs(20)), Some([60_000, 59_000]));
+        assert_eq!(room.clock_ms(t0 + secs(20)), Some([59_000, 58_000]));
         assert_eq!(room.game().position().side_to_move(), Colour::White);
+        // Back to where both had made their first move, but no further.
+        room.request_takeback(0).expect("white asks again");
+        room.accept_takeback(1, t0 + secs(21)).expect("accept");
+        assert_eq!(room.game().moves().len(), 2);
+        assert_eq!(room.clock_ms(t0 + secs(21)), Some([60_000, 60_000]));
+        assert!(!room.first_moves_pending(), "the clocks run on");
+        assert_eq!(room.request_takeback(0), Err(RoomError::FirstMovesStay));
+        room.play(0, &a_move(&room), t0 + secs(22)).expect("white");
+        assert_eq!(room.request_takeback(1), Err(RoomError::FirstMovesStay));
     }
 
     #[test]
@@ -1658,11 +1658,11 @@ mod tests {
         let restored = Room::restore(&loaded, thinking, later).expect("restore");
         assert_eq!(restored.game().position(), room.game().position());
         assert_eq!(restored.clock_ms(later), room.clock_ms(t + secs(4)));
-        // The first two moves free (2 s each given), White's third
-        // charged 7 s (2 s given), Black 4 s into its turn.
+        // The first two moves free, White's third charged 7 s (2 s
+        // given), Black 4 s into its turn.
         assert_eq!(
             restored.clock_ms(later),
-            Some([62_000 - 7_000 + 2_000, 62_000 - 4_000])
+            Some([60_000 - 7_000 + 2_000, 60_000 - 4_000])
         );
         assert_eq!(restored.authenticate(&tokens[1]), Some(1));
         assert_eq!(restored.phase(), Phase::Playing);

@@ -335,7 +335,9 @@ impl RoomSetup {
             ("engine", None, Some(elo)) => Ok(Opponent::Engine(Strength::Elo(within(
                 elo, ranges.elo, "elo",
             )?))),
-            ("engine", _, _) => Err(WireError("engine: give skill or elo, not both".into())),
+            ("engine", _, _) => Err(WireError(
+                "engine: give exactly one of skill and elo".into(),
+            )),
             ("anyone" | "link", _, _) => Err(WireError(
                 "skill and elo are only for an engine opponent".into(),
             )),
