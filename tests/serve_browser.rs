@@ -420,12 +420,17 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(cat, "#to-lobby").await;
         let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
         wait_for(cat, &gone, "the finished room leaves the lobby").await;
-        // Lasca's kings do not fly: where they land is no choice there.
+        // Lasca's kings do not fly: where they land is no choice there
+        // (and Bashni's choice is kept while Lasca is looked at).
         let landing_hidden = "return document.getElementById('king-landing-choice').hidden";
+        select(cat, "king-landing", "free").await;
         select(cat, "variant", "lasca").await;
         assert_eq!(cat.execute(landing_hidden, vec![]).await.expect("script"), json!(true));
         select(cat, "variant", "bashni").await;
         assert_eq!(cat.execute(landing_hidden, vec![]).await.expect("script"), json!(false));
+        let landing = cat.execute("return document.getElementById('king-landing').value", vec![]).await.expect("script");
+        assert_eq!(landing, json!("free"));
+        select(cat, "king-landing", "continue").await;
         select(cat, "opponent", "link").await;
         // A draw rule ticked with an odd count of plies is stopped on the
         // page, with the field marked; an even one goes through.
@@ -459,12 +464,22 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, "return document.body.dataset.phase === 'playing'", "Cat's game starts").await;
 
         // On a phone's width the board, both clocks and the lobby's tables
-        // fit the screen: nothing needs a sideways scroll.
+        // (with an open game listed) fit the screen: nothing needs a
+        // sideways scroll.
+        click(bob, "#nav-lobby").await;
+        wait_for(bob, "return document.body.dataset.view === 'lobby'", "Bob's lobby").await;
+        select(bob, "opponent", "anyone").await;
+        click(bob, "#create-button").await;
+        wait_for(bob, "return document.body.dataset.phase === 'waiting'", "Bob's open game").await;
         cat.set_window_size(390, 844).await.expect("phone size");
         fits_the_width(cat, "the room").await;
         click(cat, "#nav-lobby").await;
-        wait_for(cat, "return document.body.dataset.view === 'lobby'", "the lobby").await;
+        wait_for(cat, "return document.querySelector('#open-rooms tr[data-room]') !== null", "the lobby with a game").await;
         fits_the_width(cat, "the lobby").await;
+        // Bob calls his open game off: he is in the lobby, and it is gone.
+        click(bob, "#cancel").await;
+        wait_for(bob, "return document.body.dataset.view === 'lobby'", "Bob back in the lobby").await;
+        wait_for(cat, "return document.querySelector('#open-rooms tr[data-room]') === null", "Bob's game gone").await;
 
         // Against the engine, before both sides have moved, the game is
         // aborted, not resigned.

@@ -56,7 +56,13 @@ export class Lobby {
     const info = variants.find((v) => v.name === $("variant").value);
     const flying = Boolean(info && info.flying_kings);
     $("king-landing-choice").hidden = !flying;
-    if (!flying) $("king-landing").value = "continue";
+  }
+
+  // Where kings land, as this room's variant has it: the choice made
+  // where kings fly (kept while another variant is looked at), else the
+  // only way there is.
+  kingLanding() {
+    return $("king-landing-choice").hidden ? "continue" : $("king-landing").value;
   }
 
   // Fill the form's choices from what the server offers.
@@ -95,7 +101,7 @@ export class Lobby {
     const setup = {
       variant: $("variant").value,
       forced_capture: $("forced-capture").checked,
-      king_landing: $("king-landing").value,
+      king_landing: this.kingLanding(),
       no_progress_plies: $("no-progress-on").checked ? Number($("no-progress").value) : 0,
       repetitions: $("threefold").checked ? 3 : 0,
       max_plies: 0,

@@ -51,6 +51,11 @@ const app = {
   // Ask again for what the address shows (the room's whole state).
   reopen: () => route(),
   go: (path) => go(path),
+  // Leave the room shown (a creator still alone closes it), then go.
+  leaveTo: (path) => {
+    if (app.roomId) app.send({ type: "leave" });
+    go(path);
+  },
   // The editor's position to the analysis board: the board is shown once
   // the server took it; its error otherwise stays in the editor.
   analyse: (variant, fen) => {
@@ -96,8 +101,7 @@ window.addEventListener("popstate", route);
 for (const [id, path] of [["to-lobby", "/"], ["nav-lobby", "/"], ["nav-study", "/analysis"], ["nav-editor", "/editor"]]) {
   $(id).addEventListener("click", (event) => {
     event.preventDefault();
-    if (app.roomId) app.send({ type: "leave" });
-    go(path);
+    app.leaveTo(path);
   });
 }
 

@@ -21,7 +21,7 @@ function resultText(result) {
 }
 
 export class Room {
-  // app: {send(message), name(), welcome, seat(roomId), reopen()}
+  // app: {send(message), name(), welcome, device, seat(roomId), reopen(), leaveTo(path)}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -38,6 +38,7 @@ export class Room {
     act("decline-takeback", "decline_takeback");
     act("rematch", "rematch");
     act("analyse", "analyse");
+    $("cancel").addEventListener("click", () => this.app.leaveTo("/"));
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => this.copyLink());
@@ -281,7 +282,7 @@ export class Room {
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
-    if (s.ladder && s.ladder.status !== "playing") text += ` The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
+    if (s.ladder && s.ladder.status !== "playing") text += `. The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
     $("status").textContent = text;
     const offer = (who) => who && colour && who !== colour;
     $("draw-offered").hidden = !offer(s.draw_offer);
@@ -310,13 +311,16 @@ export class Room {
     pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
     pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
     $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
+    // The creator of a room still waiting may call it off.
+    $("cancel").hidden = !(s.phase === "waiting" && colour);
+    $("pdn-link").hidden = s.phase === "waiting";
     const runOver = s.ladder && s.ladder.status !== "playing";
     $("new-game").hidden = !(s.phase === "over" && colour) || (Boolean(s.ladder) && !runOver);
     $("new-game").textContent = s.ladder ? "New run" : "New game";
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
     const aborted = s.phase === "over" && s.result && s.result.result === "*";
-    $("analyse").hidden = s.phase !== "over" || aborted || (s.analysis && s.analysis.status !== "failed");
+    $("analyse").hidden = s.phase !== "over" || aborted || s.moves.length === 0 || (s.analysis && s.analysis.status !== "failed");
   }
 
   // The move list of the game shown (the live one, or a replay's), with
