@@ -731,6 +731,8 @@ async fn a_ladder_run_survives_kill_nine_then_replays_and_downloads_every_game()
     let games = bashni_host::pdn::parse_pdn(&pdn).expect("our PDN reads back");
     assert_eq!(games.len(), 2, "{pdn}");
     assert_eq!(games[0].tag("Result"), Some("2-0"));
+    assert_eq!(games[0].tag("Black"), Some("Rival 1"));
+    assert_eq!(games[1].tag("Black"), Some("Rival 2"));
     assert_eq!(games[0].moves, texts);
     assert_eq!(games[1].tag("Result"), Some("0-2"));
     assert_eq!(games[1].moves, moves(&over));

@@ -6,6 +6,7 @@
 //! viewer saw.
 
 use super::config::RoomConfig;
+use super::ladder::RIVAL_SEAT;
 use super::store::{GameRecord, StoredRoom};
 use super::view::{LegalMove, ResultView};
 use super::wire::clock_text;
@@ -137,13 +138,13 @@ fn start_of(config: &RoomConfig, game: &GameRecord) -> Result<Game, String> {
     }
 }
 
-/// White's and Black's names in `game`.
+/// White's and Black's names in `game`. A ladder's engine seat is the
+/// rival of that game: a run plays rival n in its game n.
 fn names(room: &StoredRoom, game: &GameRecord) -> [String; 2] {
-    let name = |seat: u8| {
-        room.seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .map_or_else(|| "?".to_string(), |s| s.name.clone())
+    let name = |seat: u8| match room.seats.iter().find(|s| s.seat == seat) {
+        Some(s) if s.engine && s.name == RIVAL_SEAT => format!("{RIVAL_SEAT} {}", game.game_no),
+        Some(s) => s.name.clone(),
+        None => "?".to_string(),
     };
     [name(game.white_seat), name(1 - game.white_seat.min(1))]
 }

@@ -4,7 +4,7 @@
 use super::actor::{self, RoomHandle, Shared, ToRoom};
 use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
-use super::ladder::{Run, ladder_rules};
+use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
@@ -370,7 +370,7 @@ impl Hub {
             best_before,
         };
         let handle = self.spawn(room, Some(climb));
-        seat_engine(&handle, "Rival").await?;
+        seat_engine(&handle, RIVAL_SEAT).await?;
         Ok((id, token))
     }
 

@@ -239,6 +239,10 @@ fn handicap_fen(variant: Variant, handicap: u32) -> String {
     format!("W:{} 0 1", columns.join(","))
 }
 
+/// The name of a ladder room's engine seat; each game names its rival
+/// by number after it ("Rival 3").
+pub const RIVAL_SEAT: &str = "Rival";
+
 /// The ladder's score: `wins` × 10000 plus a speed bonus of 9999 minus the
 /// average thinking time per won game in tenths of a second (the total in
 /// milliseconds divided by 100 × wins, rounded down), never below zero.
