@@ -130,7 +130,7 @@ impl Hub {
         }
         let unknown = || {
             FindError::Missing(format!(
-                "no room '{}'",
+                "no room '{}' here: is the address right?",
                 id.chars().take(40).collect::<String>()
             ))
         };
