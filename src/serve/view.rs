@@ -210,7 +210,7 @@ impl VariantInfo {
                         Variant::Lasca => 7,
                     },
                     start_fen: variant.start_fen(),
-                    flying_kings: variant == Variant::Bashni,
+                    flying_kings: variant.flying_kings(),
                     no_progress_plies: rules.draw.no_progress_plies,
                     max_plies: rules.draw.max_plies,
                 }

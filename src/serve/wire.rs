@@ -237,10 +237,10 @@ impl RoomSetup {
             Ok(k) => k,
             Err(_) => return bad("king_landing: continue or free"),
         };
-        // Lasca's kings step one square: where they land is never a
+        // Where kings step one square (Lasca) where they land is never a
         // choice, and a room must not claim a rule its game cannot have.
-        if variant == Variant::Lasca && king_landing != KingLanding::default() {
-            return bad("king_landing: Lasca's kings do not fly, so only continue");
+        if !variant.flying_kings() && king_landing != KingLanding::default() {
+            return bad("king_landing: this variant's kings do not fly, so only continue");
         }
         for (name, value) in [
             ("no_progress_plies", self.no_progress_plies),
