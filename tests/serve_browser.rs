@@ -389,6 +389,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 for client in [ann, bob, cat] {
                     moves_reach(client, plies).await;
                 }
+                // A takeback is offered only where it would not undo a
+                // first move: White, to move, after 2 plies no, after 4 yes.
+                if plies == 2 || plies == 4 {
+                    let shown = ann.execute("return !document.getElementById('takeback').hidden", vec![]).await.expect("script");
+                    assert_eq!(shown, json!(plies == 4), "Ann's takeback after {plies} plies");
+                }
             } else {
                 tokio::time::sleep(std::time::Duration::from_millis(30)).await;
             }

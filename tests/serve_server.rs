@@ -129,6 +129,13 @@ async fn a_room_that_is_not_there_is_answered_by_kind_so_the_page_can_leave_it()
         let message = answer["message"].as_str().unwrap_or_default();
         assert!(message.contains(why), "{room}: {message}");
     }
+    // Nor has the closed room a game to download.
+    let own_host = format!("127.0.0.1:{}", server.port);
+    let (status, body) = server.get(&format!("/pdn/{closed}"), &own_host, &[]);
+    assert_eq!(
+        (status, body.trim()),
+        (404, "no game was played in this room")
+    );
 }
 
 #[tokio::test]

@@ -331,9 +331,9 @@ impl fmt::Display for RoomError {
             RoomError::IllegalMove(text) => write!(f, "illegal move: {text}"),
             RoomError::NothingToAnswer => f.write_str("nothing to answer"),
             RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
-            RoomError::FirstMovesStay => f.write_str(
-                "each side's first move stays (before both have moved, abort the game instead)",
-            ),
+            RoomError::FirstMovesStay => {
+                f.write_str("a takeback cannot undo either side's first move")
+            }
             RoomError::TooLateToAbort => {
                 f.write_str("both sides have moved: the game can no longer be aborted")
             }
@@ -918,6 +918,12 @@ impl Room {
         Ok(plies)
     }
 
+    /// Whether `colour` may ask for a takeback now: a game is on and it
+    /// has a move to take back that is not a first move.
+    pub fn may_ask_takeback(&self, colour: Colour) -> bool {
+        self.phase == Phase::Playing && self.takeback_plies(colour).is_ok()
+    }
+
     /// `seat` asks to take back its last move.
     pub fn request_takeback(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
         let colour = self.playing_colour(seat)?;
@@ -1480,6 +1486,11 @@ mod tests {
         assert_eq!(room.request_takeback(0), Err(RoomError::FirstMovesStay));
         room.play(0, &a_move(&room), t0 + secs(22)).expect("white");
         assert_eq!(room.request_takeback(1), Err(RoomError::FirstMovesStay));
+        // What the page is told it may ask for says the same.
+        assert!(room.may_ask_takeback(Colour::White));
+        assert!(!room.may_ask_takeback(Colour::Black));
+        room.resign(1, t0 + secs(23)).expect("resign");
+        assert!(!room.may_ask_takeback(Colour::White), "not once over");
     }
 
     #[test]

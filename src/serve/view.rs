@@ -400,6 +400,9 @@ pub struct TurnView {
     pub draw_offer: Option<&'static str>,
     /// Who asks for a takeback.
     pub takeback: Option<&'static str>,
+    /// Whether White, and Black, may ask for a takeback now (each has a
+    /// move to take back that is not a first move).
+    pub may_ask_takeback: [bool; 2],
     /// What the engine seat is doing, in words (`thinking`, `waiting for
     /// a free engine: 2 ahead`).
     pub engine_status: Option<String>,
@@ -426,6 +429,7 @@ impl TurnView {
                 .map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
             draw_offer: room.draw_offer().map(colour_name),
             takeback: room.takeback_request().map(colour_name),
+            may_ask_takeback: [Colour::White, Colour::Black].map(|c| room.may_ask_takeback(c)),
             engine_status,
         }
     }

@@ -302,7 +302,9 @@ export class Room {
     // The engine (a ladder rival too) declines every draw offer and
     // takeback at once: no buttons that could only be refused.
     const engine = s.config.opponent === "engine";
-    for (const id of ["offer-draw", "takeback"]) $(id).hidden = !playing || engine || s.first_moves;
+    $("offer-draw").hidden = !playing || engine || s.first_moves;
+    const mayAsk = colour && s.may_ask_takeback[colour === "white" ? 0 : 1];
+    $("takeback").hidden = !playing || engine || !mayAsk;
     // An offer of one's own stands until it is answered or a move lapses it.
     const pending = (id, who, asked, ask) => {
       $(id).disabled = who === colour;

@@ -31,6 +31,8 @@ export function fill(node, ...children) {
 // "m:ss" (and tenths under ten seconds) of milliseconds.
 export function clockText(ms) {
   const clamped = Math.max(0, ms);
+  // A clock that ran out reads as out, not as a tenth still counted.
+  if (clamped === 0) return "0:00";
   const total = clamped / 1000;
   const minutes = Math.floor(total / 60);
   const seconds = total - minutes * 60;
