@@ -1,8 +1,9 @@
 // The connection to the server: one WebSocket, opened again after a loss
 // with a growing pause (0.5 s doubling to 4 s: a player's clock may be
 // running), at once when the browser says the network is back, and a
-// visible status. On every (re)connection `onOpen` runs so the page asks again for what it
-// shows: the server holds the state, the page only redraws it.
+// visible status. On every (re)connection `onOpen` runs so the page asks
+// again for what it shows: the server holds the state, the page only
+// redraws it.
 
 const MIN_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 4000;
