@@ -6,7 +6,7 @@
 //! viewer saw.
 
 use super::config::RoomConfig;
-use super::ladder::RIVAL_SEAT;
+use super::ladder::seat_name_in_game;
 use super::store::{GameRecord, StoredRoom};
 use super::view::{LegalMove, ResultView};
 use super::wire::clock_text;
@@ -138,12 +138,10 @@ fn start_of(config: &RoomConfig, game: &GameRecord) -> Result<Game, String> {
     }
 }
 
-/// White's and Black's names in `game`. A ladder's engine seat is the
-/// rival of that game: a run plays rival n in its game n.
+/// White's and Black's names in `game` ([`seat_name_in_game`]).
 fn names(room: &StoredRoom, game: &GameRecord) -> [String; 2] {
     let name = |seat: u8| match room.seats.iter().find(|s| s.seat == seat) {
-        Some(s) if s.engine && s.name == RIVAL_SEAT => format!("{RIVAL_SEAT} {}", game.game_no),
-        Some(s) => s.name.clone(),
+        Some(s) => seat_name_in_game(&s.name, s.engine, game.game_no),
         None => "?".to_string(),
     };
     [name(game.white_seat), name(1 - game.white_seat.min(1))]

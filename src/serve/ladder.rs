@@ -243,6 +243,16 @@ fn handicap_fen(variant: Variant, handicap: u32) -> String {
 /// by number after it ("Rival 3").
 pub const RIVAL_SEAT: &str = "Rival";
 
+/// A seat's name as game `game_no` shows it: a ladder's engine seat is
+/// the rival of that game (a run plays rival n in its game n), any other
+/// seat its own name.
+pub fn seat_name_in_game(name: &str, engine: bool, game_no: u32) -> String {
+    match engine && name == RIVAL_SEAT {
+        true => format!("{RIVAL_SEAT} {game_no}"),
+        false => name.to_owned(),
+    }
+}
+
 /// The ladder's score: `wins` × 10000 plus a speed bonus of 9999 minus the
 /// average thinking time per won game in tenths of a second (the total in
 /// milliseconds divided by 100 × wins, rounded down), never below zero.

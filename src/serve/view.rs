@@ -8,6 +8,7 @@
 
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
+use super::ladder::seat_name_in_game;
 use super::room::{Phase, Room};
 use super::study::StudyView;
 use super::wire::{StrengthRanges, clock_text};
@@ -270,6 +271,11 @@ pub struct ConfigView {
 impl ConfigView {
     /// The view of `config`.
     pub fn of(config: &RoomConfig) -> ConfigView {
+        let (skill, elo) = match config.opponent {
+            Opponent::Engine(Strength::Skill(s)) => (Some(s), None),
+            Opponent::Engine(Strength::Elo(e)) => (None, Some(e)),
+            _ => (None, None),
+        };
         ConfigView {
             variant: variant_name(config.game.variant),
             forced_capture: config.game.forced_capture,
@@ -279,19 +285,11 @@ impl ConfigView {
             max_plies: config.game.draw.max_plies,
             clock: config.clock.as_ref().map(clock_text),
             opponent: config.opponent.kind(),
-            strength: match config.opponent {
-                Opponent::Engine(Strength::Skill(s)) => Some(format!("Skill {s}")),
-                Opponent::Engine(Strength::Elo(e)) => Some(format!("Elo {e}")),
-                _ => None,
-            },
-            skill: match config.opponent {
-                Opponent::Engine(Strength::Skill(s)) => Some(s),
-                _ => None,
-            },
-            elo: match config.opponent {
-                Opponent::Engine(Strength::Elo(e)) => Some(e),
-                _ => None,
-            },
+            strength: skill
+                .map(|s| format!("Skill {s}"))
+                .or(elo.map(|e| format!("Elo {e}"))),
+            skill,
+            elo,
         }
     }
 }
@@ -543,7 +541,7 @@ impl<'a> RoomView<'a> {
         let game = room.game();
         let seats = [0u8, 1].map(|seat| {
             room.player(seat).map(|p| SeatView {
-                name: p.name.clone(),
+                name: seat_name_in_game(&p.name, p.engine, room.game_no()),
                 engine: p.engine,
                 online: p.engine || extras.online[usize::from(seat)],
                 colour: colour_name(room.colour_of(seat)),

@@ -236,10 +236,10 @@ export class Room {
       const seat = s.seats.find((p) => p && p.colour === wanted);
       const bar = $(`player-${place}`);
       bar.dataset.colour = wanted;
-      // A ladder's engine seat is the rival of the game shown: a run
-      // plays rival n in its game n.
-      const gameNo = this.replay.game ? this.replay.game.game_no : s.game_no;
-      const name = seat && seat.engine && s.ladder ? `Rival ${gameNo}` : seat && seat.name;
+      // A replay names who played that game (a ladder's rival of then,
+      // a rematch's colours); otherwise the seat as the server names it.
+      const replayed = this.replay.game && this.replay.game[wanted];
+      const name = replayed || (seat && seat.name);
       fill(bar.querySelector(".name"), name || "(free seat)");
       bar.querySelector(".online").hidden = !seat || seat.online;
       bar.classList.toggle("to-move", s.phase === "playing" && s.to_move === wanted);

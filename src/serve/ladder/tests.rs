@@ -438,3 +438,14 @@ fn the_player_is_white() {
     };
     assert_eq!(result_for_player(end.winner()), GameResult::Win);
 }
+
+#[test]
+fn a_ladders_engine_seat_is_named_for_the_rival_of_each_game() {
+    assert_eq!(seat_name_in_game(RIVAL_SEAT, true, 3), "Rival 3");
+    // A person may be called Rival; an engine of another room keeps its name.
+    assert_eq!(seat_name_in_game(RIVAL_SEAT, false, 3), "Rival");
+    assert_eq!(
+        seat_name_in_game("bashni (Skill 5)", true, 2),
+        "bashni (Skill 5)"
+    );
+}
