@@ -144,6 +144,13 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     let server = Serve::start(&sqlite(&dir), &[]);
     let (mut ann, mut bob, _, _, state) = two_players(&server, Some("5+3")).await;
     assert_eq!(state["first_moves"], true);
+    for colour in [0, 1] {
+        assert_eq!(
+            state["may"][colour],
+            json!({"abort": true, "resign": true, "offer_draw": false, "takeback": false, "rematch": false}),
+            "until both have moved: abort, no draw"
+        );
+    }
     let wait = state["abort_in_ms"].as_u64().expect("a first-move wait");
     assert!(
         wait > 20_000 && wait <= 30_000,
@@ -152,6 +159,8 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     let state = play_plies(&mut ann, &mut bob, state, 2).await;
     assert_eq!(state["first_moves"], false);
     assert_eq!(state["abort_in_ms"], Value::Null);
+    assert_eq!(state["may"][0]["abort"], false);
+    assert_eq!(state["may"][0]["offer_draw"], true);
     // No clock ran for the first moves; White's runs now, from Black's
     // reply.
     assert_eq!(state["clock_ms"][1], 300_000, "{state}");
@@ -588,9 +597,13 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     assert_eq!(first["seats"][0]["colour"], "white");
     assert_eq!(first["config"]["opponent"], "engine");
     // A run goes on from game to game: its games are resigned, never
-    // aborted, even before a move.
+    // aborted, even before a move, and the rival takes no offers.
+    assert_eq!(
+        first["may"][0],
+        json!({"abort": false, "resign": true, "offer_draw": false, "takeback": false, "rematch": false})
+    );
     page.send(json!({"type": "abort"})).await;
-    assert!(error(&mut page).await.contains("cannot be aborted"));
+    assert!(error(&mut page).await.contains("no abort or rematch"));
     let mut engine = Engine::start();
     let after = beat_rival(&mut page, &mut engine, first).await;
     let next = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;
@@ -609,6 +622,10 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     page.send(json!({"type": "resign"})).await;
     let over = room_state(&mut page, |s| s["ladder"]["status"] == "lost").await;
     assert_eq!(over["ladder"]["score"], score);
+    // The run is over, and no rematch plays on past it.
+    assert_eq!(over["may"][0]["rematch"], false);
+    page.send(json!({"type": "rematch"})).await;
+    assert!(error(&mut page).await.contains("no abort or rematch"));
     assert_eq!(
         over["ladder"]["rival"], 2,
         "the rival the run ended against, not the last one beaten"

@@ -12,7 +12,7 @@ use super::climb::{Climb, RivalMove};
 use super::config::{Opponent, RoomConfig};
 use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
-use super::room::{Event, Phase, Player, Room, RoomError};
+use super::room::{Allowed, EndReason, Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
 use super::token::SeatToken;
@@ -27,6 +27,11 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 /// Nodes per position when a finished game is analysed.
 pub const ANALYSIS_NODES: u64 = 20_000;
+
+/// Why a ladder game is neither aborted nor rematched: a run goes on from
+/// game to game, each against the rival it has reached.
+const RUN_GOES_ON: &str =
+    "a ladder run goes on from game to game: no abort or rematch (resign to end the run)";
 
 /// A finished room with nobody looking is dropped from memory after this
 /// (it stays in the database).
@@ -348,9 +353,8 @@ impl Actor {
 
     async fn act(&mut self, seat: u8, action: Action) -> Result<(), String> {
         let now = Instant::now();
-        if action == Action::Abort && self.climb.is_some() {
-            // A run goes on from game to game; leaving one is resigning.
-            return Err("a ladder game cannot be aborted: resign to end the run".into());
+        if self.climb.is_some() && matches!(action, Action::Abort | Action::Rematch) {
+            return Err(RUN_GOES_ON.into());
         }
         let before = self.room.clone();
         let room = &mut self.room;
@@ -372,26 +376,32 @@ impl Actor {
         Ok(())
     }
 
-    /// An engine seat answers a draw offer or takeback request at once:
-    /// it declines both (and asks for the rematch the person asked for).
+    /// What `seat` may do now: what the room allows, less what a ladder
+    /// run refuses ([`RUN_GOES_ON`]).
+    fn allowed(&self, seat: u8) -> Allowed {
+        let allowed = self.room.allowed(seat);
+        match self.climb {
+            Some(_) => Allowed {
+                abort: false,
+                rematch: false,
+                ..allowed
+            },
+            None => allowed,
+        }
+    }
+
+    /// An engine seat takes up the rematch the person asked for (draw
+    /// offers and takebacks never reach it: the room refuses them).
     async fn answer_engine_offers(&mut self, now: Instant) {
         let Some(seat) = self.engine_seat() else {
             return;
         };
-        let colour = self.room.colour_of(seat);
-        let before = self.room.clone();
-        let result = if self.room.draw_offer() == Some(!colour) {
-            self.room.decline_draw(seat)
-        } else if self.room.takeback_request() == Some(!colour) {
-            self.room.decline_takeback(seat)
-        } else if matches!(self.room.phase(), Phase::Over(_))
-            && self.room.rematch_requests()[usize::from(1 - seat)]
-        {
-            self.room.offer_rematch(seat, now)
-        } else {
+        let asked = self.room.rematch_requests()[usize::from(1 - seat)];
+        if !asked || !matches!(self.room.phase(), Phase::Over(_)) {
             return;
-        };
-        if let Ok(events) = result {
+        }
+        let before = self.room.clone();
+        if let Ok(events) = self.room.offer_rematch(seat, now) {
             let _ = self.commit(events, before).await;
         }
     }
@@ -597,9 +607,11 @@ impl Actor {
             online,
             watchers: self.watchers,
             analysis: self.analysis.as_ref(),
+            may_analyse: self.analysis_refused().is_none() && !self.analysed(),
             ladder: self.climb.as_ref().map(Climb::view),
         };
-        let turn = TurnView::of(&self.room, self.engine_status.clone(), Instant::now());
+        let may = [Colour::White, Colour::Black].map(|c| self.allowed(self.room.seat_of(c)));
+        let turn = TurnView::of(&self.room, may, self.engine_status.clone(), Instant::now());
         let whole = serde_json::to_string(&RoomView::of(&self.room, extras, &turn));
         let change = after_move
             .then(|| serde_json::to_string(&RoomMove::of(&self.room, self.seq, &turn)))
@@ -841,18 +853,36 @@ impl Actor {
         }
     }
 
-    fn analyse(&mut self) -> Result<(), String> {
-        if !matches!(self.room.phase(), Phase::Over(_)) {
-            return Err("a game is analysed once it is over".into());
+    /// Why the game cannot be analysed, if it cannot.
+    fn analysis_refused(&self) -> Option<&'static str> {
+        match self.room.phase() {
+            Phase::Over(outcome) if outcome.reason == EndReason::Aborted => {
+                Some("an aborted game is not analysed")
+            }
+            Phase::Over(_) if self.room.game().moves().is_empty() => {
+                Some("a game without moves has nothing to analyse")
+            }
+            Phase::Over(_) => None,
+            _ => Some("a game is analysed once it is over"),
         }
+    }
+
+    /// Whether this game's analysis runs or is done.
+    fn analysed(&self) -> bool {
         let game_no = self.room.game_no();
-        if self
-            .analysis
+        self.analysis
             .as_ref()
             .is_some_and(|a| a.game_no == game_no && a.status != "failed")
-        {
+    }
+
+    fn analyse(&mut self) -> Result<(), String> {
+        if let Some(why) = self.analysis_refused() {
+            return Err(why.into());
+        }
+        if self.analysed() {
             return Ok(());
         }
+        let game_no = self.room.game_no();
         let running = AnalysisView {
             status: "running".into(),
             game_no,

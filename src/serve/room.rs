@@ -311,6 +311,11 @@ pub enum RoomError {
     TooLateToAbort,
     /// A takeback may not undo a side's first move.
     FirstMovesStay,
+    /// Before both sides have moved a game is aborted, not drawn.
+    DrawBeforeFirstMoves,
+    /// The other seat is the engine's, which would decline at once: no
+    /// draw offers or takebacks are made to it.
+    EngineDeclines,
     /// Stored moves do not replay (a restart found them corrupt).
     Corrupt(String),
 }
@@ -334,6 +339,12 @@ impl fmt::Display for RoomError {
             RoomError::FirstMovesStay => {
                 f.write_str("a takeback cannot undo either side's first move")
             }
+            RoomError::DrawBeforeFirstMoves => {
+                f.write_str("before both sides have moved a game is aborted, not drawn")
+            }
+            RoomError::EngineDeclines => {
+                f.write_str("the engine declines draw offers and takebacks")
+            }
             RoomError::TooLateToAbort => {
                 f.write_str("both sides have moved: the game can no longer be aborted")
             }
@@ -343,6 +354,23 @@ impl fmt::Display for RoomError {
 }
 
 impl std::error::Error for RoomError {}
+
+/// What a seat may do at one moment: exactly what the room's actions
+/// accept then (each is asked the same question), so a page offers
+/// nothing that would be refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Allowed {
+    /// Call the game off ([`Room::abort`]).
+    pub abort: bool,
+    /// Resign ([`Room::resign`]).
+    pub resign: bool,
+    /// Offer a draw ([`Room::offer_draw`]).
+    pub offer_draw: bool,
+    /// Ask for a takeback ([`Room::request_takeback`]).
+    pub takeback: bool,
+    /// Ask for a rematch ([`Room::offer_rematch`]).
+    pub rematch: bool,
+}
 
 /// One room.
 #[derive(Clone, Debug)]
@@ -858,17 +886,22 @@ impl Room {
     /// `seat` calls the game off at `now`, as either player may before
     /// both sides have moved: no result.
     pub fn abort(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
-        self.playing_colour(seat)?;
-        if !self.first_moves_pending() {
-            return Err(RoomError::TooLateToAbort);
-        }
+        self.may_abort(seat)?;
         Ok(vec![self.end(EndReason::Aborted, now)])
+    }
+
+    fn may_abort(&self, seat: u8) -> Result<(), RoomError> {
+        self.playing_colour(seat)?;
+        match self.first_moves_pending() {
+            true => Ok(()),
+            false => Err(RoomError::TooLateToAbort),
+        }
     }
 
     /// `seat` offers a draw at `now`; if the other side had offered one,
     /// this accepts it. The offer lapses with the next move.
     pub fn offer_draw(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
-        let colour = self.playing_colour(seat)?;
+        let colour = self.may_offer_draw(seat)?;
         match self.draw_offer {
             Some(by) if by != colour => Ok(vec![self.end(EndReason::DrawAgreed, now)]),
             Some(_) => Ok(Vec::new()),
@@ -876,6 +909,23 @@ impl Room {
                 self.draw_offer = Some(colour);
                 Ok(vec![Event::DrawOffered { by: colour }])
             }
+        }
+    }
+
+    fn may_offer_draw(&self, seat: u8) -> Result<Colour, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        if self.first_moves_pending() {
+            return Err(RoomError::DrawBeforeFirstMoves);
+        }
+        self.opponent_is_a_person(seat)?;
+        Ok(colour)
+    }
+
+    /// Offers and requests go to people only: the engine would decline.
+    fn opponent_is_a_person(&self, seat: u8) -> Result<(), RoomError> {
+        match self.player(1 - seat.min(1)).is_some_and(|p| p.engine) {
+            true => Err(RoomError::EngineDeclines),
+            false => Ok(()),
         }
     }
 
@@ -918,18 +968,20 @@ impl Room {
         Ok(plies)
     }
 
-    /// Whether `colour` may ask for a takeback now: a game is on and it
-    /// has a move to take back that is not a first move.
-    pub fn may_ask_takeback(&self, colour: Colour) -> bool {
-        self.phase == Phase::Playing && self.takeback_plies(colour).is_ok()
-    }
-
     /// `seat` asks to take back its last move.
     pub fn request_takeback(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
-        let colour = self.playing_colour(seat)?;
-        self.takeback_plies(colour)?;
+        let colour = self.may_ask_takeback(seat)?;
         self.takeback_request = Some(colour);
         Ok(vec![Event::TakebackRequested { by: colour }])
+    }
+
+    /// Whether `seat` may ask for a takeback: a game is on against a
+    /// person and it has a move to take back that is not a first move.
+    fn may_ask_takeback(&self, seat: u8) -> Result<Colour, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        self.opponent_is_a_person(seat)?;
+        self.takeback_plies(colour)?;
+        Ok(colour)
     }
 
     /// `seat` grants the other side's takeback: its last move (and the
@@ -973,14 +1025,7 @@ impl Room {
     /// `seat` asks for a rematch once the game is over; when both seats
     /// have asked, the next game starts at `now` with colours swapped.
     pub fn offer_rematch(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
-        if self.player(seat).is_none() {
-            return Err(RoomError::NoSuchSeat);
-        }
-        match self.phase {
-            Phase::Over(_) => {}
-            Phase::Playing => return Err(RoomError::StillPlaying),
-            Phase::Waiting => return Err(RoomError::NotPlaying),
-        }
+        self.may_ask_rematch(seat)?;
         let index = usize::from(seat);
         let mut events = Vec::new();
         if !self.rematch[index] {
@@ -993,6 +1038,32 @@ impl Room {
             events.push(self.start_game(now));
         }
         Ok(events)
+    }
+
+    fn may_ask_rematch(&self, seat: u8) -> Result<(), RoomError> {
+        if self.player(seat).is_none() {
+            return Err(RoomError::NoSuchSeat);
+        }
+        match self.phase {
+            Phase::Over(_) => Ok(()),
+            Phase::Playing => Err(RoomError::StillPlaying),
+            Phase::Waiting => Err(RoomError::NotPlaying),
+        }
+    }
+
+    /// What the person in `seat` may do now (nothing for the engine's
+    /// seat or an empty one): each answer is the check its action makes.
+    pub fn allowed(&self, seat: u8) -> Allowed {
+        if self.player(seat).is_none_or(|p| p.engine) {
+            return Allowed::default();
+        }
+        Allowed {
+            abort: self.may_abort(seat).is_ok(),
+            resign: self.playing_colour(seat).is_ok(),
+            offer_draw: self.may_offer_draw(seat).is_ok(),
+            takeback: self.may_ask_takeback(seat).is_ok(),
+            rematch: self.may_ask_rematch(seat).is_ok(),
+        }
     }
 }
 
@@ -1247,6 +1318,87 @@ mod tests {
     }
 
     #[test]
+    fn no_draw_offer_or_takeback_is_made_to_the_engine() {
+        let t0 = Instant::now();
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
+        let config = RoomConfig {
+            opponent: Opponent::Engine(Strength::Skill(5)),
+            ..config(None)
+        };
+        let mut room = Room::new("e".into(), config, ann, Colour::White, t0);
+        room.join(Player::engine("bashni skill 5"), t0)
+            .expect("engine joins");
+        for _ in 0..2 {
+            past_first_moves(&mut room, t0);
+        }
+        assert_eq!(room.offer_draw(0, t0), Err(RoomError::EngineDeclines));
+        room.play(0, &a_move(&room), t0)
+            .expect("a move to take back");
+        assert_eq!(room.request_takeback(0), Err(RoomError::EngineDeclines));
+        let allowed = room.allowed(0);
+        assert!(allowed.resign && !allowed.offer_draw && !allowed.takeback);
+        assert_eq!(room.allowed(1), Allowed::default(), "the engine's seat");
+    }
+
+    /// Over random games (moves, offers, takebacks, resignations,
+    /// rematches), what `allowed` tells a seat is exactly what its
+    /// actions then accept.
+    #[test]
+    fn what_a_seat_is_allowed_is_what_its_actions_accept() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("5+3"), t0);
+        let mut checked = [0usize; 5];
+        for step in 0..3000 {
+            for seat in [0, 1] {
+                let allowed = room.allowed(seat);
+                let accepts = |act: &dyn Fn(&mut Room, u8) -> bool| act(&mut room.clone(), seat);
+                let answers = [
+                    (allowed.abort, accepts(&|r, s| r.abort(s, t0).is_ok())),
+                    (allowed.resign, accepts(&|r, s| r.resign(s, t0).is_ok())),
+                    (
+                        allowed.offer_draw,
+                        accepts(&|r, s| r.offer_draw(s, t0).is_ok()),
+                    ),
+                    (
+                        allowed.takeback,
+                        accepts(&|r, s| r.request_takeback(s).is_ok()),
+                    ),
+                    (
+                        allowed.rematch,
+                        accepts(&|r, s| r.offer_rematch(s, t0).is_ok()),
+                    ),
+                ];
+                for (i, (told, accepted)) in answers.into_iter().enumerate() {
+                    assert_eq!(told, accepted, "step {step}, seat {seat}, action {i}");
+                    checked[i] += usize::from(told);
+                }
+            }
+            let seat = rng.random_range(0..2u8);
+            let _ = match rng.random_range(0..20) {
+                0 => room.resign(seat, t0),
+                1 => room.offer_draw(seat, t0),
+                2 => room.request_takeback(seat),
+                3 => room.accept_takeback(seat, t0),
+                4 => room.abort(seat, t0),
+                5..=7 => room.offer_rematch(seat, t0),
+                _ if room.phase() == Phase::Playing => {
+                    let to_move = room.seat_of(room.game().position().side_to_move());
+                    let legal = room.game().position().legal_moves();
+                    let mv = legal[rng.random_range(0..legal.len())].to_string();
+                    room.play(to_move, &mv, t0)
+                }
+                _ => Ok(Vec::new()),
+            };
+        }
+        assert!(
+            checked.iter().all(|&n| n > 0),
+            "every action was allowed at times: {checked:?}"
+        );
+    }
+
+    #[test]
     fn an_engine_is_not_held_to_the_first_move_wait_but_its_opponent_is() {
         let t0 = Instant::now();
         let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
@@ -1363,6 +1515,12 @@ mod tests {
     fn a_draw_offer_accepted_ends_the_game_drawn() {
         let t0 = Instant::now();
         let (mut room, _) = playing(None, t0);
+        assert_eq!(
+            room.offer_draw(0, t0),
+            Err(RoomError::DrawBeforeFirstMoves),
+            "a game is aborted before both have moved, not drawn"
+        );
+        past_first_moves(&mut room, t0);
         assert_eq!(room.accept_draw(1, t0), Err(RoomError::NothingToAnswer));
         assert_eq!(
             room.offer_draw(0, t0),
@@ -1385,6 +1543,7 @@ mod tests {
     fn a_draw_offer_can_be_declined_and_lapses_with_a_move() {
         let t0 = Instant::now();
         let (mut room, _) = playing(None, t0);
+        past_first_moves(&mut room, t0);
         room.offer_draw(1, t0).expect("offer");
         assert_eq!(
             room.decline_draw(0),
@@ -1487,10 +1646,10 @@ mod tests {
         room.play(0, &a_move(&room), t0 + secs(22)).expect("white");
         assert_eq!(room.request_takeback(1), Err(RoomError::FirstMovesStay));
         // What the page is told it may ask for says the same.
-        assert!(room.may_ask_takeback(Colour::White));
-        assert!(!room.may_ask_takeback(Colour::Black));
+        assert!(room.allowed(0).takeback);
+        assert!(!room.allowed(1).takeback);
         room.resign(1, t0 + secs(23)).expect("resign");
-        assert!(!room.may_ask_takeback(Colour::White), "not once over");
+        assert!(!room.allowed(0).takeback, "not once over");
     }
 
     #[test]

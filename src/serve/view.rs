@@ -9,7 +9,7 @@
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::ladder::seat_name_in_game;
-use super::room::{Phase, Room};
+use super::room::{Allowed, Phase, Room};
 use super::study::StudyView;
 use super::wire::{StrengthRanges, clock_text};
 use bashni_host::info::Info;
@@ -365,6 +365,9 @@ pub struct RoomView<'a> {
     pub rematch: [bool; 2],
     /// The analysis of the finished game, once asked for.
     pub analysis: Option<AnalysisView>,
+    /// Whether the finished game may be analysed now (it has moves, was
+    /// not aborted, and no analysis of it runs or is done).
+    pub may_analyse: bool,
     /// The ladder run played in the room, if any.
     pub ladder: Option<ClimbView>,
 }
@@ -398,17 +401,23 @@ pub struct TurnView {
     pub draw_offer: Option<&'static str>,
     /// Who asks for a takeback.
     pub takeback: Option<&'static str>,
-    /// Whether White, and Black, may ask for a takeback now (each has a
-    /// move to take back that is not a first move).
-    pub may_ask_takeback: [bool; 2],
+    /// What White, and Black, may do now: exactly what the server would
+    /// accept, so the page offers nothing else.
+    pub may: [Allowed; 2],
     /// What the engine seat is doing, in words (`thinking`, `waiting for
     /// a free engine: 2 ahead`).
     pub engine_status: Option<String>,
 }
 
 impl TurnView {
-    /// The turn in `room` at `now`.
-    pub fn of(room: &Room, engine_status: Option<String>, now: Instant) -> TurnView {
+    /// The turn in `room` at `now`, where White and Black `may` do what
+    /// it says.
+    pub fn of(
+        room: &Room,
+        may: [Allowed; 2],
+        engine_status: Option<String>,
+        now: Instant,
+    ) -> TurnView {
         let position = room.game().position();
         let playing = room.phase() == Phase::Playing;
         TurnView {
@@ -427,7 +436,7 @@ impl TurnView {
                 .map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
             draw_offer: room.draw_offer().map(colour_name),
             takeback: room.takeback_request().map(colour_name),
-            may_ask_takeback: [Colour::White, Colour::Black].map(|c| room.may_ask_takeback(c)),
+            may,
             engine_status,
         }
     }
@@ -501,6 +510,8 @@ pub struct Extras<'a> {
     pub watchers: usize,
     /// The analysis, if any.
     pub analysis: Option<&'a AnalysisView>,
+    /// Whether the game may be analysed now.
+    pub may_analyse: bool,
     /// The ladder run played in the room, if any.
     pub ladder: Option<ClimbView>,
 }
@@ -568,6 +579,7 @@ impl<'a> RoomView<'a> {
             },
             rematch: room.rematch_requests(),
             analysis: extras.analysis.cloned(),
+            may_analyse: extras.may_analyse,
             ladder: extras.ladder,
         }
     }

@@ -291,20 +291,16 @@ export class Room {
     $("take-seat").hidden = !(s.phase === "waiting" && free && !colour && s.config.opponent !== "engine");
   }
 
+  // The buttons the server says this player may use: nothing it would
+  // refuse is offered.
   buttons(colour) {
     const s = this.state;
-    const playing = s.phase === "playing" && colour;
-    // Before both sides have moved a game is aborted, not resigned (a
-    // ladder run goes on from game to game, so it is only resigned).
-    const abortable = playing && s.first_moves && !s.ladder;
-    $("abort").hidden = !abortable;
-    $("resign").hidden = !playing || abortable;
-    // The engine (a ladder rival too) declines every draw offer and
-    // takeback at once: no buttons that could only be refused.
-    const engine = s.config.opponent === "engine";
-    $("offer-draw").hidden = !playing || engine || s.first_moves;
-    const mayAsk = colour && s.may_ask_takeback[colour === "white" ? 0 : 1];
-    $("takeback").hidden = !playing || engine || !mayAsk;
+    const may = colour ? s.may[colour === "white" ? 0 : 1] : {};
+    $("abort").hidden = !may.abort;
+    // Before both sides have moved a game is aborted, not resigned.
+    $("resign").hidden = !may.resign || may.abort;
+    $("offer-draw").hidden = !may.offer_draw;
+    $("takeback").hidden = !may.takeback;
     // An offer of one's own stands until it is answered or a move lapses it.
     const pending = (id, who, asked, ask) => {
       $(id).disabled = who === colour;
@@ -312,7 +308,7 @@ export class Room {
     };
     pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
     pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
-    $("rematch").hidden = !(s.phase === "over" && colour) || Boolean(s.ladder);
+    $("rematch").hidden = !may.rematch;
     // The creator of a room still waiting may call it off.
     $("cancel").hidden = !(s.phase === "waiting" && colour);
     $("pdn-link").hidden = s.phase === "waiting";
@@ -321,8 +317,7 @@ export class Room {
     $("new-game").textContent = s.ladder ? "New run" : "New game";
     const seat = this.mySeat();
     $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
-    const aborted = s.phase === "over" && s.result && s.result.result === "*";
-    $("analyse").hidden = s.phase !== "over" || aborted || s.moves.length === 0 || (s.analysis && s.analysis.status !== "failed");
+    $("analyse").hidden = !s.may_analyse;
   }
 
   // The move list of the game shown (the live one, or a replay's), with
