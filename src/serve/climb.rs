@@ -8,7 +8,7 @@
 use super::config::Strength;
 use super::ladder::{GameResult, RivalChoice, Run, RunStatus, last_rival, result_for_player};
 use super::store::RunRecord;
-use bashni_rules::{Colour, Variant};
+use bashni_rules::Colour;
 use serde::Serialize;
 use std::str::FromStr;
 
@@ -134,10 +134,5 @@ impl Climb {
     /// The next game's start position; `None` once the run is over.
     pub fn next_start(&self) -> Option<String> {
         self.run.start_position().map(|p| p.to_fen())
-    }
-
-    /// The variant.
-    pub fn variant(&self) -> Variant {
-        self.run.variant()
     }
 }

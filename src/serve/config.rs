@@ -69,6 +69,16 @@ pub enum Strength {
     Elo(u32),
 }
 
+/// `Skill 5`, `Elo 1500`.
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Strength::Skill(level) => write!(f, "Skill {level}"),
+            Strength::Elo(elo) => write!(f, "Elo {elo}"),
+        }
+    }
+}
+
 /// Who may take the seat the creator left free.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {

@@ -26,25 +26,11 @@ pub struct Limits {
     pub max_rooms: usize,
     /// Rooms one address may create per minute.
     pub rooms_per_minute: usize,
-    /// Watchers per room.
-    pub watchers_per_room: usize,
     /// Messages per second one connection may send (a burst of twice as
     /// many is let through).
     pub messages_per_second: u32,
     /// Connections open at once from one address.
     pub connections_per_address: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_rooms: 10_000,
-            rooms_per_minute: 10,
-            watchers_per_room: 500,
-            messages_per_second: 20,
-            connections_per_address: 64,
-        }
-    }
 }
 
 /// Why [`Hub::find`] has no room to give.
@@ -161,11 +147,6 @@ impl Hub {
             .map_err(|e| format!("room {id} cannot be shown: {e}"))?;
         let climb = self.climb_of(id).await?;
         Ok(self.spawn(room, climb))
-    }
-
-    /// Rooms in memory.
-    pub fn room_count(&self) -> usize {
-        self.rooms.len()
     }
 
     /// Count a new connection from `addr`; false when it has too many.
@@ -408,10 +389,7 @@ pub const LEADERBOARD_LINES: u32 = 20;
 
 /// The engine's display name at `strength`.
 fn engine_name(strength: Strength) -> String {
-    match strength {
-        Strength::Skill(level) => format!("bashni (Skill {level})"),
-        Strength::Elo(elo) => format!("bashni (Elo {elo})"),
-    }
+    format!("bashni ({strength})")
 }
 
 /// Seat the engine, shown as `name`, in the room's free seat.

@@ -1,6 +1,7 @@
-//! The ladder of computer rivals (issue 24), sans IO: who the rivals are,
-//! when a rival plays a random move, the handicapped start positions, the
-//! score, and a run as a state machine the server stores field by field.
+//! The ladder of computer rivals (docs/ladder.md), sans IO: who the
+//! rivals are, when a rival plays a random move, the handicapped start
+//! positions, the score, and a run as a state machine the server stores
+//! field by field.
 //!
 //! The player is White and moves first. Rivals 1 to 7 search 1 to 7 plies
 //! and sometimes play a uniformly random legal move; from rival 8 on the
@@ -33,8 +34,9 @@ pub const SEARCH_RIVALS: [(u32, u32); 7] =
 /// The most nodes a searching rival spends on one move, beside its depth
 /// (`go depth D nodes N`). Depth alone is usually quick, but a Bashni
 /// endgame of flying kings can take rival 7 over 30 million nodes (about
-/// four seconds here); the cap keeps every answer within the ladder's
-/// one-second aim (about half a second on this machine). It binds
+/// four seconds on the two-core machine of docs/benchmarks.md); the cap
+/// keeps every answer within the ladder's one-second aim (about half a
+/// second there). It binds
 /// rarely: of rival 7's 8,977 Bashni moves in its match against rival 6,
 /// three took over half a second (docs/ladder.md, "Time a rival takes").
 pub const RIVAL_NODE_CAP: u64 = 4_000_000;

@@ -179,7 +179,6 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let limits = hub::Limits {
         max_rooms: args.max_rooms,
         rooms_per_minute: args.rooms_per_minute,
-        watchers_per_room: args.watchers_per_room,
         messages_per_second: args.messages_per_second,
         connections_per_address: args.connections_per_address,
     };

@@ -4,7 +4,7 @@
 //! last sent and sends it back: each change is checked here again, so
 //! nothing the page says is trusted.
 
-use super::view::{LegalMove, colour_name, must_capture, variant_name};
+use super::view::{LegalMove, must_capture};
 use super::wire::parse_variant;
 use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
 use bashni_host::protocol::Command;
@@ -127,7 +127,7 @@ impl Study {
         let position = self.shown.position();
         let over = self.shown.result();
         StudyView {
-            variant: variant_name(self.variant()),
+            variant: self.variant().name(),
             start_fen: self.line.start().to_fen(),
             fen: position.to_fen(),
             moves: self.line.moves().iter().map(ToString::to_string).collect(),
@@ -141,7 +141,7 @@ impl Study {
                 None => LegalMove::all_in(position),
             },
             capture_forced: over.is_none() && must_capture(position),
-            to_move: colour_name(position.side_to_move()),
+            to_move: position.side_to_move().name(),
             result: over.map(|end| format!("{} ({end})", result_token(end.winner()))),
         }
     }

@@ -167,7 +167,7 @@ pub struct Welcome {
     pub variants: Vec<VariantInfo>,
     /// The engine strengths a room may ask for.
     pub strength: StrengthRanges,
-    /// Clocks offered as buttons (`M+S`); any within the bounds is taken.
+    /// Clocks the page lists (`M+S`); any within the bounds is taken.
     pub clocks: Vec<&'static str>,
     /// The usual online configuration (15 moves = 30 plies, threefold).
     pub online_no_progress_plies: u32,
@@ -187,58 +187,30 @@ pub struct VariantInfo {
     /// Whether its kings fly (so where they land after a capture may be
     /// a room's choice).
     pub flying_kings: bool,
-    /// The variant's own draw rules: plies without progress, plies in all.
-    pub no_progress_plies: u32,
-    /// Plies in all (0: none).
-    pub max_plies: u32,
 }
 
 impl VariantInfo {
     /// Both variants.
     pub fn all() -> Vec<VariantInfo> {
-        [Variant::Bashni, Variant::Lasca]
+        Variant::ALL
             .into_iter()
-            .map(|variant| {
-                let rules = bashni_rules::RuleSet::new(variant);
-                VariantInfo {
-                    name: variant_name(variant),
-                    title: match variant {
-                        Variant::Bashni => "Bashni 8×8",
-                        Variant::Lasca => "Lasca 7×7",
-                    },
-                    size: match variant {
-                        Variant::Bashni => 8,
-                        Variant::Lasca => 7,
-                    },
-                    start_fen: variant.start_fen(),
-                    flying_kings: variant.flying_kings(),
-                    no_progress_plies: rules.draw.no_progress_plies,
-                    max_plies: rules.draw.max_plies,
-                }
+            .map(|variant| VariantInfo {
+                name: variant.name(),
+                title: match variant {
+                    Variant::Bashni => "Bashni 8×8",
+                    Variant::Lasca => "Lasca 7×7",
+                },
+                size: variant.geometry().size,
+                start_fen: variant.start_fen(),
+                flying_kings: variant.flying_kings(),
             })
             .collect()
-    }
-}
-
-/// `bashni` or `lasca`.
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Bashni => "bashni",
-        Variant::Lasca => "lasca",
     }
 }
 
 /// Whether the side to move in `position` must capture (the orange cue).
 pub fn must_capture(position: &Position) -> bool {
     position.forced_capture() && position.has_capture()
-}
-
-/// `white` or `black`.
-pub fn colour_name(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
-    }
 }
 
 /// A room's configuration as the page shows it.
@@ -260,8 +232,6 @@ pub struct ConfigView {
     pub clock: Option<String>,
     /// `anyone`, `link` or `engine`.
     pub opponent: &'static str,
-    /// The engine's strength in words (`Skill 5`, `Elo 1500`).
-    pub strength: Option<String>,
     /// The engine's Skill Level, if it plays at one.
     pub skill: Option<u32>,
     /// The engine's Elo, if it plays at one.
@@ -277,7 +247,7 @@ impl ConfigView {
             _ => (None, None),
         };
         ConfigView {
-            variant: variant_name(config.game.variant),
+            variant: config.game.variant.name(),
             forced_capture: config.game.forced_capture,
             king_landing: config.game.king_landing.to_string(),
             no_progress_plies: config.game.draw.no_progress_plies,
@@ -285,9 +255,6 @@ impl ConfigView {
             max_plies: config.game.draw.max_plies,
             clock: config.clock.as_ref().map(clock_text),
             opponent: config.opponent.kind(),
-            strength: skill
-                .map(|s| format!("Skill {s}"))
-                .or(elo.map(|e| format!("Elo {e}"))),
             skill,
             elo,
         }
@@ -428,14 +395,14 @@ impl TurnView {
                 false => Vec::new(),
             },
             capture_forced: playing && must_capture(position),
-            to_move: colour_name(position.side_to_move()),
+            to_move: position.side_to_move().name(),
             clock_ms: room.clock_ms(now),
             first_moves: room.first_moves_pending(),
             abort_in_ms: room
                 .abort_in(now)
                 .map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
-            draw_offer: room.draw_offer().map(colour_name),
-            takeback: room.takeback_request().map(colour_name),
+            draw_offer: room.draw_offer().map(Colour::name),
+            takeback: room.takeback_request().map(Colour::name),
             may,
             engine_status,
         }
@@ -555,7 +522,7 @@ impl<'a> RoomView<'a> {
                 name: seat_name_in_game(&p.name, p.engine, room.game_no()),
                 engine: p.engine,
                 online: p.engine || extras.online[usize::from(seat)],
-                colour: colour_name(room.colour_of(seat)),
+                colour: room.colour_of(seat).name(),
             })
         });
         RoomView {

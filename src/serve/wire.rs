@@ -265,10 +265,11 @@ impl RoomSetup {
             )));
         }
         let colour = match self.colour.as_str() {
-            "white" => Some(Colour::White),
-            "black" => Some(Colour::Black),
             "random" => None,
-            _ => return bad("colour: white, black or random"),
+            name => match Colour::from_name(name) {
+                Some(colour) => Some(colour),
+                None => return bad("colour: white, black or random"),
+            },
         };
         let clock = match &self.clock {
             None => None,

@@ -26,6 +26,23 @@ impl Colour {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The name used by the protocol and stores (`white`, `black`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+
+    /// The colour [`Colour::name`] names.
+    pub fn from_name(name: &str) -> Option<Colour> {
+        match name {
+            "white" => Some(Colour::White),
+            "black" => Some(Colour::Black),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Colour {

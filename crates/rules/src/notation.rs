@@ -132,7 +132,7 @@ impl fmt::Display for NotationError {
             TooManyPieces { colour, count, max } => write!(
                 f,
                 "{count} {} pieces, more than the {max} the game has",
-                colour_name(*colour)
+                colour.name()
             ),
             BadNumber { field, text } => write!(f, "bad {field} '{text}'"),
             Garbage { text } => write!(f, "unexpected '{text}'"),
@@ -152,13 +152,6 @@ impl fmt::Display for NotationError {
 }
 
 impl std::error::Error for NotationError {}
-
-fn colour_name(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
-    }
-}
 
 /// Parse a square such as `c3` (upper case accepted) on the variant's board.
 pub fn parse_square(variant: Variant, text: &str) -> Result<Square, NotationError> {

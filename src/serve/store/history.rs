@@ -165,19 +165,12 @@ impl Store {
     }
 }
 
-pub(super) fn colour_text(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
-    }
-}
-
 fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
     match text.as_deref() {
         None => Ok(None),
-        Some("white") => Ok(Some(Colour::White)),
-        Some("black") => Ok(Some(Colour::Black)),
-        Some(other) => Err(StoreError::Corrupt(format!("colour '{other}'"))),
+        Some(name) => Colour::from_name(name)
+            .map(Some)
+            .ok_or_else(|| StoreError::Corrupt(format!("colour '{name}'"))),
     }
 }
 

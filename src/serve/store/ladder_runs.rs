@@ -2,7 +2,7 @@
 //! after every game, so that a player's best and the leaderboard are one
 //! query away. The games of a run are the games of its room.
 
-use super::{Pool, Store, StoreError, to_i64, to_u32, to_u64, variant_name};
+use super::{Pool, Store, StoreError, to_i64, to_u32, to_u64};
 use bashni_rules::Variant;
 use sqlx::Row;
 use std::str::FromStr;
@@ -54,7 +54,7 @@ impl Store {
             )
             .bind(&run.id)
             .bind(&run.room_id)
-            .bind(variant_name(run.variant))
+            .bind(run.variant.name())
             .bind(&run.player_name)
             .bind(&run.device_hash)
             // The seed's 64 bits as they are (a BIGINT is signed).
@@ -109,7 +109,7 @@ impl Store {
                 "SELECT MAX(score) AS best FROM ladder_runs \
                  WHERE variant = $1 AND player_name = $2 AND device_hash = $3",
             )
-            .bind(variant_name(variant))
+            .bind(variant.name())
             .bind(name)
             .bind(device_hash)
             .fetch_one(p)
@@ -132,7 +132,7 @@ impl Store {
                  WHERE variant = $1 AND score > 0 GROUP BY player_name, device_hash \
                  ORDER BY best DESC, player_name LIMIT $2",
             )
-            .bind(variant_name(variant))
+            .bind(variant.name())
             .bind(i64::from(limit))
             .fetch_all(p)
             .await?

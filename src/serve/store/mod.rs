@@ -546,7 +546,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
             )
             .bind(&room.id)
-            .bind(variant_name(c.game.variant))
+            .bind(c.game.variant.name())
             .bind(c.game.forced_capture)
             .bind(c.game.king_landing.to_string())
             .bind(i64::from(c.game.draw.no_progress_plies))
@@ -583,8 +583,12 @@ impl Store {
         })
     }
 
-    /// The lobby: public rooms (anyone may join) waiting for an opponent,
-    /// oldest first, at most `limit`.
+    /// Public rooms (anyone may join) waiting for an opponent, oldest
+    /// first, at most `limit`: the lobby as the database has it. The
+    /// server lists rooms from memory (`lobby.rs`); this is the list
+    /// servers sharing a database would read (docs/serve.md, "Growing
+    /// past one machine"), and what the store tests check room states
+    /// by.
     pub async fn list_open_rooms(&self, limit: u32) -> Result<Vec<RoomSummary>, StoreError> {
         on_readers!(self, p => {
             sqlx::query(
@@ -701,13 +705,6 @@ fn last_move_of_each_game(moves: &[MoveRecord]) -> Vec<&MoveRecord> {
         }
     }
     last
-}
-
-fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Bashni => "bashni",
-        Variant::Lasca => "lasca",
-    }
 }
 
 /// Clock values for the store: milliseconds saturate at `i64::MAX`.

@@ -8,12 +8,12 @@
 //! a savepoint of its own ([`Tx::apply_alone`]), so that it is undone
 //! alone and the others still commit.
 
-use super::history::colour_text;
 use super::{
     MoveRecord, NewGame, NewRow, OffersRecord, Pool, ROWS_PER_STATEMENT, ResultRecord, RoomStatus,
     RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game, split_clock, to_i64,
     unix_ms_now,
 };
+use bashni_rules::Colour;
 use sqlx::{Postgres, QueryBuilder, Sqlite, Transaction};
 
 /// A write of a room other than a move, as the room hands it to the
@@ -420,8 +420,8 @@ impl Tx {
                  rematch_seats = $4 WHERE room_id = $5 AND game_no = $6",
             )
             .bind(i64::from(offers.at_ply))
-            .bind(offers.draw_offer.map(colour_text))
-            .bind(offers.takeback_by.map(colour_text))
+            .bind(offers.draw_offer.map(Colour::name))
+            .bind(offers.takeback_by.map(Colour::name))
             .bind(rematch_seats)
             .bind(room_id)
             .bind(i64::from(game_no))
