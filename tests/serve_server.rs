@@ -364,16 +364,18 @@ async fn hostile_clients_are_refused_and_cut_off() {
             .contains("at most 3 new rooms a minute")
     );
 
-    // Over the 32 KiB a client message may have (a pasted PDN fits).
+    // Over the 32 KiB a client message may have (a pasted PDN fits): a
+    // little over is told the limit; far over closes the socket before
+    // the frame is read whole.
     let mut big = server.page().await;
-    big.send_text(&format!(
-        r#"{{"type":"move","text":"{}"}}"#,
-        "x".repeat(40_000)
-    ))
-    .await;
+    let oversized = |bytes| format!(r#"{{"type":"move","text":"{}"}}"#, "x".repeat(bytes));
+    big.send_text(&oversized(40_000)).await;
+    let told = error(&mut big).await;
+    assert!(told.contains("at most 32768"), "{told}");
+    big.send_text(&oversized(100_000)).await;
     assert!(
         big.is_closed().await,
-        "an oversized message closes the socket"
+        "a message far over the limit closes the socket"
     );
 
     // Past the burst a page is told to slow down; a page that keeps
@@ -388,7 +390,51 @@ async fn hostile_clients_are_refused_and_cut_off() {
             break;
         }
     }
+    // (It is sent a close frame saying why, which a client still sending
+    // may not get to read: the server's socket closes with its data
+    // unread.)
     assert!(flood.is_closed().await, "a flooding page is cut off");
+    // Binary messages count against the rate like any other.
+    let mut binary = server.page().await;
+    for _ in 0..400 {
+        if !binary.try_send_binary(vec![0; 8]).await {
+            break;
+        }
+    }
+    assert!(binary.is_closed().await, "binary floods too");
+}
+
+/// A page that answers no pings (a lost network closes nothing) is taken
+/// for gone: dropped, and its open game leaves the lobby; a page that
+/// answers stays.
+#[tokio::test]
+async fn a_page_that_answers_no_pings_is_dropped() {
+    let dir = TempDir::new("serve-pings");
+    let server = Serve::start(&sqlite(&dir), &["--ping-seconds", "1"]);
+    let mut silent = server.page().await;
+    let (room, _) = create(&mut silent, "Ann", setup("anyone", None, "white")).await;
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    lobby
+        .until(|m| m["type"] == "lobby" && m["rooms"].to_string().contains(&room))
+        .await;
+    // The lobby page reads (and so answers pings); the silent one does
+    // not read at all for five pings.
+    let (gone, _) = lobby
+        .until(|m| m["type"] == "lobby" && !m["rooms"].to_string().contains(&room))
+        .await;
+    assert!(!gone["rooms"].to_string().contains(&room));
+    assert!(silent.is_closed().await, "the silent page is dropped");
+    // Reading (and so answering pings) for four more of them.
+    let until = tokio::time::Instant::now() + Duration::from_secs(4);
+    while tokio::time::Instant::now() < until {
+        let _ = tokio::time::timeout_at(until, lobby.next()).await;
+    }
+    lobby.send(json!({"type": "lobby"})).await;
+    assert!(
+        lobby.next_within(Duration::from_secs(2)).await.is_some(),
+        "a page that answers pings stays"
+    );
 }
 
 /// Start three games (two with clocks), play a few moves in each (and

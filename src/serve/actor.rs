@@ -40,6 +40,10 @@ const IDLE_AFTER_GAME: Duration = Duration::from_secs(600);
 /// How long an engine seat waits before it tries again after a failure.
 const ENGINE_RETRY: Duration = Duration::from_secs(1);
 
+/// How long a room waits to store a fallen flag again after the store
+/// refused it.
+const STORE_RETRY: Duration = Duration::from_secs(1);
+
 /// The time an engine seat thinks per move in a room without a clock.
 const ENGINE_MOVETIME_MS: u64 = 1000;
 
@@ -275,8 +279,11 @@ impl Actor {
                     None => break,
                 },
                 _ = sleep_until(deadline), if deadline.is_some() => {
-                    let events = self.room.check_time(Instant::now());
-                    self.commit(events, self.room.clone()).await.ok();
+                    if self.check_time(Instant::now()).await.is_err() {
+                        // The store refused the result: the room is as it
+                        // was, so the deadline fires again; not at once.
+                        tokio::time::sleep(STORE_RETRY).await;
+                    }
                 }
                 _ = idle_check.tick() => {
                     if self.idle_too_long() {
@@ -356,6 +363,9 @@ impl Actor {
         if self.climb.is_some() && matches!(action, Action::Abort | Action::Rematch) {
             return Err(RUN_GOES_ON.into());
         }
+        // A flag that fell before this action came ends the game first:
+        // a lost game is not drawn, resigned or taken back after the fact.
+        self.check_time(now).await?;
         let before = self.room.clone();
         let room = &mut self.room;
         let result = match action {
@@ -430,6 +440,13 @@ impl Actor {
         }
         let since = *self.idle_since.get_or_insert_with(Instant::now);
         since.elapsed() >= IDLE_AFTER_GAME
+    }
+
+    /// End the game if a clock has run out at `now`, stored before shown.
+    async fn check_time(&mut self, now: Instant) -> Result<(), String> {
+        let before = self.room.clone();
+        let events = self.room.check_time(now);
+        self.commit(events, before).await
     }
 
     /// Store `events` through the writer, then publish. If the store

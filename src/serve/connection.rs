@@ -20,6 +20,17 @@ use tokio::sync::{oneshot, watch};
 /// Messages over the rate a connection may send before it is closed.
 const STRIKES_BEFORE_CLOSE: u32 = 100;
 
+/// Pings a page may leave unanswered (with nothing else heard from it)
+/// before it is taken for gone: a lost network closes nothing, and a
+/// page that seems online keeps its seat shown as taken and its room
+/// listed.
+const SILENT_PINGS: u32 = 3;
+
+/// Policy violation: the close code for a page cut off for flooding.
+const CLOSE_POLICY: u16 = 1008;
+/// Going away: the close code for a page that stopped answering.
+const CLOSE_GONE: u16 = 1001;
+
 /// A token bucket: `rate` a second, bursts of twice that.
 struct Bucket {
     tokens: f64,
@@ -101,24 +112,45 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
         outbox: Vec::new(),
     };
     conn.outbox.push(conn.hub.welcome.clone());
+    let ping_every = conn.hub.limits.ping_every;
+    // A page that stops reading must not hold its task forever either.
+    let send_patience = ping_every * SILENT_PINGS;
+    let mut ping = tokio::time::interval(ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut heard = Instant::now();
     loop {
         let outbox = std::mem::take(&mut conn.outbox);
         for text in outbox {
-            if socket.send(Message::Text(text)).await.is_err() {
+            let sent = tokio::time::timeout(send_patience, socket.send(Message::Text(text)));
+            if !matches!(sent.await, Ok(Ok(()))) {
                 conn.leave_room().await;
                 return;
             }
         }
         if conn.strikes >= STRIKES_BEFORE_CLOSE {
+            close(&mut socket, CLOSE_POLICY, "too many messages").await;
             break;
         }
         tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => conn.on_text(&text).await,
-                Some(Ok(Message::Binary(_))) => conn.refuse("binary messages are not understood"),
-                Some(Ok(_)) => {}
-                Some(Err(_)) | None => break,
-            },
+            message = socket.recv() => {
+                heard = Instant::now();
+                match message {
+                    Some(Ok(Message::Text(text))) => conn.on_text(&text).await,
+                    Some(Ok(Message::Binary(_))) => conn.on_binary(),
+                    Some(Ok(_)) => {}
+                    Some(Err(_)) | None => break,
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= send_patience {
+                    close(&mut socket, CLOSE_GONE, "no answer to pings").await;
+                    break;
+                }
+                let pinged = tokio::time::timeout(send_patience, socket.send(Message::Ping(Default::default())));
+                if !matches!(pinged.await, Ok(Ok(()))) {
+                    break;
+                }
+            }
             state = room_changed(conn.room.as_mut()) => {
                 conn.outbox.push(state);
             }
@@ -129,6 +161,17 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
         }
     }
     conn.leave_room().await;
+}
+
+/// Close `socket` saying why (a page shows nothing of it, but a script
+/// or a proxy log does), waiting at most a moment.
+async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+    let frame = axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let wait = std::time::Duration::from_secs(1);
+    let _ = tokio::time::timeout(wait, socket.send(Message::Close(Some(frame)))).await;
 }
 
 /// The next state of the room shown, or never if none is shown (or its
@@ -162,10 +205,25 @@ impl Connection {
         }
     }
 
+    /// Whether a message may be read now; past the rate, it is refused
+    /// and counted against the page.
+    fn admit(&mut self) -> bool {
+        if self.bucket.take() {
+            return true;
+        }
+        self.strikes += 1;
+        self.refuse("too many messages: slow down");
+        false
+    }
+
+    fn on_binary(&mut self) {
+        if self.admit() {
+            self.refuse("binary messages are not understood");
+        }
+    }
+
     async fn on_text(&mut self, text: &str) {
-        if !self.bucket.take() {
-            self.strikes += 1;
-            self.refuse("too many messages: slow down");
+        if !self.admit() {
             return;
         }
         match ClientMessage::parse(text) {

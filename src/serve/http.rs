@@ -242,8 +242,14 @@ async fn socket(
         )
             .into_response();
     }
+    // Twice what a message may be: one a little too long is read and
+    // answered with what the limit is; beyond, the socket is closed as
+    // soon as a frame's header says so (a frame is otherwise read whole
+    // before its message is measured).
+    let transport_limit = 2 * super::wire::MAX_CLIENT_MESSAGE_BYTES;
     upgrade
-        .max_message_size(super::wire::MAX_CLIENT_MESSAGE_BYTES)
+        .max_frame_size(transport_limit)
+        .max_message_size(transport_limit)
         .read_buffer_size(READ_BUFFER_BYTES)
         .on_failed_upgrade({
             let hub = Arc::clone(&hub);

@@ -31,6 +31,8 @@ pub struct Limits {
     pub messages_per_second: u32,
     /// Connections open at once from one address.
     pub connections_per_address: usize,
+    /// How often each page is pinged; silent for three pings, it is gone.
+    pub ping_every: std::time::Duration,
 }
 
 /// Why [`Hub::find`] has no room to give.

@@ -95,6 +95,10 @@ pub struct ServeArgs {
     /// Connections open at once from one address.
     #[arg(long, default_value_t = 64)]
     pub connections_per_address: usize,
+    /// Seconds between pings to each page; a page that answers nothing
+    /// for three of them is taken for gone and dropped.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub ping_seconds: u64,
     /// This server's name in the heartbeat table.
     #[arg(long, default_value = "main")]
     pub server_id: String,
@@ -181,6 +185,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         rooms_per_minute: args.rooms_per_minute,
         messages_per_second: args.messages_per_second,
         connections_per_address: args.connections_per_address,
+        ping_every: Duration::from_secs(args.ping_seconds),
     };
     let ranges = wire::StrengthRanges {
         skill: range_u32(bashni_engine::protocol::SKILL_RANGE),

@@ -54,22 +54,47 @@ pub struct Player {
     pub engine: bool,
 }
 
-/// The characters that reorder the text around them (embeddings,
-/// overrides, isolates and marks): in a name they can make it read as
-/// another's, or spill over the text after it.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+/// Characters a name may not hold beside the control characters: those
+/// that reorder the text around them (embeddings, overrides, isolates,
+/// marks), which can make a name read as another's or spill over the
+/// text after it; invisible ones (zero-width spaces and joiners, fillers,
+/// the byte-order mark, soft hyphens, variation selectors, tags), which
+/// can make two names that look the same differ, or a name of nothing;
+/// and any space but the plain one (line and paragraph separators).
+fn is_unfit_for_a_name(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
 }
 
 impl Player {
     /// A person with `name` who holds the token hashing to `token_hash`.
-    /// The name is trimmed; empty, too long or with control characters
-    /// (bidirectional overrides included), it is refused.
+    /// The name is trimmed; empty, too long or with a character
+    /// [`is_unfit_for_a_name`], it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
         if name.is_empty()
             || name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(|c| c.is_control() || is_bidi_control(c))
+            || name.chars().any(is_unfit_for_a_name)
         {
             return Err(RoomError::BadName);
         }
@@ -301,7 +326,8 @@ pub enum RoomError {
     StillPlaying,
     /// It is the other side's turn.
     NotYourTurn,
-    /// The move is malformed or illegal here.
+    /// The move is malformed or illegal here, and why (in words that say
+    /// so: the rules' own message).
     IllegalMove(String),
     /// There is no offer or request from the other side to answer.
     NothingToAnswer,
@@ -328,12 +354,12 @@ impl fmt::Display for RoomError {
             RoomError::WrongPlayer => f.write_str("this seat is not for this player"),
             RoomError::BadName => write!(
                 f,
-                "a name has 1 to {MAX_NAME_CHARS} characters and no control or text-direction characters"
+                "a name has 1 to {MAX_NAME_CHARS} characters: no control, invisible or text-direction characters, and no space but the plain one"
             ),
             RoomError::NotPlaying => f.write_str("no game is being played"),
             RoomError::StillPlaying => f.write_str("the game is still on"),
             RoomError::NotYourTurn => f.write_str("it is not your turn"),
-            RoomError::IllegalMove(text) => write!(f, "illegal move: {text}"),
+            RoomError::IllegalMove(why) => f.write_str(why),
             RoomError::NothingToAnswer => f.write_str("nothing to answer"),
             RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
             RoomError::FirstMovesStay => {
@@ -734,7 +760,7 @@ impl Room {
 
     fn set_start(&mut self, fen: &str) -> Result<(), RoomError> {
         self.start = Game::from_fen(self.config.game.rules(), fen)
-            .map_err(|e| RoomError::IllegalMove(format!("start position: {e}")))?;
+            .map_err(|e| RoomError::IllegalMove(format!("bad start position: {e}")))?;
         self.start_fen = Some(fen.to_owned());
         Ok(())
     }
@@ -819,7 +845,9 @@ impl Room {
             return Err(RoomError::NotYourTurn);
         }
         if text.len() > MAX_MOVE_TEXT {
-            return Err(RoomError::IllegalMove("too long".into()));
+            return Err(RoomError::IllegalMove(format!(
+                "a move is at most {MAX_MOVE_TEXT} characters"
+            )));
         }
         let mv = self
             .game
@@ -1749,6 +1777,20 @@ mod tests {
             Err(RoomError::BadName),
             "a right-to-left override"
         );
+        for (name, what) in [
+            ("\u{200B}", "a zero-width space alone"),
+            ("\u{FEFF}", "a byte-order mark"),
+            ("x\u{2028}y", "a line separator"),
+            ("\u{3164}", "a Hangul filler"),
+            ("Ann\u{061C}nimda", "an Arabic letter mark"),
+            ("A\u{00A0}nn", "a no-break space"),
+        ] {
+            assert_eq!(
+                Player::human(name, hash.clone()),
+                Err(RoomError::BadName),
+                "{what}"
+            );
+        }
         assert!(
             Player::human("Аня 李", hash.clone()).is_ok(),
             "any script is welcome"

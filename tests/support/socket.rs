@@ -66,6 +66,15 @@ impl Page {
         }
     }
 
+    /// Send `bytes` as a binary message if the socket is still open; false
+    /// once it is not.
+    pub async fn try_send_binary(&mut self, bytes: Vec<u8>) -> bool {
+        self.socket
+            .send(Message::Binary(bytes.into()))
+            .await
+            .is_ok()
+    }
+
     pub async fn send(&mut self, message: Value) {
         self.send_text(&message.to_string()).await;
     }
