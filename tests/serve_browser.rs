@@ -289,7 +289,11 @@ async fn replay_steps_through(client: &Client, moves: &[String]) {
     wait_for(client, &shows(3), "the position after move 3").await;
     let where_text = text_of(client, "#replay-where").await;
     assert!(
-        where_text.starts_with(&format!("Game 1: move 3 of {}", moves.len())),
+        where_text.starts_with(&format!(
+            "Game 1: 2. {} (ply 3 of {})",
+            moves[2],
+            moves.len()
+        )),
         "{where_text}"
     );
     click(client, "#replay-prev").await;
@@ -379,6 +383,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             if plies == 12 {
                 screenshot(ann, &screenshot_path("serve-room.png")).await;
             }
+            if plies == 6 {
+                keys_step_back_and_return_to_the_live_game(cat, plies).await;
+            }
             if plies == 4 && !offered {
                 offer_and_decline_a_draw(ann, bob).await;
                 offered = true;
@@ -416,7 +423,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let strips = ann.execute("return document.querySelectorAll('#graph rect.hit').length", vec![]).await.expect("script");
         assert_eq!(strips, json!(plies), "one strip per move");
         click(ann, "#graph rect.hit[data-ply='3']").await;
-        wait_for(ann, "return document.getElementById('replay-where').textContent.startsWith('Game 1: move 3 of')", "the replay at move 3").await;
+        wait_for(ann, "return document.getElementById('replay-where').textContent.includes('(ply 3 of')", "the replay at move 3").await;
         wait_for(ann, "return document.querySelector('#graph line.cursor') !== null", "the move marked on the graph").await;
         screenshot(ann, &screenshot_path("serve-analysis.png")).await;
         click(ann, "#replay-live").await;
@@ -529,8 +536,32 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
     .await;
 }
 
+/// During a game the arrow keys step back through it (a replay opens)
+/// and End, at the last move, is the live game again.
+async fn keys_step_back_and_return_to_the_live_game(client: &Client, plies: usize) {
+    let key = |name: &str| {
+        format!("document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{name}'}}))")
+    };
+    client
+        .execute(&key("ArrowLeft"), vec![])
+        .await
+        .expect("key");
+    let back = format!(
+        "return !document.getElementById('replay-bar').hidden && document.getElementById('replay-where').textContent.includes('(ply {} of {plies})')",
+        plies - 1
+    );
+    wait_for(client, &back, "one move back").await;
+    client.execute(&key("End"), vec![]).await.expect("key");
+    wait_for(
+        client,
+        "return document.getElementById('replay-bar').hidden",
+        "live again",
+    )
+    .await;
+}
+
 /// Ann offers a draw: her button says it stands and cannot be pressed
-/// again, Bob is asked; he declines, and Ann may offer again.
+/// again, Bob is asked; he declines, Ann is told so and may offer again.
 async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
     click(ann, "#offer-draw").await;
     wait_for(ann, "const b = document.getElementById('offer-draw'); return b.disabled && b.textContent === 'Draw offered'", "the offer shown as sent").await;
@@ -542,6 +573,12 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
     .await;
     click(bob, "#decline-draw").await;
     wait_for(ann, "const b = document.getElementById('offer-draw'); return !b.disabled && b.textContent === 'Offer a draw'", "the offer answered").await;
+    wait_for(
+        ann,
+        "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your draw offer was declined.')",
+        "Ann told her offer was declined",
+    )
+    .await;
 }
 
 /// In a second tab of the creator's browser, the lobby offers the room

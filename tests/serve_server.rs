@@ -184,6 +184,10 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     );
     assert_eq!(status, 200);
     assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
+    assert!(
+        pdn.contains("[TimeControl \"300+3\"]"),
+        "seconds, as PGN has it: {pdn}"
+    );
 }
 
 #[tokio::test]

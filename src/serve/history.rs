@@ -9,7 +9,7 @@ use super::config::RoomConfig;
 use super::ladder::seat_name_in_game;
 use super::store::{GameRecord, StoredRoom};
 use super::view::{LegalMove, ResultView};
-use super::wire::clock_text;
+use bashni_host::clock::Clocks;
 use bashni_host::pdn::{PdnGame, date_of_unix_ms, result_token, winner_of};
 use bashni_rules::Game;
 use serde::Serialize;
@@ -32,6 +32,9 @@ pub struct ReplayView {
     pub black: String,
     /// The position the game started from.
     pub start_fen: String,
+    /// Both clocks at the start (White's, Black's), or none without a
+    /// clock.
+    pub start_clock_ms: Option<[i64; 2]>,
     /// Every move with the position after it.
     pub plies: Vec<PlyView>,
     /// The result, if the game has ended.
@@ -46,6 +49,8 @@ pub struct PlyView {
     pub played: LegalMove,
     /// The position after it.
     pub fen: String,
+    /// Both clocks after it as stored, or none without a clock.
+    pub clock_ms: Option<[i64; 2]>,
 }
 
 /// Game `game_no` of `room`, replayed by the rules from its start.
@@ -64,6 +69,7 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
         plies.push(PlyView {
             played: LegalMove::of(&played),
             fen: board.position().to_fen(),
+            clock_ms: record.clock_ms,
         });
     }
     let [white, black] = names(room, game);
@@ -75,6 +81,7 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
         white,
         black,
         start_fen: board.start().to_fen(),
+        start_clock_ms: room.config.clock.map(|c| Clocks::new(c).left_ms()),
         plies,
         result: game.result.as_ref().map(|r| ResultView {
             result: result_static(&r.result),
@@ -116,7 +123,9 @@ fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
         ("ForcedCapture", config.game.forced_capture.to_string()),
     ];
     if let Some(clock) = &config.clock {
-        tags.push(("TimeControl", clock_text(clock)));
+        // In seconds (`300+3`), as PGN's tag is read everywhere; the
+        // room's `5+3` is minutes.
+        tags.push(("TimeControl", clock.to_string()));
     }
     if let Some(r) = &game.result {
         tags.push(("Termination", r.reason.clone()));

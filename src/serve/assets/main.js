@@ -27,6 +27,9 @@ function deviceId() {
   return id;
 }
 const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
+// What the page asks again by itself once it is connected again; anything
+// else (a move, a button) unsent is the player's to know about.
+const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby"]);
 // The views that have an address of their own.
 const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
@@ -44,7 +47,10 @@ const app = {
   seats: {}, // room id -> seat, as the server confirmed
   tokens: loadTokens(),
   device: deviceId(),
-  send: (message) => connection.send(message),
+  send: (message) => {
+    if (connection.send(message) || ASKED_AGAIN_ON_RECONNECT.has(message.type)) return;
+    showError("Not connected, so that was not sent: the page is reconnecting.");
+  },
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
@@ -71,6 +77,7 @@ const app = {
     go("/");
   },
   editorWaits: false,
+  notice: (text) => showNote(text, "notice"),
 };
 
 $("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
@@ -172,7 +179,13 @@ function receive(message) {
 }
 
 function showError(text) {
-  const note = h("div", { class: "error" }, text);
+  showNote(text, "error");
+}
+
+// A note that stays a few seconds in the corner: an error, or news such
+// as a declined offer.
+function showNote(text, kind) {
+  const note = h("div", { class: kind }, text);
   $("errors").append(note);
   setTimeout(() => note.remove(), 6000);
 }
@@ -185,6 +198,7 @@ const connection = new Connection({
   },
   onStatus: (status) => {
     $("connection").textContent = status;
-    $("connection").dataset.status = status.split(":")[0];
+    // The board takes no moves while they could not be sent.
+    document.body.dataset.connection = $("connection").dataset.status = status.split(":")[0];
   },
 });

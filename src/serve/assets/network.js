@@ -17,7 +17,22 @@ export class Connection {
     this.socket = null;
     this.retry = null;
     window.addEventListener("online", () => this.retryNow());
+    // A page left for another (kept in the back-forward cache) closes its
+    // socket, or it would seem online to the room it showed; it opens a
+    // new one if it is shown again.
+    window.addEventListener("pagehide", () => this.suspend());
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) this.open();
+    });
     this.open();
+  }
+
+  suspend() {
+    clearTimeout(this.retry);
+    this.retry = null;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
   }
 
   // Reconnect now rather than at the end of the pause.

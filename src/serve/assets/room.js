@@ -15,6 +15,12 @@ import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 // (`White wins, 2-0 (Black resigned)`), or for a game called off before
 // both sides moved (result `*`) just that.
 const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
+// Ply `ply` (1 for the first) as the move list numbers it: `2. c3-d4`
+// for the first move of the second pair, `2... f6-e5` for the second.
+function plyText(ply, text, total) {
+  return `${Math.ceil(ply / 2)}${ply % 2 === 1 ? "." : "..."} ${text} (ply ${ply} of ${total})`;
+}
+
 function resultText(result) {
   if (result.result === "*") return "aborted";
   return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
@@ -42,7 +48,7 @@ export class Room {
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => this.copyLink());
-    this.replay = new Replay(app.send, () => this.draw());
+    this.replay = new Replay(app.send, () => this.replayMoved());
     this.replayControls();
     setInterval(() => this.tickClocks(), 100);
   }
@@ -138,9 +144,20 @@ export class Room {
   show(state) {
     if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
     if (this.state && this.state.id !== state.id) this.replay.close();
+    if (this.state && this.state.id === state.id) this.tellDeclined(this.state, state);
     this.state = state;
     this.receivedAt = performance.now();
     this.draw();
+  }
+
+  // An offer of mine gone with no move made and the game still on was
+  // declined: say so, or it looks as if the button merely reset.
+  tellDeclined(before, after) {
+    const mine = this.myColour();
+    const same = after.phase === "playing" && after.game_no === before.game_no && after.moves.length === before.moves.length;
+    if (!mine || !same) return;
+    if (before.draw_offer === mine && after.draw_offer === null) this.app.notice("Your draw offer was declined.");
+    if (before.takeback === mine && after.takeback === null) this.app.notice("Your takeback request was declined.");
   }
 
   draw() {
@@ -170,25 +187,38 @@ export class Room {
     this.moves();
     this.replayBar();
     this.graph();
-    $("analysis-status").textContent = s.analysis ? `analysis: ${s.analysis.status}` : "";
     $("watchers").textContent = `${s.watchers} watching`;
     $("pdn-link").href = `/pdn/${s.id}`;
     this.tickClocks();
   }
 
-  // The analysis graph of the game analysed: a click on it replays that
-  // game to the move clicked.
+  // Stepping through the game being played up to its last move is being
+  // back in it, as on lichess: the board takes moves again.
+  replayMoved() {
+    const s = this.state;
+    const r = this.replay;
+    const live = s && s.phase === "playing" && r.game && r.game.game_no === s.game_no;
+    if (live && r.ply >= s.moves.length) r.close();
+    else this.draw();
+  }
+
+  // The game the page shows: a replay's, or the room's own.
+  shownGameNo() {
+    return this.replay.game ? this.replay.game.game_no : this.state.game_no;
+  }
+
+  // The analysis graph, when the game shown is the one analysed: a click
+  // on it replays that game to the move clicked.
   graph() {
     const a = this.state.analysis;
-    const done = a && a.status === "done";
+    const shown = a && a.status === "done" && a.game_no === this.shownGameNo();
     const r = this.replay;
-    const replaying = done && r.game && r.game.game_no === a.game_no;
-    const labels = a && a.game_no === this.state.game_no ? this.state.moves : [];
-    drawGraph($("graph"), done ? a.evals : [], {
-      labels,
-      current: replaying ? r.ply : null,
+    drawGraph($("graph"), shown ? a.evals : [], {
+      labels: shown && !r.game ? this.state.moves : r.moves(),
+      current: shown && r.game ? r.ply : null,
       onPick: (ply) => r.open(a.game_no, ply),
     });
+    $("analysis-status").textContent = a && a.game_no === this.shownGameNo() ? `analysis: ${a.status}` : "";
   }
 
   // The replay's controls: where it stands, and a button per game of the
@@ -200,7 +230,7 @@ export class Room {
     if (r.game) {
       const total = r.game.plies.length;
       const result = r.game.result ? ` · ${resultText(r.game.result)}` : "";
-      $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : `move ${r.ply} of ${total}`}${result}`;
+      $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : plyText(r.ply, r.moves()[r.ply - 1], total)}${result}`;
     }
     const games = [];
     for (let n = 1; n <= s.game_no; n++) {
@@ -225,7 +255,14 @@ export class Room {
     $("replay-next").addEventListener("click", () => this.replay.step(1));
     $("replay-last").addEventListener("click", () => this.replay.go(Infinity));
     $("replay-live").addEventListener("click", () => this.replay.close());
-    listenForStepKeys("room", () => Boolean(this.replay.game), (d) => this.replay.step(d), (ply) => this.replay.go(ply));
+    // The keys step through the game being played too: a step back opens
+    // its replay.
+    const moves = () => (this.state ? this.state.moves.length : 0);
+    const go = (ply) => {
+      if (this.replay.game) this.replay.go(ply);
+      else if (ply < moves()) this.replay.open(this.state.game_no, Math.max(0, ply), moves());
+    };
+    listenForStepKeys("room", () => Boolean(this.replay.game) || moves() > 0, (d) => go((this.replay.game ? this.replay.ply : moves()) + d), go);
   }
 
   // The player bars: the viewer's colour at the bottom (White for a watcher).
@@ -343,6 +380,10 @@ export class Room {
 
   tickClocks() {
     const s = this.state;
+    if (s && this.replay.game) {
+      this.replayClocks();
+      return;
+    }
     if (!s || !s.clock_ms) {
       for (const place of ["top", "bottom"]) $(`player-${place}`).querySelector(".clock").textContent = "";
       $("first-move").hidden = true;
@@ -360,6 +401,19 @@ export class Room {
       clock.classList.toggle("running", running);
     }
     this.firstMoveWait(passed);
+  }
+
+  // A replay shows both clocks as they stood after the move shown.
+  replayClocks() {
+    const r = this.replay;
+    const clocks = r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms;
+    for (const place of ["top", "bottom"]) {
+      const bar = $(`player-${place}`);
+      const clock = bar.querySelector(".clock");
+      clock.textContent = clocks ? clockText(clocks[bar.dataset.colour === "white" ? 0 : 1]) : "";
+      clock.classList.remove("running");
+    }
+    $("first-move").hidden = true;
   }
 
   // Before both sides have moved no clock runs; the side to move has a
