@@ -33,9 +33,31 @@ pub const ANALYSIS_NODES: u64 = 20_000;
 const RUN_GOES_ON: &str =
     "a ladder run goes on from game to game: no abort or rematch (resign to end the run)";
 
-/// A finished room with nobody looking is dropped from memory after this
-/// (it stays in the database).
-const IDLE_AFTER_GAME: Duration = Duration::from_secs(600);
+/// How long a room stays idle before it goes: a finished room with
+/// nobody looking leaves memory (it stays in the database); a room still
+/// waiting for an opponent whose creator has no page on it is closed, as
+/// a lichess seek goes with its player (otherwise abandoned rooms would
+/// fill `--max-rooms` for good).
+const IDLE_AFTER: Duration = Duration::from_secs(600);
+
+/// What becomes of a room idle for [`IDLE_AFTER`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WhenIdle {
+    /// It leaves memory.
+    Leaves,
+    /// It is closed (and leaves memory).
+    Closes,
+}
+
+/// Whether a room in `phase` with `watchers` and pages `online` per seat
+/// is idle, and what becomes of it if it stays so.
+fn when_idle(phase: Phase, watchers: usize, online: [usize; 2]) -> Option<WhenIdle> {
+    match phase {
+        Phase::Over(_) if watchers == 0 && online == [0, 0] => Some(WhenIdle::Leaves),
+        Phase::Waiting if online[0] == 0 => Some(WhenIdle::Closes),
+        _ => None,
+    }
+}
 
 /// How long an engine seat waits before it tries again after a failure.
 const ENGINE_RETRY: Duration = Duration::from_secs(1);
@@ -285,11 +307,15 @@ impl Actor {
                         tokio::time::sleep(STORE_RETRY).await;
                     }
                 }
-                _ = idle_check.tick() => {
-                    if self.idle_too_long() {
-                        break;
+                _ = idle_check.tick() => match self.idle_too_long() {
+                    Some(WhenIdle::Leaves) => break,
+                    Some(WhenIdle::Closes) => {
+                        if let Err(e) = self.close(0).await {
+                            eprintln!("bashni serve: room {}: {e}", self.room.id());
+                        }
                     }
-                }
+                    None => {}
+                },
             }
             if self.climb_due {
                 self.climb_on().await;
@@ -430,16 +456,15 @@ impl Actor {
         Ok(())
     }
 
-    fn idle_too_long(&mut self) -> bool {
-        let idle = matches!(self.room.phase(), Phase::Over(_))
-            && self.watchers == 0
-            && self.online == [0, 0];
-        if !idle {
+    /// What becomes of the room now, if it has been idle for
+    /// [`IDLE_AFTER`].
+    fn idle_too_long(&mut self) -> Option<WhenIdle> {
+        let Some(when) = when_idle(self.room.phase(), self.watchers, self.online) else {
             self.idle_since = None;
-            return false;
-        }
+            return None;
+        };
         let since = *self.idle_since.get_or_insert_with(Instant::now);
-        since.elapsed() >= IDLE_AFTER_GAME
+        (since.elapsed() >= IDLE_AFTER).then_some(when)
     }
 
     /// End the game if a clock has run out at `now`, stored before shown.
@@ -916,7 +941,7 @@ impl Actor {
         let me = self.me.clone();
         tokio::spawn(async move {
             // The analysis takes an engine slot: it costs what a search does.
-            let notes = match pool.slot().await {
+            let notes = match pool.analysis_slot().await {
                 Ok(_slot) => tokio::task::spawn_blocking(move || {
                     crate::annotate::judge_game(rules, &fen, &moves, ANALYSIS_NODES)
                 })
@@ -965,4 +990,32 @@ fn changes_offers(event: &Event) -> bool {
             | Event::TakebackDeclined { .. }
             | Event::RematchOffered { .. }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::room::{EndReason, Outcome};
+
+    #[test]
+    fn an_idle_room_leaves_memory_or_closes_by_its_phase() {
+        let over = Phase::Over(Outcome {
+            winner: None,
+            reason: EndReason::DrawAgreed,
+        });
+        assert_eq!(when_idle(over, 0, [0, 0]), Some(WhenIdle::Leaves));
+        assert_eq!(when_idle(over, 1, [0, 0]), None, "someone watches");
+        assert_eq!(when_idle(over, 0, [0, 1]), None, "a player looks");
+        assert_eq!(
+            when_idle(Phase::Waiting, 3, [0, 0]),
+            Some(WhenIdle::Closes),
+            "a waiting room whose creator went away, watched or not"
+        );
+        assert_eq!(when_idle(Phase::Waiting, 0, [1, 0]), None);
+        assert_eq!(
+            when_idle(Phase::Playing, 0, [0, 0]),
+            None,
+            "a game being played stays"
+        );
+    }
 }

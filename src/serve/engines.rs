@@ -141,6 +141,10 @@ struct Worker {
 pub struct EnginePool {
     spec: EngineSpec,
     slots: Semaphore,
+    /// The share of the slots analyses may hold at once (half, rounded
+    /// up): anyone may ask for an analysis, and a crowd of them must not
+    /// leave the rooms' engine seats waiting until their clocks run out.
+    analysis_share: Semaphore,
     capacity: usize,
     idle: Mutex<Vec<Worker>>,
     waiting: AtomicUsize,
@@ -155,6 +159,7 @@ impl EnginePool {
         EnginePool {
             spec,
             slots: Semaphore::new(capacity),
+            analysis_share: Semaphore::new(capacity - capacity / 2),
             capacity,
             idle: Mutex::new(Vec::new()),
             waiting: AtomicUsize::new(0),
@@ -181,6 +186,15 @@ impl EnginePool {
     /// The most that run at once.
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// Wait for a free engine slot for an analysis: within the analyses'
+    /// share of the pool, then a slot as any search. Hold both while the
+    /// analysis runs.
+    pub async fn analysis_slot(&self) -> Result<[SemaphorePermit<'_>; 2], Error> {
+        let closed = |_| Error::Crashed("the engine pool is closed".into());
+        let share = self.analysis_share.acquire().await.map_err(closed)?;
+        Ok([share, self.slot().await?])
     }
 
     /// Wait for a free engine slot (the caller sees [`EnginePool::waiting`]
@@ -223,7 +237,7 @@ impl EnginePool {
         mut stop: oneshot::Receiver<()>,
     ) {
         let slot = tokio::select! {
-            slot = self.slot() => slot,
+            slot = self.analysis_slot() => slot,
             _ = &mut stop => return,
         };
         let Ok(_slot) = slot else {
@@ -403,6 +417,29 @@ async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> 
 mod tests {
     use super::*;
     use bashni_rules::Variant;
+
+    /// Analyses hold at most half the pool (rounded up): with two slots,
+    /// a second analysis waits while an engine seat's search goes ahead.
+    #[tokio::test]
+    async fn analyses_leave_half_the_pool_to_the_engine_seats() {
+        let spec = EngineSpec {
+            name: "unused".into(),
+            cmd: "unused".into(),
+            args: Vec::new(),
+            options: Vec::new(),
+            tc: None,
+        };
+        let pool = EnginePool::new(spec, 2);
+        let first = pool.analysis_slot().await.expect("the analyses' share");
+        let patience = Duration::from_millis(100);
+        let second = tokio::time::timeout(patience, pool.analysis_slot()).await;
+        assert!(second.is_err(), "a second analysis waits");
+        let seat = tokio::time::timeout(patience, pool.slot()).await;
+        assert!(seat.is_ok(), "an engine seat's search does not");
+        drop(first);
+        let second = tokio::time::timeout(patience, pool.analysis_slot()).await;
+        assert!(second.is_ok(), "once the first is done, it runs");
+    }
 
     #[test]
     fn a_job_sets_the_rules_then_only_a_whitelisted_strength() {

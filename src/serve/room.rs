@@ -42,6 +42,11 @@ const FREE_PLIES: usize = 2;
 /// limit one absent player would hold the other forever.
 pub const FIRST_MOVE_WAIT: Duration = Duration::from_secs(30);
 
+/// Games one room may play (the first and its rematches): a room's
+/// history is loaded whole for a replay or its PDN, and two players
+/// aborting and rematching in a loop would otherwise grow it without end.
+pub const MAX_GAMES_PER_ROOM: u32 = 100;
+
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
@@ -342,6 +347,8 @@ pub enum RoomError {
     /// The other seat is the engine's, which would decline at once: no
     /// draw offers or takebacks are made to it.
     EngineDeclines,
+    /// The room has played [`MAX_GAMES_PER_ROOM`] games.
+    GamesUsedUp,
     /// Stored moves do not replay (a restart found them corrupt).
     Corrupt(String),
 }
@@ -371,6 +378,10 @@ impl fmt::Display for RoomError {
             RoomError::EngineDeclines => {
                 f.write_str("the engine declines draw offers and takebacks")
             }
+            RoomError::GamesUsedUp => write!(
+                f,
+                "a room plays at most {MAX_GAMES_PER_ROOM} games: start a new game"
+            ),
             RoomError::TooLateToAbort => {
                 f.write_str("both sides have moved: the game can no longer be aborted")
             }
@@ -1073,6 +1084,7 @@ impl Room {
             return Err(RoomError::NoSuchSeat);
         }
         match self.phase {
+            Phase::Over(_) if self.game_no >= MAX_GAMES_PER_ROOM => Err(RoomError::GamesUsedUp),
             Phase::Over(_) => Ok(()),
             Phase::Playing => Err(RoomError::StillPlaying),
             Phase::Waiting => Err(RoomError::NotPlaying),
@@ -1343,6 +1355,21 @@ mod tests {
         assert_eq!(room.deadline(), None);
         assert_eq!(room.abort_in(t0), None);
         assert!(room.check_time(t0 + secs(3600)).is_empty());
+    }
+
+    #[test]
+    fn a_room_plays_a_bounded_number_of_games() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(None, t0);
+        for _ in 1..MAX_GAMES_PER_ROOM {
+            room.abort(0, t0).expect("abort");
+            room.offer_rematch(0, t0).expect("rematch");
+            room.offer_rematch(1, t0).expect("rematch");
+        }
+        assert_eq!(room.game_no(), MAX_GAMES_PER_ROOM);
+        room.abort(0, t0).expect("abort");
+        assert_eq!(room.offer_rematch(0, t0), Err(RoomError::GamesUsedUp));
+        assert!(!room.allowed(0).rematch);
     }
 
     #[test]
