@@ -821,3 +821,71 @@ async fn a_ladder_run_survives_kill_nine_then_replays_and_downloads_every_game()
         404
     );
 }
+
+/// Whether the server closes `tcp` within `wait` (reads the end of the
+/// stream, or an error), reading and dropping whatever it sends first.
+fn closed_within(tcp: &mut std::net::TcpStream, wait: Duration) -> bool {
+    use std::io::Read;
+    let until = std::time::Instant::now() + wait;
+    let mut buf = [0u8; 1024];
+    loop {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        tcp.set_read_timeout(Some(left)).expect("timeout");
+        match tcp.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                return false;
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Connections that never finish a request are bounded before HTTP sees
+/// them: past twice the WebSocket limit an address's connections are
+/// closed at once, and one silent for four pings is closed.
+#[tokio::test]
+async fn unfinished_http_connections_are_bounded() {
+    use std::io::Write;
+    let dir = TempDir::new("serve-slow-http");
+    let server = Serve::start(
+        &sqlite(&dir),
+        &["--ping-seconds", "1", "--connections-per-address", "2"],
+    );
+    let open = || {
+        let mut tcp = std::net::TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+        let partial = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n", server.port);
+        tcp.write_all(partial.as_bytes()).expect("write");
+        tcp
+    };
+    let mut held: Vec<_> = (0..4).map(|_| open()).collect();
+    let mut fifth = open();
+    assert!(
+        closed_within(&mut fifth, Duration::from_secs(1)),
+        "a fifth connection from the address is closed at once"
+    );
+    assert!(
+        !closed_within(&mut held[0], Duration::from_secs(1)),
+        "the first four wait for the rest of their request"
+    );
+    assert!(
+        closed_within(&mut held[0], Duration::from_secs(8)),
+        "silent past four pings, it is closed"
+    );
+    for tcp in &mut held[1..] {
+        assert!(closed_within(tcp, Duration::from_secs(2)));
+    }
+    let own_host = format!("127.0.0.1:{}", server.port);
+    assert_eq!(
+        server.get("/", &own_host, &[]).0,
+        200,
+        "then the address is served again"
+    );
+}

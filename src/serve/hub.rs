@@ -5,6 +5,7 @@ use super::actor::{self, RoomHandle, Shared, ToRoom};
 use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
+use super::listener::AddressCounts;
 use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
@@ -74,7 +75,7 @@ pub struct Hub {
     ranges: StrengthRanges,
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
-    connections: DashMap<IpAddr, usize>,
+    connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
 }
 
@@ -98,7 +99,7 @@ impl Hub {
             ranges,
             rooms: Arc::new(DashMap::new()),
             created: Mutex::new(HashMap::new()),
-            connections: DashMap::new(),
+            connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
         }
     }
@@ -153,20 +154,12 @@ impl Hub {
 
     /// Count a new connection from `addr`; false when it has too many.
     pub fn connect(&self, addr: IpAddr) -> bool {
-        let mut count = self.connections.entry(addr).or_insert(0);
-        if *count >= self.limits.connections_per_address {
-            return false;
-        }
-        *count += 1;
-        true
+        self.connections.enter(addr)
     }
 
     /// A connection from `addr` closed.
     pub fn disconnect(&self, addr: IpAddr) {
-        if let Some(mut count) = self.connections.get_mut(&addr) {
-            *count = count.saturating_sub(1);
-        }
-        self.connections.remove_if(&addr, |_, n| *n == 0);
+        self.connections.leave(addr);
     }
 
     /// Create a room from `setup` for `name` at `addr`: the room's id and

@@ -38,6 +38,7 @@ pub mod history;
 pub mod http;
 pub mod hub;
 pub mod ladder;
+pub mod listener;
 pub mod lobby;
 pub mod room;
 pub mod store;
@@ -198,10 +199,17 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)
         .context("cannot load the unfinished rooms")?;
     tokio::spawn(heartbeat(store, args.server_id.clone()));
-    let listener = tokio::net::TcpListener::bind(args.listen)
+    let tcp = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    let local = listener.local_addr()?;
+    // Room for each page's WebSocket and a browser's few HTTP connections;
+    // a connection silent past four pings is gone (a page answers each).
+    let local = tcp.local_addr()?;
+    let listener = listener::GuardedListener::new(
+        tcp,
+        2 * args.connections_per_address,
+        4 * Duration::from_secs(args.ping_seconds),
+    );
     let loopback_port = local.ip().is_loopback().then_some(local.port());
     let url = format!("http://{local}/");
     match banner {
@@ -218,18 +226,11 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     }
     let state = Arc::new(http::HttpState { hub, loopback_port });
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener.tap_io(no_delay), app)
+    // Tapped with nothing to do: axum gives a tapped listener's address to
+    // handlers as `ConnectInfo<SocketAddr>`, and a plain one of ours not.
+    axum::serve(listener.tap_io(|_| {}), app)
         .await
         .context("the server stopped")
-}
-
-/// Send every write at once (`TCP_NODELAY`): with Nagle's algorithm a room
-/// state could wait for the peer's acknowledgement of the one before,
-/// which a delayed ACK holds back for tens of milliseconds.
-fn no_delay(tcp: &mut tokio::net::TcpStream) {
-    if let Err(e) = tcp.set_nodelay(true) {
-        eprintln!("bashni serve: cannot set TCP_NODELAY: {e}");
-    }
 }
 
 fn range_u32((low, high): (u64, u64)) -> (u32, u32) {
