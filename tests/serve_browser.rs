@@ -356,7 +356,11 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         open_page(bob, server, "/", "Bob").await;
         let row = format!("#open-rooms tr[data-room='{room}']");
         wait_for(bob, &format!("return !!document.querySelector(\"{row}\")"), "the room in the lobby").await;
-        assert!(text_of(bob, &format!("{row} .players")).await.contains("Ann"));
+        assert_eq!(
+            text_of(bob, &format!("{row} .players")).await,
+            "Ann vs (free)",
+            "White first: Bob sees he would play Black"
+        );
         screenshot(bob, &screenshot_path("serve-lobby.png")).await;
         click(bob, &format!("{row} button.join")).await;
         wait_for(bob, &format!("return location.pathname === '{path}'"), "Bob in the room").await;

@@ -688,11 +688,12 @@ impl Actor {
             self.shared.lobby.remove(room.id());
             return;
         }
-        let seats = [0u8, 1].map(|s| room.player(s).map(|p| p.name.clone()));
+        let players = [Colour::White, Colour::Black]
+            .map(|colour| room.player(room.seat_of(colour)).map(|p| p.name.clone()));
         self.shared.lobby.put(LobbyRoom {
             id: room.id().to_owned(),
             config: ConfigView::of(room.config()),
-            seats,
+            players,
             watchers: self.watchers,
             phase: phase_name(room.phase()),
         });

@@ -268,8 +268,9 @@ pub struct LobbyRoom {
     pub id: String,
     /// What it plays.
     pub config: ConfigView,
-    /// Who sits, seat 0 first (`None`: free).
-    pub seats: [Option<String>; 2],
+    /// Who plays White, and Black (`None`: the seat is free): a joiner
+    /// sees which colour they would get.
+    pub players: [Option<String>; 2],
     /// How many watch.
     pub watchers: usize,
     /// `waiting`, `playing` or `over`.

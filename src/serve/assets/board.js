@@ -3,8 +3,9 @@
 // the server sent, by clicking the column and then each landing square.
 // Cues: the columns that can move glow; a picked column shows green dots
 // where it can go; an orange glow says a capture is compulsory; once only
-// one way is left in a chain, the rest plays itself; every column shows
-// its height, and kings wear a crown.
+// one way is left in a chain, the rest plays itself; a column of two or
+// more shows its height (a lone piece is plainly one), and kings wear a
+// crown.
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
@@ -146,6 +147,7 @@ export class Board {
       el("ellipse", { cx, cy: top, rx, ry, class: "face" }, p);
       if (i === 0 && (letter === "W" || letter === "B")) crown(p, cx, top);
     }
+    if (height < 2) return;
     const badge = el("g", { class: "badge" }, g);
     el("circle", { cx: x + CELL - 15, cy: y + 15, r: 12 }, badge);
     const t = el("text", { x: x + CELL - 15, y: y + 20 }, badge);

@@ -117,8 +117,8 @@ export class Lobby {
 
   render(rooms) {
     const row = (room) => {
-      const free = room.seats.findIndex((s) => s === null);
-      const players = room.seats.map((s) => s ?? "—").join(" vs ");
+      const free = room.players.findIndex((p) => p === null);
+      const players = room.players.map((p) => p ?? "(free)").join(" vs ");
       // A room this browser holds a seat in (another tab) is opened in
       // that seat, never joined a second time.
       const mine = Object.hasOwn(this.app.tokens, room.id);
