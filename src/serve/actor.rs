@@ -807,16 +807,9 @@ impl Actor {
     /// The search limit of an engine seat: the room's clocks, or a time
     /// per move without one.
     fn clock_go(&self) -> Go {
-        match (self.room.clock_ms(Instant::now()), self.room.config().clock) {
-            (Some([white, black]), Some(control)) => Go::Clock {
-                wtime: u64::try_from(white.max(1)).unwrap_or(1),
-                btime: u64::try_from(black.max(1)).unwrap_or(1),
-                winc: control.increment_ms,
-                binc: control.increment_ms,
-                moves_to_go: None,
-            },
-            _ => Go::MoveTime(ENGINE_MOVETIME_MS),
-        }
+        self.room
+            .engine_go(Instant::now())
+            .unwrap_or(Go::MoveTime(ENGINE_MOVETIME_MS))
     }
 
     /// A ladder game has ended: record it for the run, store the run, and

@@ -16,6 +16,7 @@ use super::store::GameRecord;
 use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::Clocks;
+use bashni_host::protocol::Go;
 use bashni_host::pdn::result_token;
 use bashni_rules::{Colour, Game, GameEnd, Move};
 use std::fmt;
@@ -711,6 +712,18 @@ impl Room {
         self.turn_began.checked_add(wait + Duration::from_millis(1))
     }
 
+    /// The search limit of the side to move at `now` as the clocks give
+    /// it (its thinking so far charged, unless no clock runs yet), or
+    /// `None` in a game without a clock.
+    pub fn engine_go(&self, now: Instant) -> Option<Go> {
+        let clocks = self.clocks.as_ref()?;
+        let thinking = match self.first_moves_pending() {
+            true => Duration::ZERO,
+            false => self.thinking(now),
+        };
+        Some(clocks.go_while(self.game.position().side_to_move(), thinking))
+    }
+
     /// Whether a game is being played in which a side has yet to make its
     /// first move: no clock runs, and either player may abort it.
     pub fn first_moves_pending(&self) -> bool {
@@ -1355,6 +1368,27 @@ mod tests {
         assert_eq!(room.deadline(), None);
         assert_eq!(room.abort_in(t0), None);
         assert!(room.check_time(t0 + secs(3600)).is_empty());
+    }
+
+    #[test]
+    fn the_engine_is_given_the_clocks_as_they_run() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60+2"), t0);
+        let full = Go::Clock {
+            wtime: 60_000,
+            btime: 60_000,
+            winc: 2_000,
+            binc: 2_000,
+            moves_to_go: None,
+        };
+        assert_eq!(room.engine_go(t0 + secs(9)), Some(full), "no clock runs yet");
+        past_first_moves(&mut room, t0);
+        let Some(Go::Clock { wtime, btime, .. }) = room.engine_go(t0 + secs(5)) else {
+            panic!("a clock");
+        };
+        assert_eq!((wtime, btime), (55_000, 60_000), "White's thinking charged");
+        let (untimed, _) = playing(None, t0);
+        assert_eq!(untimed.engine_go(t0), None);
     }
 
     #[test]
