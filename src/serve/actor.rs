@@ -171,6 +171,23 @@ pub struct RoomHandle {
     pub state: watch::Receiver<Published>,
 }
 
+impl RoomHandle {
+    /// Send the room the request `make` builds around a reply channel and
+    /// wait for the reply; an error if the room has closed meanwhile.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> ToRoom,
+    ) -> Result<T, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(make(reply)).await.map_err(room_closed)?;
+        answer.await.map_err(room_closed)
+    }
+}
+
+fn room_closed<E>(_: E) -> String {
+    "the room has closed".into()
+}
+
 /// A room's state as it goes out: whole, and, after a move, also as the
 /// change from the state before ([`RoomMove`]), for the viewers who have
 /// that one.

@@ -15,7 +15,7 @@ use axum::extract::ws::{Message, WebSocket};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
 
 /// Messages over the rate a connection may send before it is closed.
 const STRIKES_BEFORE_CLOSE: u32 = 100;
@@ -322,9 +322,7 @@ impl Connection {
         let handle = self.hub.find(id).await?;
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
-        let (reply, answer) = oneshot::channel();
-        send(&handle, ToRoom::Join { player, reply }).await?;
-        let seat = answer.await.map_err(|_| closed())??;
+        let seat = handle.ask(|reply| ToRoom::Join { player, reply }).await??;
         self.seated(id, seat, token).await
     }
 
@@ -352,9 +350,9 @@ impl Connection {
         };
         let seat = match token.and_then(SeatToken::parse) {
             Some(token) => {
-                let (reply, answer) = oneshot::channel();
-                send(&handle, ToRoom::Authenticate { token, reply }).await?;
-                answer.await.map_err(|_| closed())?
+                handle
+                    .ask(|reply| ToRoom::Authenticate { token, reply })
+                    .await?
             }
             None => None,
         };
@@ -379,9 +377,7 @@ impl Connection {
     async fn show(&mut self, id: &str, seat: Option<u8>) -> Result<(), String> {
         let handle = self.hub.find(id).await?;
         self.leave_room().await;
-        let (reply, answer) = oneshot::channel();
-        send(&handle, ToRoom::Attach { seat, reply }).await?;
-        answer.await.map_err(|_| closed())??;
+        handle.ask(|reply| ToRoom::Attach { seat, reply }).await??;
         let mut state = handle.state.clone();
         let first = state.borrow_and_update().clone();
         self.outbox.push(first.whole);
@@ -412,11 +408,10 @@ impl Connection {
             ..
         }) = &self.room
         {
-            let (reply, answer) = oneshot::channel();
-            send(handle, ToRoom::Close { seat: *seat, reply }).await?;
+            let seat = *seat;
             // A seat in a game under way is not given up by leaving: the
             // clock runs, and the player may come back.
-            let _ = answer.await;
+            let _ = handle.ask(|reply| ToRoom::Close { seat, reply }).await;
         }
         self.leave_room().await;
         Ok(())
@@ -436,17 +431,13 @@ impl Connection {
 
     async fn act(&mut self, action: Action) -> Result<(), String> {
         let (handle, seat) = self.seated_room()?;
-        let (reply, answer) = oneshot::channel();
-        send(
-            handle,
-            ToRoom::Act {
+        handle
+            .ask(|reply| ToRoom::Act {
                 seat,
                 action,
                 reply,
-            },
-        )
-        .await?;
-        answer.await.map_err(|_| closed())?
+            })
+            .await?
     }
 
     /// Send game `game_no` of the room shown, as stored.
@@ -473,16 +464,6 @@ impl Connection {
         let Some(shown) = &self.room else {
             return Err("open a room first".into());
         };
-        let (reply, answer) = oneshot::channel();
-        send(&shown.handle, ToRoom::Analyse { reply }).await?;
-        answer.await.map_err(|_| closed())?
+        shown.handle.ask(|reply| ToRoom::Analyse { reply }).await?
     }
-}
-
-fn closed() -> String {
-    "the room has closed".into()
-}
-
-async fn send(handle: &RoomHandle, request: ToRoom) -> Result<(), String> {
-    handle.tx.send(request).await.map_err(|_| closed())
 }

@@ -18,7 +18,7 @@ use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
 
 /// What the server refuses beyond.
 #[derive(Clone, Copy, Debug)]
@@ -389,18 +389,9 @@ fn engine_name(strength: Strength) -> String {
 
 /// Seat the engine, shown as `name`, in the room's free seat.
 async fn seat_engine(handle: &RoomHandle, name: &str) -> Result<(), String> {
-    let (reply, answer) = oneshot::channel();
-    let join = ToRoom::Join {
-        player: Player::engine(name),
-        reply,
-    };
+    let player = Player::engine(name);
     handle
-        .tx
-        .send(join)
-        .await
-        .map_err(|_| "the room has closed".to_string())?;
-    answer
-        .await
-        .map_err(|_| "the room has closed".to_string())?
+        .ask(|reply| ToRoom::Join { player, reply })
+        .await?
         .map(|_| ())
 }

@@ -16,8 +16,8 @@ use super::store::GameRecord;
 use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::Clocks;
-use bashni_host::protocol::Go;
 use bashni_host::pdn::result_token;
+use bashni_host::protocol::Go;
 use bashni_rules::{Colour, Game, GameEnd, Move};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -1381,7 +1381,11 @@ mod tests {
             binc: 2_000,
             moves_to_go: None,
         };
-        assert_eq!(room.engine_go(t0 + secs(9)), Some(full), "no clock runs yet");
+        assert_eq!(
+            room.engine_go(t0 + secs(9)),
+            Some(full),
+            "no clock runs yet"
+        );
         past_first_moves(&mut room, t0);
         let Some(Go::Clock { wtime, btime, .. }) = room.engine_go(t0 + secs(5)) else {
             panic!("a clock");
