@@ -53,8 +53,9 @@ async fn lines_on(page: &mut Page, fen: &str, count: usize) -> Value {
     .0
 }
 
-/// The next engine report on `fen` whose status passes `wanted`.
-async fn status_on(page: &mut Page, fen: &str, wanted: impl Fn(&str) -> bool) -> String {
+/// The next engine report on `fen` whose status passes `wanted`: its
+/// status, and whether it says the analysis goes on.
+async fn status_on(page: &mut Page, fen: &str, wanted: impl Fn(&str) -> bool) -> (String, bool) {
     let (report, _) = page
         .until(|m| {
             m["type"] == "study_lines"
@@ -62,7 +63,8 @@ async fn status_on(page: &mut Page, fen: &str, wanted: impl Fn(&str) -> bool) ->
                 && wanted(m["status"].as_str().unwrap_or(""))
         })
         .await;
-    report["status"].as_str().expect("status").to_string()
+    let status = report["status"].as_str().expect("status").to_string();
+    (status, report["running"].as_bool().expect("running"))
 }
 
 fn texts(values: &Value) -> Vec<String> {
@@ -185,9 +187,11 @@ async fn the_engines_lines_come_one_per_move_and_follow_the_board() {
     let next = study(&mut page, position("bashni", None, &[&best])).await;
     assert_eq!(texts(&next["moves"]), [best]);
     let next_fen = next["fen"].as_str().expect("fen").to_string();
-    lines_on(&mut page, &next_fen, 1).await;
+    let (_, running) = status_on(&mut page, &next_fen, |s| s == "analysing").await;
+    assert!(running, "an analysis under way says so");
     page.send(json!({"type": "study_stop"})).await;
-    status_on(&mut page, &next_fen, |s| s == "stopped").await;
+    let (_, running) = status_on(&mut page, &next_fen, |s| s == "stopped").await;
+    assert!(!running);
 }
 
 #[tokio::test]
@@ -201,8 +205,9 @@ async fn an_engine_that_dies_mid_analysis_is_reported_and_replaced() {
     let fen = start["fen"].as_str().expect("fen").to_string();
     page.send(json!({"type": "study_analyse", "lines": 2}))
         .await;
-    let failed = status_on(&mut page, &fen, |s| s.contains("exited")).await;
+    let (failed, running) = status_on(&mut page, &fen, |s| s.contains("exited")).await;
     assert!(failed.contains("analyse again"), "{failed}");
+    assert!(!running, "a failed analysis has ended");
     assert!(marker.exists(), "the first engine ran");
     page.send(json!({"type": "study_analyse", "lines": 2}))
         .await;

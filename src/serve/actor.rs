@@ -17,7 +17,8 @@ use super::store::writer::MoveWriter;
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
-    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
+    AnalysisStatus, AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView,
+    TurnView, phase_name,
 };
 use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
@@ -925,7 +926,7 @@ impl Actor {
         let game_no = self.room.game_no();
         self.analysis
             .as_ref()
-            .is_some_and(|a| a.game_no == game_no && a.status != "failed")
+            .is_some_and(|a| a.game_no == game_no && a.status != AnalysisStatus::Failed)
     }
 
     fn analyse(&mut self) -> Result<(), String> {
@@ -937,7 +938,7 @@ impl Actor {
         }
         let game_no = self.room.game_no();
         let running = AnalysisView {
-            status: "running".into(),
+            status: AnalysisStatus::Running,
             game_no,
             marks: Vec::new(),
             evals: Vec::new(),
@@ -963,7 +964,7 @@ impl Actor {
             };
             let analysis = match notes {
                 Ok(notes) => AnalysisView {
-                    status: "done".into(),
+                    status: AnalysisStatus::Done,
                     game_no,
                     marks: notes.iter().map(|n| n.mark.map(str::to_owned)).collect(),
                     evals: notes.iter().map(|n| n.white_cp).collect(),
@@ -971,7 +972,7 @@ impl Actor {
                 Err(e) => {
                     eprintln!("bashni serve: analysis: {e}");
                     AnalysisView {
-                        status: "failed".into(),
+                        status: AnalysisStatus::Failed,
                         game_no,
                         marks: Vec::new(),
                         evals: Vec::new(),

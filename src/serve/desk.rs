@@ -89,7 +89,7 @@ impl Desk {
         self.running = None;
         let fen = study.fen();
         if study.is_over() {
-            return lines_message(&fen, "the game is over here", &[]);
+            return lines_message(&fen, "the game is over here", false, &[]);
         }
         let job = AnalysisJob {
             variant: study.variant(),
@@ -106,7 +106,7 @@ impl Desk {
         } else {
             "starting"
         };
-        let message = lines_message(&fen, waiting, &[]);
+        let message = lines_message(&fen, waiting, true, &[]);
         self.running = Some(Running {
             multipv: lines,
             fen,
@@ -122,7 +122,7 @@ impl Desk {
     fn stop(&mut self) -> Result<Option<String>, String> {
         let found = self.running.take().map(|r| r.found).unwrap_or_default();
         match &self.study {
-            Some(study) => lines_message(&study.fen(), "stopped", &found).map(Some),
+            Some(study) => lines_message(&study.fen(), "stopped", false, &found).map(Some),
             None => Ok(None),
         }
     }
@@ -145,8 +145,9 @@ impl Desk {
             AnalysisUpdate::Done => "done".to_string(),
             AnalysisUpdate::Failed(why) => format!("{why}; analyse again for a fresh engine"),
         };
-        let message = lines_message(&running.fen, &status, &running.found);
-        if matches!(update, AnalysisUpdate::Done | AnalysisUpdate::Failed(_)) {
+        let ended = matches!(update, AnalysisUpdate::Done | AnalysisUpdate::Failed(_));
+        let message = lines_message(&running.fen, &status, !ended, &running.found);
+        if ended {
             self.running = None;
         }
         message.unwrap_or_default()
@@ -155,8 +156,18 @@ impl Desk {
 
 const NO_STUDY: &str = "set up the analysis board first (study_position or study_pdn)";
 
-fn lines_message(fen: &str, status: &str, lines: &[PvLine]) -> Result<String, String> {
-    to_json(&ServerMessage::StudyLines { fen, status, lines })
+fn lines_message(
+    fen: &str,
+    status: &str,
+    running: bool,
+    lines: &[PvLine],
+) -> Result<String, String> {
+    to_json(&ServerMessage::StudyLines {
+        fen,
+        status,
+        running,
+        lines,
+    })
 }
 
 fn to_json(message: &ServerMessage<'_>) -> Result<String, String> {

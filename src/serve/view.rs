@@ -57,9 +57,12 @@ pub enum ServerMessage<'a> {
     StudyLines {
         /// The position analysed (the page drops lines of another).
         fen: &'a str,
-        /// `waiting for a free engine`, `analysing`, `done`, `stopped`, or
-        /// what went wrong.
+        /// `starting`, `waiting for a free engine`, `analysing`, `done`,
+        /// `stopped`, `the game is over here`, or what went wrong: words
+        /// to show.
         status: &'a str,
+        /// Whether the analysis goes on (and follows the board).
+        running: bool,
         /// Best first, one per move.
         lines: &'a [PvLine],
     },
@@ -454,11 +457,24 @@ impl<'a> RoomMove<'a> {
     }
 }
 
+/// Where a finished game's analysis stands.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AnalysisStatus {
+    /// Searching the game's positions.
+    Running,
+    /// Every move judged.
+    Done,
+    /// The engine failed (the server's log says why); it may be asked
+    /// again.
+    Failed,
+}
+
 /// A finished game's analysis as the page shows it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct AnalysisView {
-    /// `running` or `done`, or why it failed.
-    pub status: String,
+    /// `running`, `done` or `failed`.
+    pub status: AnalysisStatus,
     /// The game analysed.
     pub game_no: u32,
     /// Per move: `?`, `??` or none.

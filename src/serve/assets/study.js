@@ -13,9 +13,6 @@ import { fillMoveList, listenForStepKeys } from "./replay.js";
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
 
-// The statuses of an analysis that goes on (and follows the board).
-const RUNNING = ["starting", "waiting for a free engine", "analysing"];
-
 export class Study {
   // app: {send(message), welcome, go(path), playFrom(variant, fen), edit(variant, fen)}
   constructor(app) {
@@ -145,7 +142,7 @@ export class Study {
   lines(message) {
     if (!this.state || message.fen !== this.state.fen) return;
     $("study-engine").textContent = `Engine: ${message.status}`;
-    this.analysing = RUNNING.includes(message.status);
+    this.analysing = message.running;
     const rows = message.lines.map((line) => h("li", {
       class: "line", dataset: { first: line.pv[0] }, title: "play this move", onclick: () => this.play(line.pv[0]),
     }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ", line.pv.join(" ")));
