@@ -290,8 +290,17 @@ impl Connection {
             | ClientMessage::StudyExport
             | ClientMessage::StudyAnalyse { .. }
             | ClientMessage::StudyStop) => {
-                let answers = self.desk.on_message(study)?;
-                self.outbox.extend(answers.into_iter().map(Json::from));
+                let setup = matches!(
+                    study,
+                    ClientMessage::StudyPosition { .. } | ClientMessage::StudyPdn { .. }
+                );
+                match self.desk.on_message(study) {
+                    Ok(answers) => self.outbox.extend(answers.into_iter().map(Json::from)),
+                    Err(message) if setup => {
+                        self.say(&ServerMessage::StudyRefused { message: &message })
+                    }
+                    Err(message) => return Err(message),
+                }
                 return Ok(());
             }
             ClientMessage::Replay { game } => return self.replay(game).await,

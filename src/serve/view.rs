@@ -79,6 +79,12 @@ pub enum ServerMessage<'a> {
         /// Why, for the player.
         message: &'a str,
     },
+    /// A position (or PDN) for the analysis board was refused: the
+    /// editor that sent it shows why beside itself.
+    StudyRefused {
+        /// What is wrong with it.
+        message: &'a str,
+    },
     /// Something you asked for was refused.
     Error {
         /// What and where.

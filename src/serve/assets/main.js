@@ -169,11 +169,14 @@ function receive(message) {
       if (message.room === app.roomId) go("/");
       showError(message.message);
       break;
-    case "error":
+    case "study_refused":
       // The editor shows why its position was refused beside it.
       if (app.editorWaits) editor.error(message.message);
       else showError(message.message);
       app.editorWaits = false;
+      break;
+    case "error":
+      showError(message.message);
       break;
   }
 }
