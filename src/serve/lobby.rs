@@ -3,9 +3,11 @@
 //! sent to every page that shows the lobby. The list is built once per
 //! change (at most every [`LOBBY_PERIOD`]) and shared as JSON.
 
-use super::view::{Json, LobbyRoom, ServerMessage};
+use super::room::Phase;
+use super::view::{Json, LobbyRoom, ServerMessage, phase_name};
 use dashmap::DashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -15,9 +17,11 @@ pub const LOBBY_PERIOD: Duration = Duration::from_millis(200);
 /// The most rooms the lobby lists (the waiting ones first).
 pub const LOBBY_ROOMS: usize = 200;
 
-/// The rooms the lobby lists.
+/// The rooms the lobby lists, each with the number of its listing (the
+/// order rooms came in, kept while a room stays listed).
 pub struct Lobby {
-    rooms: DashMap<String, LobbyRoom>,
+    rooms: DashMap<String, (u64, LobbyRoom)>,
+    listings: AtomicU64,
     changed: watch::Sender<u64>,
 }
 
@@ -25,6 +29,7 @@ impl Default for Lobby {
     fn default() -> Lobby {
         Lobby {
             rooms: DashMap::new(),
+            listings: AtomicU64::new(0),
             changed: watch::channel(0).0,
         }
     }
@@ -33,11 +38,14 @@ impl Default for Lobby {
 impl Lobby {
     /// List `room` (or update its line).
     pub fn put(&self, room: LobbyRoom) {
-        let same = self.rooms.get(&room.id).is_some_and(|old| *old == room);
-        if !same {
-            self.rooms.insert(room.id.clone(), room);
-            self.changed.send_modify(|n| *n += 1);
-        }
+        let listed = self.rooms.get(&room.id).map(|old| (old.0, old.1 == room));
+        let listing = match listed {
+            Some((_, true)) => return,
+            Some((listing, false)) => listing,
+            None => self.listings.fetch_add(1, Ordering::Relaxed),
+        };
+        self.rooms.insert(room.id.clone(), (listing, room));
+        self.changed.send_modify(|n| *n += 1);
     }
 
     /// Drop the room from the list.
@@ -48,13 +56,14 @@ impl Lobby {
     }
 
     /// The list: rooms waiting for an opponent first, then games being
-    /// played; oldest first within each (ids are random, so the order is
-    /// by the room's line, which is stable).
+    /// played; within each, the longest listed first.
     pub fn list(&self) -> Vec<LobbyRoom> {
-        let mut rooms: Vec<LobbyRoom> = self.rooms.iter().map(|r| r.value().clone()).collect();
-        rooms.sort_by(|a, b| (a.phase != "waiting", &a.id).cmp(&(b.phase != "waiting", &b.id)));
+        let mut rooms: Vec<(u64, LobbyRoom)> =
+            self.rooms.iter().map(|r| r.value().clone()).collect();
+        let waiting = phase_name(Phase::Waiting);
+        rooms.sort_by_key(|(listing, room)| (room.phase != waiting, *listing));
         rooms.truncate(LOBBY_ROOMS);
-        rooms
+        rooms.into_iter().map(|(_, room)| room).collect()
     }
 
     /// Publish the lobby's JSON whenever it changes, at most every
@@ -76,5 +85,40 @@ impl Lobby {
         let rooms = self.list();
         let message = ServerMessage::Lobby { rooms: &rooms };
         Json::from(serde_json::to_string(&message).unwrap_or_else(|_| "{}".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::config::{GameConfig, Opponent, RoomConfig};
+    use crate::serve::view::ConfigView;
+    use bashni_rules::Variant;
+
+    fn line(id: &str, phase: &'static str, watchers: usize) -> LobbyRoom {
+        let config = RoomConfig {
+            game: GameConfig::online(Variant::Bashni),
+            clock: None,
+            opponent: Opponent::Anyone,
+        };
+        LobbyRoom {
+            id: id.into(),
+            config: ConfigView::of(&config),
+            players: [Some("Ann".into()), None],
+            watchers,
+            phase,
+        }
+    }
+
+    #[test]
+    fn waiting_rooms_come_first_then_the_longest_listed() {
+        let lobby = Lobby::default();
+        for (id, phase) in [("ff", "waiting"), ("aa", "playing"), ("cc", "waiting")] {
+            lobby.put(line(id, phase, 0));
+        }
+        lobby.put(line("ff", "waiting", 3));
+        let ids: Vec<String> = lobby.list().into_iter().map(|r| r.id).collect();
+        assert_eq!(ids, ["ff", "cc", "aa"], "an update keeps a room's place");
+        assert_eq!(lobby.list()[0].watchers, 3);
     }
 }
