@@ -6,7 +6,9 @@
 //! a seeded random move and a search of the rival's depth.
 
 use super::config::Strength;
-use super::ladder::{GameResult, RivalChoice, Run, RunStatus, last_rival, result_for_player};
+use super::ladder::{
+    GameResult, RivalChoice, Run, RunStatus, average_think_tenths, last_rival, result_for_player,
+};
 use super::store::RunRecord;
 use bashni_rules::Colour;
 use serde::Serialize;
@@ -34,9 +36,10 @@ pub struct ClimbView {
     pub wins: u32,
     /// The score so far.
     pub score: u64,
-    /// The player's thinking time over the games won, in milliseconds:
-    /// the score's speed bonus falls with its average.
-    pub think_ms_of_wins: u64,
+    /// The player's average thinking time per won game, in tenths of a
+    /// second as the score counts it (its speed bonus falls with it);
+    /// none before a win.
+    pub think_tenths_per_win: Option<u64>,
     /// The player's best, this run included.
     pub best: u64,
     /// `playing`, `lost`, `drawn` or `complete`.
@@ -91,7 +94,10 @@ impl Climb {
             last_rival: last,
             wins: self.run.wins(),
             score: self.run.score(),
-            think_ms_of_wins: self.run.think_ms_of_wins(),
+            think_tenths_per_win: average_think_tenths(
+                self.run.wins(),
+                self.run.think_ms_of_wins(),
+            ),
             best: self.best_before.max(self.run.score()),
             status: self.run.status().as_str(),
         }

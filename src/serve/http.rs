@@ -53,6 +53,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
     ("text.js", "text/javascript", include_str!("assets/text.js")),
     (
+        "variants.js",
+        "text/javascript",
+        include_str!("assets/variants.js"),
+    ),
+    (
         "study.js",
         "text/javascript",
         include_str!("assets/study.js"),

@@ -260,11 +260,16 @@ pub fn seat_name_in_game(name: &str, engine: bool, game_no: u32) -> String {
 /// milliseconds divided by 100 × wins, rounded down), never below zero.
 /// Without a win there is no average and the score is 0.
 pub fn score(wins: u32, total_think_ms_of_won_games: u64) -> u64 {
-    if wins == 0 {
-        return 0;
+    match average_think_tenths(wins, total_think_ms_of_won_games) {
+        Some(tenths) => u64::from(wins) * 10_000 + 9_999u64.saturating_sub(tenths),
+        None => 0,
     }
-    let average_tenths = total_think_ms_of_won_games / (100 * u64::from(wins));
-    u64::from(wins) * 10_000 + 9_999u64.saturating_sub(average_tenths)
+}
+
+/// The average thinking time per won game as the score counts it: in
+/// tenths of a second, rounded down; `None` without a win.
+pub fn average_think_tenths(wins: u32, total_think_ms_of_won_games: u64) -> Option<u64> {
+    (wins > 0).then(|| total_think_ms_of_won_games / (100 * u64::from(wins)))
 }
 
 /// How a game of the run ended, for the player.

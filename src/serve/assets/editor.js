@@ -6,6 +6,7 @@
 
 import { $, fill, h } from "./text.js";
 import { Board, columnsOf } from "./board.js";
+import { fillVariants, variantInfo } from "./variants.js";
 
 // The tools: a piece letter of the position string, or "clear".
 const TOOLS = [
@@ -32,12 +33,12 @@ export class Editor {
   }
 
   setup(welcome) {
-    fill($("editor-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    fillVariants($("editor-variant"), welcome);
     if (!this.variant) this.load(welcome.variants[0].name, null);
   }
 
   info() {
-    return this.app.welcome.variants.find((v) => v.name === this.variant);
+    return variantInfo(this.app.welcome, this.variant);
   }
 
   // Start from `fen`, or from the variant's start position.

@@ -3,20 +3,7 @@
 // from the server's welcome message.
 
 import { $, fill, h } from "./text.js";
-
-export function rulesText(config) {
-  const parts = [config.forced_capture ? "forced capture" : "captures optional"];
-  if (config.no_progress_plies) parts.push(`${config.no_progress_plies / 2}-move draw`);
-  if (config.repetitions) parts.push(config.repetitions === 3 ? "threefold" : `${config.repetitions}-fold`);
-  if (config.max_plies) parts.push(`${config.max_plies} plies`);
-  if (config.king_landing !== "continue") parts.push("free king landing");
-  return parts.join(", ");
-}
-
-export function variantTitle(welcome, name) {
-  const info = welcome && welcome.variants.find((v) => v.name === name);
-  return info ? info.title : name;
-}
+import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.js";
 
 export class Lobby {
   // app: {send(message), name(), welcome, watch(id)}
@@ -52,8 +39,7 @@ export class Lobby {
 
   // Where kings land is a choice only where kings fly (Bashni).
   syncVariant() {
-    const variants = this.app.welcome ? this.app.welcome.variants : [];
-    const info = variants.find((v) => v.name === $("variant").value);
+    const info = variantInfo(this.app.welcome, $("variant").value);
     const flying = Boolean(info && info.flying_kings);
     $("king-landing-choice").hidden = !flying;
   }
@@ -67,8 +53,8 @@ export class Lobby {
 
   // Fill the form's choices from what the server offers.
   setup(welcome) {
-    fill($("variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
-    fill($("ladder-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    fillVariants($("variant"), welcome);
+    fillVariants($("ladder-variant"), welcome);
     const clocks = welcome.clocks.map((c) => h("option", { value: c }, `${c.replace("+", " + ")} (min + s)`));
     fill($("clock"), h("option", { value: "" }, "no clock"), clocks);
     $("clock").value = welcome.clocks.includes("5+3") ? "5+3" : "";

@@ -8,7 +8,7 @@
 import { $, clockText, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
-import { rulesText, variantTitle } from "./lobby.js";
+import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
 // A result as a player reads it: who won and the score, then why
@@ -107,7 +107,7 @@ export class Room {
       this.app.send({ type: "ladder", variant: c.variant, name: this.app.name(), device: this.app.device });
       return;
     }
-    const variant = this.app.welcome.variants.find((v) => v.name === c.variant);
+    const variant = variantInfo(this.app.welcome, c.variant);
     const setup = {
       variant: c.variant,
       forced_capture: c.forced_capture,
@@ -164,7 +164,7 @@ export class Room {
     const s = this.state;
     if (!s) return;
     const colour = this.myColour();
-    const size = (this.app.welcome.variants.find((v) => v.name === s.config.variant) || { size: 8 }).size;
+    const size = boardSize(this.app.welcome, s.config.variant);
     const myTurn = s.phase === "playing" && colour === s.to_move;
     const replaying = Boolean(this.replay.game);
     const shown = replaying ? this.replay.position() : { fen: s.fen, lastMove: s.last_move };
@@ -292,8 +292,7 @@ export class Room {
     $("ladder-wins").textContent = String(run.wins);
     $("ladder-score").textContent = String(run.score);
     $("ladder-best").textContent = run.best > 0 ? String(run.best) : "-";
-    // In whole tenths of a second, rounded down, as the score counts it.
-    const tenths = run.wins > 0 ? Math.floor(run.think_ms_of_wins / run.wins / 100) : null;
+    const tenths = run.think_tenths_per_win;
     const perWin = tenths === null ? "-" : `${(tenths / 10).toFixed(1)} s`;
     $("ladder-per-win").textContent = perWin;
   }

@@ -8,6 +8,7 @@
 
 import { $, fill, h } from "./text.js";
 import { Board } from "./board.js";
+import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
 
 // The least time between two requests for a line, in milliseconds.
@@ -42,7 +43,7 @@ export class Study {
 
   // The server's welcome: the variants offered.
   setup(welcome) {
-    fill($("study-variant"), welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
+    fillVariants($("study-variant"), welcome);
   }
 
   // Entering the page's analysis view: ask for the line shown, or a new
@@ -120,7 +121,7 @@ export class Study {
   draw() {
     const s = this.state;
     if (!s) return;
-    const size = (this.app.welcome.variants.find((v) => v.name === s.variant) || { size: 8 }).size;
+    const size = boardSize(this.app.welcome, s.variant);
     this.board.show({
       size,
       fen: s.fen,
