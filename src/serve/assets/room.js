@@ -347,7 +347,8 @@ export class Room {
     $("rematch").hidden = !may.rematch;
     // The creator of a room still waiting may call it off.
     $("cancel").hidden = !(s.phase === "waiting" && colour);
-    $("pdn-link").hidden = s.phase === "waiting";
+    // A PDN once there is a move to put in it.
+    $("pdn-link").hidden = s.game_no === 1 && s.moves.length === 0;
     const runOver = s.ladder && s.ladder.status !== "playing";
     $("new-game").hidden = !(s.phase === "over" && colour) || (Boolean(s.ladder) && !runOver);
     $("new-game").textContent = s.ladder ? "New run" : "New game";
