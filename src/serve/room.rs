@@ -94,8 +94,9 @@ fn is_unfit_for_a_name(c: char) -> bool {
 
 impl Player {
     /// A person with `name` who holds the token hashing to `token_hash`.
-    /// The name is trimmed; empty, too long or with a character
-    /// [`is_unfit_for_a_name`], it is refused.
+    /// The name is trimmed; empty, too long or with a control, invisible
+    /// or text-direction character, or any space but the plain one, it is
+    /// refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
         if name.is_empty()
