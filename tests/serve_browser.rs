@@ -506,7 +506,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let actions = "return ['abort', 'resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)";
         assert_eq!(strings(cat, actions).await, ["abort"]);
         click(cat, "#abort").await;
-        wait_for(cat, "return document.getElementById('status').textContent === 'Game over: aborted'", "the game aborted").await;
+        let aborted = "const t = document.getElementById('status').textContent; return t.startsWith('Game over: aborted (') && t.endsWith(' aborted the game)')";
+        wait_for(cat, aborted, "the game aborted, and by whom").await;
         // In the rematch, once both have moved, resigning is offered; no
         // draw offer or takeback, which the engine would decline.
         click(cat, "#rematch").await;

@@ -174,7 +174,7 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     bob.send(json!({"type": "abort"})).await;
     let over = room_state(&mut ann, |s| s["phase"] == "over").await;
     assert_eq!(over["result"]["result"], "*");
-    assert_eq!(over["result"]["reason"], "game aborted");
+    assert_eq!(over["result"]["reason"], "Black aborted the game");
     assert_eq!(over["clock_ms"], json!([300_000, 300_000]));
     // Stored so: the room's PDN, read from the database, has no result.
     let (status, pdn) = server.get(

@@ -910,7 +910,7 @@ impl Actor {
     /// Why the game cannot be analysed, if it cannot.
     fn analysis_refused(&self) -> Option<&'static str> {
         match self.room.phase() {
-            Phase::Over(outcome) if outcome.reason == EndReason::Aborted => {
+            Phase::Over(outcome) if matches!(outcome.reason, EndReason::Aborted(_)) => {
                 Some("an aborted game is not analysed")
             }
             Phase::Over(_) if self.room.game().moves().is_empty() => {

@@ -150,10 +150,20 @@ pub enum EndReason {
     },
     /// A draw offer was accepted.
     DrawAgreed,
-    /// The game was called off before both sides had moved: by a player,
-    /// or because the side to move let [`FIRST_MOVE_WAIT`] pass. No one
-    /// won and it is no draw.
-    Aborted,
+    /// The game was called off before both sides had moved, and why. No
+    /// one won and it is no draw.
+    Aborted(AbortCause),
+}
+
+/// Why a game was aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortCause {
+    /// This side's player called it off.
+    By(Colour),
+    /// This side let [`FIRST_MOVE_WAIT`] pass without a first move.
+    NoFirstMove(Colour),
+    /// Stored before the cause was kept.
+    Unknown,
 }
 
 /// How a game ended: the winner (`None` for a draw) and why.
@@ -170,7 +180,7 @@ impl Outcome {
         let winner = match reason {
             EndReason::Rules(end) => end.winner(),
             EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
-            EndReason::DrawAgreed | EndReason::Aborted => None,
+            EndReason::DrawAgreed | EndReason::Aborted(_) => None,
         };
         Outcome { winner, reason }
     }
@@ -178,7 +188,7 @@ impl Outcome {
     /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` for an aborted game.
     pub fn result_token(&self) -> &'static str {
         match self.reason {
-            EndReason::Aborted => "*",
+            EndReason::Aborted(_) => "*",
             _ => result_token(self.winner),
         }
     }
@@ -197,7 +207,11 @@ impl Outcome {
         let reason = if reason == "draw agreed" {
             EndReason::DrawAgreed
         } else if reason == "game aborted" {
-            EndReason::Aborted
+            EndReason::Aborted(AbortCause::Unknown)
+        } else if let Some(who) = reason.strip_suffix(" aborted the game") {
+            EndReason::Aborted(AbortCause::By(loser(who)?))
+        } else if let Some(who) = reason.strip_suffix(" made no first move in time") {
+            EndReason::Aborted(AbortCause::NoFirstMove(loser(who)?))
         } else if let Some(who) = reason.strip_suffix(" lost on time") {
             EndReason::Time { loser: loser(who)? }
         } else if let Some(who) = reason.strip_suffix(" resigned") {
@@ -217,7 +231,11 @@ impl fmt::Display for Outcome {
             EndReason::Time { loser } => write!(f, "{loser} lost on time"),
             EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
             EndReason::DrawAgreed => f.write_str("draw agreed"),
-            EndReason::Aborted => f.write_str("game aborted"),
+            EndReason::Aborted(AbortCause::By(side)) => write!(f, "{side} aborted the game"),
+            EndReason::Aborted(AbortCause::NoFirstMove(side)) => {
+                write!(f, "{side} made no first move in time")
+            }
+            EndReason::Aborted(AbortCause::Unknown) => f.write_str("game aborted"),
         }
     }
 }
@@ -914,7 +932,10 @@ impl Room {
         };
         if self.first_moves_pending() {
             return match self.waits_for_a_first_move() && self.thinking(now) > FIRST_MOVE_WAIT {
-                true => vec![self.end(EndReason::Aborted, now)],
+                true => {
+                    let side = self.game.position().side_to_move();
+                    vec![self.end(EndReason::Aborted(AbortCause::NoFirstMove(side)), now)]
+                }
                 false => Vec::new(),
             };
         }
@@ -940,7 +961,10 @@ impl Room {
     /// both sides have moved: no result.
     pub fn abort(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
         self.may_abort(seat)?;
-        Ok(vec![self.end(EndReason::Aborted, now)])
+        let colour = self.colour_of(seat);
+        Ok(vec![
+            self.end(EndReason::Aborted(AbortCause::By(colour)), now),
+        ])
     }
 
     fn may_abort(&self, seat: u8) -> Result<(), RoomError> {
@@ -1133,7 +1157,9 @@ mod tests {
     fn a_stored_outcome_reads_back_as_it_was_written() {
         let reasons = [
             EndReason::DrawAgreed,
-            EndReason::Aborted,
+            EndReason::Aborted(AbortCause::Unknown),
+            EndReason::Aborted(AbortCause::By(Colour::Black)),
+            EndReason::Aborted(AbortCause::NoFirstMove(Colour::White)),
             EndReason::Time {
                 loser: Colour::White,
             },
@@ -1344,7 +1370,7 @@ mod tests {
         let t0 = Instant::now();
         let aborted = Outcome {
             winner: None,
-            reason: EndReason::Aborted,
+            reason: EndReason::Aborted(AbortCause::NoFirstMove(Colour::White)),
         };
         let (mut room, _) = playing(Some("60"), t0);
         let (deadline, events) = at_the_deadline(&mut room);
@@ -1358,7 +1384,10 @@ mod tests {
         ));
         assert_eq!(outcome(&room), aborted);
         assert_eq!(outcome(&room).result_token(), "*");
-        assert_eq!(outcome(&room).to_string(), "game aborted");
+        assert_eq!(
+            outcome(&room).to_string(),
+            "White made no first move in time"
+        );
         // A first move that comes too late is not played.
         let (mut room, _) = playing(Some("60"), t0);
         let late = room.play(0, &a_move(&room), t0 + secs(31)).expect("late");
@@ -1511,7 +1540,11 @@ mod tests {
             .expect("engine moves");
         assert_eq!(room.abort_in(t0 + secs(110)), Some(secs(20)));
         room.check_time(t0 + secs(131));
-        assert_eq!(outcome(&room).reason, EndReason::Aborted);
+        assert_eq!(
+            outcome(&room).reason,
+            EndReason::Aborted(AbortCause::NoFirstMove(Colour::Black)),
+            "Ann, Black, made no first move in time"
+        );
     }
 
     #[test]
@@ -1520,7 +1553,11 @@ mod tests {
         for seat in [0, 1] {
             let (mut room, _) = playing(None, t0);
             room.abort(seat, t0).expect("abort at once");
-            assert_eq!(outcome(&room).reason, EndReason::Aborted);
+            let by = room.colour_of(seat);
+            assert_eq!(
+                outcome(&room).reason,
+                EndReason::Aborted(AbortCause::By(by))
+            );
             assert_eq!(room.abort(seat, t0), Err(RoomError::NotPlaying));
         }
         let (mut room, _) = playing(Some("60+3"), t0);

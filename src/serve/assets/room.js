@@ -22,7 +22,7 @@ function plyText(ply, text, total) {
 }
 
 function resultText(result) {
-  if (result.result === "*") return "aborted";
+  if (result.result === "*") return `aborted (${result.reason})`;
   return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
 }
 
