@@ -587,7 +587,8 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
 }
 
 /// In a second tab of the creator's browser, the lobby offers the room
-/// as the creator's own game to open, not to join a second time.
+/// as the creator's own game to open, not to join a second time, and the
+/// create form is as the creator last used it.
 async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Serve, room: &str) {
     let first = client.window().await.expect("window");
     let second = client.new_window(true).await.expect("new tab").handle;
@@ -611,6 +612,14 @@ async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Ser
     )
     .await;
     assert_eq!(buttons, ["Your game"], "no Join for the creator's own room");
+    // The create form comes back as it was last used (White, no clock),
+    // not at its defaults (a random colour, 5+3).
+    let form = strings(
+        client,
+        "return [document.getElementById('colour').value, document.getElementById('clock').value]",
+    )
+    .await;
+    assert_eq!(form, ["white", ""], "the form as Ann left it");
     client.close_window().await.expect("close tab");
     client.switch_to_window(first).await.expect("back");
 }

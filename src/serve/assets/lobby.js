@@ -5,6 +5,10 @@
 import { $, fill, h } from "./text.js";
 import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.js";
 
+const FORM_KEY = "bashni.create";
+// The create form's fields a browser keeps between visits.
+const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
+
 export class Lobby {
   // app: {send(message), name(), welcome, watch(id)}
   constructor(app) {
@@ -66,6 +70,11 @@ export class Lobby {
     const [eloLow, eloHigh] = welcome.strength.elo;
     Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 100) * 50 });
     $("no-progress").value = welcome.online_no_progress_plies;
+    this.strengthHints = {
+      skill: `${low} weakest to ${high} full strength`,
+      elo: `${eloLow} to ${eloHigh}`,
+    };
+    this.restoreForm();
     this.syncStrength();
     this.syncVariant();
   }
@@ -76,6 +85,30 @@ export class Lobby {
     const elo = $("strength-kind").value === "elo";
     $("skill").hidden = elo;
     $("elo").hidden = !elo;
+    if (this.strengthHints) $("strength-hint").textContent = this.strengthHints[elo ? "elo" : "skill"];
+  }
+
+  // The form as last used to create a room comes back on the next visit,
+  // as far as the server still offers it.
+  restoreForm() {
+    let saved = {};
+    try {
+      saved = JSON.parse(localStorage.getItem(FORM_KEY) || "{}");
+    } catch {
+      return;
+    }
+    for (const id of FORM_FIELDS) {
+      const field = $(id);
+      if (!(id in saved)) continue;
+      if (field.type === "checkbox") field.checked = Boolean(saved[id]);
+      else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === saved[id])) field.value = saved[id];
+    }
+  }
+
+  saveForm() {
+    const saved = {};
+    for (const id of FORM_FIELDS) saved[id] = $(id).type === "checkbox" ? $(id).checked : $(id).value;
+    localStorage.setItem(FORM_KEY, JSON.stringify(saved));
   }
 
   create() {
@@ -84,6 +117,9 @@ export class Lobby {
     if ($("no-progress-on").checked && !$("no-progress").reportValidity()) return;
     const engine = $("opponent").value === "engine";
     const elo = $("strength-kind").value === "elo";
+    // An Elo out of range is said at the field, with the range.
+    if (engine && elo && !$("elo").reportValidity()) return;
+    this.saveForm();
     const setup = {
       variant: $("variant").value,
       forced_capture: $("forced-capture").checked,
