@@ -5,16 +5,21 @@
 // sent it (whole, or after a move only what the move changed); the
 // clocks count down between states from the time the state arrived.
 
-import { $, clockText, fill, h } from "./text.js";
+import { $, clockText, colourWord, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 
+// Where a colour's entry is in the server's per-colour pairs.
+const COLOUR_INDEX = { white: 0, black: 1 };
+
 // A result as a player reads it: who won and the score, then why
 // (`White wins, 2-0 (Black resigned)`), or for a game called off before
-// both sides moved (result `*`) just that.
+// both sides moved (result `*`) that and why (`aborted (White aborted
+// the game)`).
 const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
+
 // Ply `ply` (1 for the first) as the move list numbers it: `2. c3-d4`
 // for the first move of the second pair, `2... f6-e5` for the second.
 function plyText(ply, text, total) {
@@ -316,7 +321,7 @@ export class Room {
     if (s.phase === "waiting") text = this.waitingText(colour);
     else if (s.phase === "over") text = `Game over: ${resultText(s.result)}`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
-    else text = `${s.to_move === "white" ? "White" : "Black"} to move.`;
+    else text = `${colourWord(s.to_move)} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
     if (s.ladder && s.ladder.status !== "playing") text += `. The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
     $("status").textContent = text;
@@ -331,7 +336,7 @@ export class Room {
   // refuse is offered.
   buttons(colour) {
     const s = this.state;
-    const may = colour ? s.may[colour === "white" ? 0 : 1] : {};
+    const may = colour ? s.may[COLOUR_INDEX[colour]] : {};
     $("abort").hidden = !may.abort;
     // Before both sides have moved a game is aborted, not resigned.
     $("resign").hidden = !may.resign || may.abort;
@@ -378,53 +383,36 @@ export class Room {
     else this.replay.open(this.state.game_no, ply, this.state.moves.length);
   }
 
+  // Both clocks: the live ones, the side to move's counting down from
+  // when the state came, or during a replay both as they stood after the
+  // move shown.
   tickClocks() {
     const s = this.state;
-    if (s && this.replay.game) {
-      this.replayClocks();
-      return;
-    }
-    if (!s || !s.clock_ms) {
-      for (const place of ["top", "bottom"]) $(`player-${place}`).querySelector(".clock").textContent = "";
-      $("first-move").hidden = true;
-      return;
-    }
-    const passed = s.phase === "playing" ? performance.now() - this.receivedAt : 0;
+    const r = this.replay;
+    const live = !r.game;
+    const replayed = () => (r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms);
+    const clocks = !s ? null : live ? s.clock_ms : replayed();
+    const passed = s && live && s.phase === "playing" ? performance.now() - this.receivedAt : 0;
     for (const place of ["top", "bottom"]) {
       const bar = $(`player-${place}`);
       const colour = bar.dataset.colour;
-      const index = colour === "white" ? 0 : 1;
-      const running = s.phase === "playing" && s.to_move === colour && !s.first_moves;
-      const ms = s.clock_ms[index] - (running ? passed : 0);
+      const running = Boolean(s) && live && s.phase === "playing" && s.to_move === colour && !s.first_moves;
       const clock = bar.querySelector(".clock");
-      clock.textContent = clockText(ms);
+      clock.textContent = clocks ? clockText(clocks[COLOUR_INDEX[colour]] - (running ? passed : 0)) : "";
       clock.classList.toggle("running", running);
     }
-    this.firstMoveWait(passed);
-  }
-
-  // A replay shows both clocks as they stood after the move shown.
-  replayClocks() {
-    const r = this.replay;
-    const clocks = r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms;
-    for (const place of ["top", "bottom"]) {
-      const bar = $(`player-${place}`);
-      const clock = bar.querySelector(".clock");
-      clock.textContent = clocks ? clockText(clocks[bar.dataset.colour === "white" ? 0 : 1]) : "";
-      clock.classList.remove("running");
-    }
-    $("first-move").hidden = true;
+    this.firstMoveWait(live, passed);
   }
 
   // Before both sides have moved no clock runs; the side to move has a
   // while to make its first move, or the game is aborted.
-  firstMoveWait(passed) {
+  firstMoveWait(live, passed) {
     const s = this.state;
-    const waiting = s.phase === "playing" && s.abort_in_ms != null;
+    const waiting = Boolean(s) && live && s.phase === "playing" && s.abort_in_ms != null;
     $("first-move").hidden = !waiting;
     if (!waiting) return;
     const seconds = Math.max(0, Math.ceil((s.abort_in_ms - passed) / 1000));
-    const who = s.to_move === this.myColour() ? "You have" : `${s.to_move === "white" ? "White" : "Black"} has`;
+    const who = s.to_move === this.myColour() ? "You have" : `${colourWord(s.to_move)} has`;
     $("first-move").textContent = `${who} ${seconds} s to make a first move, or the game is aborted.`;
   }
 }

@@ -6,7 +6,7 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, fill, h } from "./text.js";
+import { $, colourWord, fill, h } from "./text.js";
 import { Board } from "./board.js";
 import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
@@ -110,7 +110,7 @@ export class Study {
     this.draw();
     this.moves();
     const s = state;
-    const toMove = s.to_move === "white" ? "White" : "Black";
+    const toMove = colourWord(s.to_move);
     let status = s.result ? `Game over: ${s.result}` : `${toMove} to move.`;
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
     $("study-status").textContent = status;

@@ -28,6 +28,11 @@ export function fill(node, ...children) {
   }
 }
 
+// `White` or `Black` for the server's `white` or `black`.
+export function colourWord(colour) {
+  return colour === "white" ? "White" : "Black";
+}
+
 // "m:ss" (and tenths under ten seconds) of milliseconds.
 export function clockText(ms) {
   const clamped = Math.max(0, ms);
