@@ -192,8 +192,7 @@ impl EnginePool {
     /// share of the pool, then a slot as any search. Hold both while the
     /// analysis runs.
     pub async fn analysis_slot(&self) -> Result<[SemaphorePermit<'_>; 2], Error> {
-        let closed = |_| Error::Crashed("the engine pool is closed".into());
-        let share = self.analysis_share.acquire().await.map_err(closed)?;
+        let share = self.analysis_share.acquire().await.map_err(pool_closed)?;
         Ok([share, self.slot().await?])
     }
 
@@ -203,7 +202,7 @@ impl EnginePool {
         self.waiting.fetch_add(1, Ordering::Relaxed);
         let permit = self.slots.acquire().await;
         self.waiting.fetch_sub(1, Ordering::Relaxed);
-        permit.map_err(|_| Error::Crashed("the engine pool is closed".into()))
+        permit.map_err(pool_closed)
     }
 
     /// The engine's move for `job`, searched in a slot the caller holds.
@@ -411,6 +410,11 @@ async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> 
             return Ok(best.text);
         }
     }
+}
+
+/// A slot asked of a pool whose semaphores were closed.
+fn pool_closed<E>(_: E) -> Error {
+    Error::Crashed("the engine pool is closed".into())
 }
 
 #[cfg(test)]

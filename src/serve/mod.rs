@@ -202,9 +202,9 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let tcp = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let local = tcp.local_addr()?;
     // Room for each page's WebSocket and a browser's few HTTP connections;
     // a connection silent past four pings is gone (a page answers each).
-    let local = tcp.local_addr()?;
     let listener = listener::GuardedListener::new(
         tcp,
         2 * args.connections_per_address,

@@ -960,17 +960,16 @@ impl Room {
     /// `seat` calls the game off at `now`, as either player may before
     /// both sides have moved: no result.
     pub fn abort(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
-        self.may_abort(seat)?;
-        let colour = self.colour_of(seat);
+        let colour = self.may_abort(seat)?;
         Ok(vec![
             self.end(EndReason::Aborted(AbortCause::By(colour)), now),
         ])
     }
 
-    fn may_abort(&self, seat: u8) -> Result<(), RoomError> {
-        self.playing_colour(seat)?;
+    fn may_abort(&self, seat: u8) -> Result<Colour, RoomError> {
+        let colour = self.playing_colour(seat)?;
         match self.first_moves_pending() {
-            true => Ok(()),
+            true => Ok(colour),
             false => Err(RoomError::TooLateToAbort),
         }
     }
@@ -1242,6 +1241,17 @@ mod tests {
         room.game().position().legal_moves()[0].to_string()
     }
 
+    /// A room Ann created at `t0` against the engine at Skill 5, playing
+    /// `colour`; the engine's seat still free.
+    fn engine_room(clock: Option<&str>, colour: Colour, t0: Instant) -> Room {
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
+        let config = RoomConfig {
+            opponent: Opponent::Engine(Strength::Skill(5)),
+            ..config(clock)
+        };
+        Room::new("e".into(), config, ann, colour, t0)
+    }
+
     /// Both sides make their first move at `at` (no clock runs for them:
     /// nothing is charged or given).
     fn past_first_moves(room: &mut Room, at: Instant) {
@@ -1443,12 +1453,7 @@ mod tests {
     #[test]
     fn no_draw_offer_or_takeback_is_made_to_the_engine() {
         let t0 = Instant::now();
-        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
-        let config = RoomConfig {
-            opponent: Opponent::Engine(Strength::Skill(5)),
-            ..config(None)
-        };
-        let mut room = Room::new("e".into(), config, ann, Colour::White, t0);
+        let mut room = engine_room(None, Colour::White, t0);
         room.join(Player::engine("bashni skill 5"), t0)
             .expect("engine joins");
         for _ in 0..2 {
@@ -1524,12 +1529,7 @@ mod tests {
     #[test]
     fn an_engine_is_not_held_to_the_first_move_wait_but_its_opponent_is() {
         let t0 = Instant::now();
-        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
-        let config = RoomConfig {
-            opponent: Opponent::Engine(Strength::Skill(5)),
-            ..config(Some("60"))
-        };
-        let mut room = Room::new("e".into(), config, ann, Colour::Black, t0);
+        let mut room = engine_room(Some("60"), Colour::Black, t0);
         room.join(Player::engine("bashni skill 5"), t0)
             .expect("engine joins");
         // The engine, White, waits for a free engine as long as it takes.
@@ -1848,12 +1848,7 @@ mod tests {
     #[test]
     fn engine_rooms_take_only_the_engine_and_names_are_checked() {
         let t0 = Instant::now();
-        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("name");
-        let config = RoomConfig {
-            opponent: Opponent::Engine(Strength::Skill(5)),
-            ..config(None)
-        };
-        let mut room = Room::new("e".into(), config, ann, Colour::Black, t0);
+        let mut room = engine_room(None, Colour::Black, t0);
         let bob = Player::human("Bob", SeatToken::generate().hash()).expect("name");
         assert_eq!(room.join(bob, t0), Err(RoomError::WrongPlayer));
         room.join(Player::engine("bashni skill 5"), t0)

@@ -2,7 +2,7 @@
 
 use crate::search::{Report, score_text};
 use crate::tt::Bound;
-use bashni_rules::{Colour, Position, column_text, piece_char};
+use bashni_rules::{Position, column_text, piece_char};
 use std::fmt::Write;
 
 /// The `info` line of one search report.
@@ -71,10 +71,7 @@ pub fn board_text(pos: &Position) -> String {
             column_text(col)
         );
     }
-    let side = match pos.side_to_move() {
-        Colour::White => "white",
-        Colour::Black => "black",
-    };
+    let side = pos.side_to_move().name();
     let _ = writeln!(s, "Variant: {}  Side to move: {side}", pos.variant());
     let _ = writeln!(s, "Fen: {}", pos.to_fen());
     let _ = write!(s, "Key: {:016x}", pos.key());
