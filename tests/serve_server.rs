@@ -441,12 +441,13 @@ async fn a_page_that_answers_no_pings_is_dropped() {
     );
 }
 
-/// Start three games (two with clocks), play a few moves in each (and
-/// leave a draw offer pending in the first), finish a fourth, kill the
-/// server with SIGKILL, wait, start it again on the same database: every
-/// game is back with its moves and offers, the downtime is not charged,
-/// and the players take their seats again and play on; the finished game
-/// is shown as it ended, its clocks as they stopped.
+/// Start three games (two with clocks), play a few moves in each (leave
+/// a draw offer pending in the first, take a move back in the second),
+/// finish a fourth, kill the server with SIGKILL, wait, start it again on
+/// the same database: every game is back with its moves, offers and
+/// clocks (the time a takeback kept spent included), the downtime is not
+/// charged, and the players take their seats again and play on; the
+/// finished game is shown as it ended, its clocks as they stopped.
 async fn kill_nine_and_restart(database: &str) {
     let mut server = Serve::start(database, &[]);
     let mut games = Vec::new();
@@ -456,6 +457,9 @@ async fn kill_nine_and_restart(database: &str) {
         if games.is_empty() {
             ann.send(json!({"type": "offer_draw"})).await;
             state = room_state(&mut bob, |s| s["draw_offer"] == "white").await;
+        }
+        if games.len() == 1 {
+            state = take_back_after_thinking(&mut ann, &mut bob, &state).await;
         }
         games.push((room, tokens, state));
     }
@@ -517,6 +521,11 @@ async fn kill_nine_and_restart(database: &str) {
             before["seq"]
         );
         assert_eq!(after["draw_offer"], before["draw_offer"], "the same offers");
+        assert_eq!(
+            after["clock_ms"][1 - to_move],
+            before["clock_ms"][1 - to_move],
+            "the clock not running is as it was stored"
+        );
         if let (Some(was), Some(now)) = (
             before["clock_ms"][to_move].as_i64(),
             after["clock_ms"][to_move].as_i64(),
@@ -532,6 +541,30 @@ async fn kill_nine_and_restart(database: &str) {
         let played = room_state(&mut page, |s| moves(s).len() == moves(before).len() + 1).await;
         assert_eq!(played["phase"], "playing");
     }
+}
+
+/// With White (Ann) to move, she thinks a while, and Black (Bob) asks to
+/// take back his last move, which she grants: Black is to move again, and
+/// White's clock has been charged for her thinking (time spent stays
+/// spent). The state after it, as Bob saw it.
+async fn take_back_after_thinking(ann: &mut Page, bob: &mut Page, state: &Value) -> Value {
+    assert_eq!(state["to_move"], "white");
+    let thinking = Duration::from_millis(400);
+    tokio::time::sleep(thinking).await;
+    bob.send(json!({"type": "takeback"})).await;
+    room_state(ann, |s| s["takeback"] == "black").await;
+    ann.send(json!({"type": "accept_takeback"})).await;
+    let plies = moves(state).len() - 1;
+    let after = room_state(bob, |s| moves(s).len() == plies).await;
+    assert_eq!(after["to_move"], "black");
+    let white_ms = |s: &Value| s["clock_ms"][0].as_i64().expect("White's clock");
+    assert!(
+        white_ms(&after) <= white_ms(state) - 400,
+        "White's thinking stays charged: {} after {}",
+        white_ms(&after),
+        white_ms(state)
+    );
+    after
 }
 
 #[tokio::test]

@@ -448,6 +448,10 @@ pub struct Room {
     /// The time charged for each move of the game, to rebuild the clocks
     /// after a takeback.
     elapsed_ms: Vec<u64>,
+    /// The time each side (White's, Black's) spent on moves that
+    /// takebacks undid, and on the turns they ended: the clocks rebuilt
+    /// from the moves are charged it, as time spent stays spent.
+    spent_on_undone: [Duration; 2],
     /// When the side to move's turn began.
     turn_began: Instant,
     phase: Phase,
@@ -481,6 +485,7 @@ impl Room {
             clocks: config.clock.map(Clocks::new),
             stopped_clock_ms: None,
             elapsed_ms: Vec::new(),
+            spent_on_undone: [Duration::ZERO; 2],
             turn_began: now,
             phase: Phase::Waiting,
             draw_offer: None,
@@ -545,6 +550,9 @@ impl Room {
             room.replay(&mv.text, mv.elapsed_ms)?;
         }
         room.turn_began = now.checked_sub(thinking).unwrap_or(now);
+        if game.result.is_none() {
+            room.take_stored_clocks(game.clock_ms)?;
+        }
         if let Some(result) = &game.result {
             let outcome = Outcome::from_stored(&result.reason, room.game.result())
                 .filter(|o| o.result_token() == result.result)
@@ -566,6 +574,41 @@ impl Room {
             room.restore_offers(offers);
         }
         Ok(room)
+    }
+
+    /// Bring the clocks rebuilt from the stored moves to the clocks stored
+    /// with the game: they are less by the time spent on moves takebacks
+    /// undid. Stored clocks above the rebuilt ones would be time given
+    /// back, which nothing does: the store is corrupt.
+    fn take_stored_clocks(&mut self, stored: Option<[i64; 2]>) -> Result<(), RoomError> {
+        let (Some(clocks), Some(stored)) = (self.clocks.as_ref(), stored) else {
+            return Ok(());
+        };
+        for side in [Colour::White, Colour::Black] {
+            let rebuilt = clocks.left_ms()[side.index()];
+            let kept = stored[side.index()];
+            let spent = rebuilt
+                .checked_sub(kept)
+                .and_then(|d| u64::try_from(d).ok());
+            let spent = spent.ok_or_else(|| {
+                RoomError::Corrupt(format!(
+                    "{side}'s clock stored at {kept} ms, above the {rebuilt} ms its moves leave"
+                ))
+            })?;
+            self.spent_on_undone[side.index()] = Duration::from_millis(spent);
+        }
+        self.charge_spent_on_undone();
+        Ok(())
+    }
+
+    /// Charge the clocks, as rebuilt from the game's moves, the time spent
+    /// on moves takebacks undid.
+    fn charge_spent_on_undone(&mut self) {
+        if let Some(clocks) = self.clocks.as_mut() {
+            for side in [Colour::White, Colour::Black] {
+                clocks.spend(side, self.spent_on_undone[side.index()]);
+            }
+        }
     }
 
     /// Take back the offers a game had pending when they were stored,
@@ -821,13 +864,18 @@ impl Room {
 
     /// The time charged to `colour` over the current game's moves.
     pub fn thinking_ms(&self, colour: Colour) -> u64 {
-        let first = self.start.position().side_to_move();
         self.elapsed_ms
             .iter()
             .enumerate()
-            .filter(|(ply, _)| (ply % 2 == 0) == (colour == first))
+            .filter(|&(ply, _)| self.mover(ply) == colour)
             .map(|(_, ms)| *ms)
             .sum()
+    }
+
+    /// Who made the game's move at index `ply` (0 for the first).
+    fn mover(&self, ply: usize) -> Colour {
+        let first = self.start.position().side_to_move();
+        if ply.is_multiple_of(2) { first } else { !first }
     }
 
     fn start_game(&mut self, now: Instant) -> Event {
@@ -835,6 +883,7 @@ impl Room {
         self.clocks = self.config.clock.map(Clocks::new);
         self.stopped_clock_ms = None;
         self.elapsed_ms.clear();
+        self.spent_on_undone = [Duration::ZERO; 2];
         self.turn_began = now;
         self.phase = Phase::Playing;
         self.draw_offer = None;
@@ -1061,8 +1110,11 @@ impl Room {
     }
 
     /// `seat` grants the other side's takeback: its last move (and the
-    /// reply to it) are undone, the clocks are as they were after the move
-    /// before, and the turn starts again at `now`.
+    /// reply to it) are undone and the turn starts again at `now`. Time
+    /// spent stays spent (as on lichess): each clock is as it was after
+    /// the move before, less what its side spent on the undone moves and
+    /// on the turn now ended. Only the undone moves' increments go, as
+    /// they are earned again when moves are played again.
     pub fn accept_takeback(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
         let colour = self.playing_colour(seat)?;
         let Some(by) = self.takeback_request.filter(|&by| by != colour) else {
@@ -1070,6 +1122,10 @@ impl Room {
         };
         let plies = self.takeback_plies(by)?;
         let keep = self.game.moves().len() - plies;
+        let spent = self.spent_since(keep, now);
+        for side in [Colour::White, Colour::Black] {
+            self.spent_on_undone[side.index()] += spent[side.index()];
+        }
         let moves: Vec<_> = self.game.moves()[..keep].to_vec();
         let elapsed: Vec<u64> = self.elapsed_ms[..keep].to_vec();
         self.game = self.start.clone();
@@ -1078,6 +1134,7 @@ impl Room {
         for (mv, ms) in moves.iter().zip(elapsed) {
             self.play_charged(mv, Duration::from_millis(ms));
         }
+        self.charge_spent_on_undone();
         self.turn_began = now;
         self.takeback_request = None;
         self.draw_offer = None;
@@ -1086,6 +1143,17 @@ impl Room {
             plies: u32::try_from(keep).unwrap_or(u32::MAX),
             clock_ms: self.clocks.as_ref().map(Clocks::left_ms),
         }])
+    }
+
+    /// The time each side (White's, Black's) has spent since the first
+    /// `plies` plies, the side to move's turn until `now` included.
+    fn spent_since(&self, plies: usize, now: Instant) -> [Duration; 2] {
+        let mut spent = [Duration::ZERO; 2];
+        spent[self.game.position().side_to_move().index()] = self.thinking(now);
+        for (ply, &ms) in self.elapsed_ms.iter().enumerate().skip(plies) {
+            spent[self.mover(ply).index()] += Duration::from_millis(ms);
+        }
+        spent
     }
 
     /// `seat` declines the other side's takeback.
@@ -1763,15 +1831,21 @@ mod tests {
         assert!(matches!(events[..], [Event::TookBack { plies: 4, .. }]));
         assert_eq!(room.game().moves().len(), 4);
         assert_eq!(Some(room.game().position()), kept.as_ref());
-        // Clocks as after ply 4: the first moves free, then White charged
-        // 2 s and Black 3 s, each move given 1 s.
-        assert_eq!(room.clock_ms(t0 + secs(20)), Some([59_000, 58_000]));
+        // Time spent stays spent: the clocks as after ply 4 (the first
+        // moves free, then White charged 2 s and Black 3 s, each move
+        // given 1 s), less the undone moves' second each and White's 3 s
+        // on the turn the takeback ended. The undone moves' increments go.
+        assert_eq!(room.clock_ms(t0 + secs(20)), Some([55_000, 57_000]));
         assert_eq!(room.game().position().side_to_move(), Colour::White);
-        // Back to where both had made their first move, but no further.
+        // Back to where both had made their first move, but no further:
+        // the earlier takeback's time stays spent too.
         room.request_takeback(0).expect("white asks again");
         room.accept_takeback(1, t0 + secs(21)).expect("accept");
         assert_eq!(room.game().moves().len(), 2);
-        assert_eq!(room.clock_ms(t0 + secs(21)), Some([60_000, 60_000]));
+        assert_eq!(
+            room.clock_ms(t0 + secs(21)),
+            Some([60_000 - 4_000 - 3_000, 60_000 - 1_000 - 3_000])
+        );
         assert!(!room.first_moves_pending(), "the clocks run on");
         assert_eq!(room.request_takeback(0), Err(RoomError::FirstMovesStay));
         room.play(0, &a_move(&room), t0 + secs(22)).expect("white");
@@ -1901,24 +1975,23 @@ mod tests {
         assert_eq!(html.name, "<b>Ann</b>");
     }
 
-    #[test]
-    fn a_restored_room_resumes_with_its_moves_and_clocks() {
-        let t0 = Instant::now();
-        let (mut room, tokens) = playing(Some("60+2"), t0);
-        let mut records = Vec::new();
-        let mut t = t0;
-        for (i, think) in [3u64, 5, 7].into_iter().enumerate() {
-            t += secs(think);
-            let seat = u8::from(i % 2 == 1);
-            for event in room.play(seat, &a_move(&room), t).expect("move") {
-                if let Event::Moved {
+    /// What the store keeps of `events`: the moves played, less those
+    /// taken back, and the clocks after the last (`None` until a move or a
+    /// takeback).
+    fn store_events(
+        records: &mut Vec<MoveRecord>,
+        clocks: &mut Option<[i64; 2]>,
+        events: Vec<Event>,
+    ) {
+        for event in events {
+            match event {
+                Event::Moved {
                     ply,
                     text,
                     elapsed_ms,
                     clock_ms,
                     ..
-                } = event
-                {
+                } => {
                     records.push(MoveRecord {
                         room_id: "r".into(),
                         game_no: 1,
@@ -1928,9 +2001,27 @@ mod tests {
                         clock_ms,
                         moved_at_ms: 0,
                     });
+                    *clocks = clock_ms;
                 }
+                Event::TookBack {
+                    plies, clock_ms, ..
+                } => {
+                    records.truncate(usize::try_from(plies).expect("plies"));
+                    *clocks = clock_ms;
+                }
+                _ => {}
             }
         }
+    }
+
+    /// `room`, a game being played with Ann and Bob seated, as the store
+    /// keeps it.
+    fn loaded(
+        room: &Room,
+        tokens: &[SeatToken; 2],
+        moves: &[MoveRecord],
+        clock_ms: Option<[i64; 2]>,
+    ) -> LoadedRoom {
         let seat = |seat: u8, name: &str, token: &SeatToken| SeatRecord {
             seat,
             name: name.into(),
@@ -1938,7 +2029,7 @@ mod tests {
             engine: false,
             joined_at_ms: 0,
         };
-        let loaded = LoadedRoom {
+        LoadedRoom {
             id: "r".into(),
             config: *room.config(),
             status: RoomStatus::Playing,
@@ -1948,14 +2039,29 @@ mod tests {
                 game_no: 1,
                 white_seat: 0,
                 started_at_ms: 0,
-                clock_ms: records.last().and_then(|r| r.clock_ms),
+                clock_ms,
                 turn_started_at_ms: 0,
                 start_fen: None,
-                moves: records.clone(),
+                moves: moves.to_vec(),
                 result: None,
                 offers: None,
             }),
-        };
+        }
+    }
+
+    #[test]
+    fn a_restored_room_resumes_with_its_moves_and_clocks() {
+        let t0 = Instant::now();
+        let (mut room, tokens) = playing(Some("60+2"), t0);
+        let (mut records, mut clock_ms) = (Vec::new(), None);
+        let mut t = t0;
+        for (i, think) in [3u64, 5, 7].into_iter().enumerate() {
+            t += secs(think);
+            let seat = u8::from(i % 2 == 1);
+            let events = room.play(seat, &a_move(&room), t).expect("move");
+            store_events(&mut records, &mut clock_ms, events);
+        }
+        let loaded = loaded(&room, &tokens, &records, clock_ms);
         // Black's turn began at 1000 s (wall clock); the last heartbeat
         // was at 1004 s; the server restarts an hour later.
         let mut game = loaded.game.clone().expect("game");
@@ -1991,6 +2097,51 @@ mod tests {
         }
         assert!(matches!(
             Room::restore(&gap, secs(0), later),
+            Err(RoomError::Corrupt(_))
+        ));
+    }
+
+    #[test]
+    fn time_spent_on_moves_taken_back_stays_spent_across_a_restart() {
+        let t0 = Instant::now();
+        let (mut room, tokens) = playing(Some("60+2"), t0);
+        let (mut records, mut clock_ms) = (Vec::new(), None);
+        for (i, at) in [1u64, 2, 10, 20, 25].into_iter().enumerate() {
+            let seat = u8::from(i % 2 == 1);
+            let events = room
+                .play(seat, &a_move(&room), t0 + secs(at))
+                .expect("move");
+            store_events(&mut records, &mut clock_ms, events);
+        }
+        room.request_takeback(0).expect("white asks");
+        let events = room.accept_takeback(1, t0 + secs(30)).expect("accept");
+        store_events(&mut records, &mut clock_ms, events);
+        // As after ply 4 (White charged 8 s, Black 10 s, each given 2 s),
+        // less White's 5 s on its undone move and Black's 5 s thinking.
+        let after = room.clock_ms(t0 + secs(30));
+        assert_eq!(after, Some([54_000 - 5_000, 52_000 - 5_000]));
+        assert_eq!(clock_ms, after, "stored as they are");
+        let restored = Room::restore(&loaded(&room, &tokens, &records, clock_ms), secs(0), t0)
+            .expect("restore");
+        assert_eq!(restored.game().position(), room.game().position());
+        assert_eq!(restored.clock_ms(t0), after);
+        // And the next takeback adds to what the first one spent: White's
+        // 1 s move and Black's 2 s.
+        let mut restored = restored;
+        let events = restored
+            .play(0, &a_move(&restored), t0 + secs(1))
+            .expect("white");
+        store_events(&mut records, &mut clock_ms, events);
+        restored.request_takeback(0).expect("white asks");
+        restored.accept_takeback(1, t0 + secs(3)).expect("accept");
+        assert_eq!(
+            restored.clock_ms(t0 + secs(3)),
+            Some([54_000 - 5_000 - 1_000, 52_000 - 5_000 - 2_000])
+        );
+        // Stored clocks above what the moves leave were time given back.
+        let generous = loaded(&room, &tokens, &records[..2], Some([61_000, 60_000]));
+        assert!(matches!(
+            Room::restore(&generous, secs(0), t0),
             Err(RoomError::Corrupt(_))
         ));
     }

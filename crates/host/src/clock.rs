@@ -175,6 +175,15 @@ impl Clocks {
         Charge::InTime
     }
 
+    /// Take `time` from `side`'s clock without a move: no increment, no
+    /// move counted towards a period. Time spent on moves that a takeback
+    /// undid stays spent, while the increments those moves earned come
+    /// again when they are played again.
+    pub fn spend(&mut self, side: Colour, time: Duration) {
+        let left = &mut self.left_ms[side.index()];
+        *left = left.saturating_sub(ms(time.as_millis()));
+    }
+
     /// The `go` for `side` to move: both clocks (an overdrawn one as
     /// `MIN_SENT_MS`), the increments unless both are zero, and the moves
     /// to the end of `side`'s period under `moves/`.
@@ -319,5 +328,20 @@ mod tests {
             go(&c, Colour::White),
             "go wtime 1400 btime 1800 movestogo 2"
         );
+    }
+
+    #[test]
+    fn time_spent_without_a_move_earns_nothing() {
+        let mut c = clock(2, 1_000, 100);
+        c.spend(Colour::White, Duration::from_millis(300));
+        assert_eq!(c.left_ms(), [700, 1_000]);
+        // No increment, and the period still has both its moves to go.
+        assert_eq!(
+            go(&c, Colour::White),
+            "go wtime 700 btime 1000 winc 100 binc 100 movestogo 2"
+        );
+        c.spend(Colour::Black, Duration::MAX);
+        c.spend(Colour::Black, Duration::MAX);
+        assert_eq!(c.left_ms(), [700, i64::MIN], "saturated, not wrapped");
     }
 }
