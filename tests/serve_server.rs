@@ -17,7 +17,7 @@ mod temp;
 
 use engine::Engine;
 use serde_json::{Value, json};
-use serve::{Serve, create, error, first_legal, moves, room_state, setup};
+use serve::{Serve, create, error, exited, first_legal, moves, room_state, setup};
 use socket::Page;
 use std::time::Duration;
 use temp::TempDir;
@@ -775,9 +775,29 @@ async fn a_ladder_run_survives_kill_nine_then_replays_and_downloads_every_game()
         moves(s).len() == 2 && s["to_move"] == "white"
     })
     .await;
+    // An analysis keeps the pool's engine (the rival's, idle while White
+    // is to move) searching.
+    page.send(json!({"type": "study_position", "variant": "lasca", "moves": []}))
+        .await;
+    page.send(json!({"type": "study_analyse", "lines": 2}))
+        .await;
+    page.until(|m| m["type"] == "study_lines" && m["running"] == true)
+        .await;
     // Let a heartbeat pass, then kill the server in the middle of game 2.
     tokio::time::sleep(Duration::from_millis(2500)).await;
+    let engines = server.children();
+    assert_eq!(engines.len(), 1, "the pool's one engine: {engines:?}");
     server.kill9();
+    // No engine outlives the server, even in a search: it reads the end
+    // of its input and quits.
+    let waited = std::time::Instant::now();
+    while !engines.iter().all(|&pid| exited(pid)) {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "engines {engines:?} still run after the server was killed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let server = Serve::start(&database, &[]);
     assert_eq!(server.restored, 1, "the run's room comes back");
     let mut page = server.page().await;

@@ -125,6 +125,20 @@ impl Serve {
         page
     }
 
+    /// The processes it started that are still running (its engines),
+    /// from /proc (Linux).
+    pub fn children(&self) -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&pid| {
+                proc_stat(pid).is_some_and(|(state, parent)| parent == self.pid() && state != "Z")
+            })
+            .collect()
+    }
+
     /// `kill -9`: no chance to flush or say goodbye.
     pub fn kill9(&mut self) {
         let _ = self.child.kill();
@@ -171,6 +185,21 @@ pub fn cpu_time_of(stat: &str) -> Option<std::time::Duration> {
     let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     Some(std::time::Duration::from_millis(ticks * 10))
+}
+
+/// A process's state letter and parent, from /proc (Linux); `None` once
+/// it is gone.
+pub fn proc_stat(pid: u32) -> Option<(String, u32)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses.
+    let mut fields = text.rsplit_once(')')?.1.split_whitespace();
+    let state = fields.next()?.to_string();
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+/// Whether process `pid` has exited (gone, or a zombie not yet reaped).
+pub fn exited(pid: u32) -> bool {
+    proc_stat(pid).is_none_or(|(state, _)| state == "Z")
 }
 
 /// An engine spec whose first process exits on `go` (and leaves the file
