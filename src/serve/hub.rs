@@ -7,7 +7,7 @@ use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
 use super::room::{Player, Room};
-use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, unix_ms_now};
+use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, parse_variant};
@@ -179,24 +179,14 @@ impl Hub {
             true => Colour::White,
             false => Colour::Black,
         });
-        let id = random_hex128();
-        let now_ms = unix_ms_now();
-        let new_room = NewRoom {
-            id: id.clone(),
-            config,
-            created_at_ms: now_ms,
-        };
-        let seat = creator.seat_record(0, now_ms);
+        let founding = Founding::new(config, creator, colour, start.as_deref())?;
         self.shared
             .store
-            .create_room(&new_room, &seat)
+            .create_room(&founding.row, &founding.seat)
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
-        let mut room = Room::new(id.clone(), config, creator, colour, Instant::now());
-        if let Some(fen) = &start {
-            room = room.with_start(fen).map_err(|e| e.to_string())?;
-        }
-        let handle = self.spawn(room, None);
+        let id = founding.row.id.clone();
+        let handle = self.spawn(founding.room, None);
         if let Opponent::Engine(strength) = config.opponent {
             seat_engine(&handle, &engine_name(strength)).await?;
         }
@@ -305,20 +295,13 @@ impl Hub {
             clock: None,
             opponent: Opponent::Engine(Strength::Skill(rival.skill_level())),
         };
-        let id = random_hex128();
-        let now_ms = unix_ms_now();
-        let store = &self.shared.store;
-        let seat = player.seat_record(0, now_ms);
-        let new_room = NewRoom {
-            id: id.clone(),
-            config,
-            created_at_ms: now_ms,
-        };
+        let founding = Founding::new(config, player, Colour::White, Some(&start))?;
+        let id = founding.row.id.clone();
         let record = RunRecord {
             id: random_hex128(),
             room_id: id.clone(),
             variant,
-            player_name: player.name.clone(),
+            player_name: founding.seat.name.clone(),
             device_hash: device_hash.as_str().to_owned(),
             seed: run.seed(),
             wins: 0,
@@ -326,9 +309,12 @@ impl Hub {
             score: 0,
             status: run.status().as_str().to_owned(),
         };
+        let store = &self.shared.store;
         let stored = async {
-            store.create_room(&new_room, &seat).await?;
-            store.create_run(&record, now_ms).await?;
+            store.create_room(&founding.row, &founding.seat).await?;
+            store
+                .create_run(&record, founding.row.created_at_ms)
+                .await?;
             store
                 .best_score(variant, &record.player_name, &record.device_hash)
                 .await
@@ -337,15 +323,12 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot store the run: {e}"))?
             .unwrap_or(0);
-        let room = Room::new(id.clone(), config, player, Colour::White, Instant::now())
-            .with_start(&start)
-            .map_err(|e| e.to_string())?;
         let climb = Climb {
             run,
             record,
             best_before,
         };
-        let handle = self.spawn(room, Some(climb));
+        let handle = self.spawn(founding.room, Some(climb));
         seat_engine(&handle, RIVAL_SEAT).await?;
         Ok((id, token))
     }
@@ -376,6 +359,40 @@ impl Hub {
             .leaderboard(variant, LEADERBOARD_LINES)
             .await
             .map_err(|e| e.to_string())
+    }
+}
+
+/// A room about to be opened: its rows for the store, and the room its
+/// task starts with.
+struct Founding {
+    row: NewRoom,
+    seat: SeatRecord,
+    room: Room,
+}
+
+impl Founding {
+    /// A room with a new id for `config`, `creator` in seat 0 playing
+    /// `colour` in the first game, its games starting from `start` if
+    /// given (checked by the room's rules before anything is stored).
+    fn new(
+        config: RoomConfig,
+        creator: Player,
+        colour: Colour,
+        start: Option<&str>,
+    ) -> Result<Founding, String> {
+        let id = random_hex128();
+        let now_ms = unix_ms_now();
+        let seat = creator.seat_record(0, now_ms);
+        let mut room = Room::new(id.clone(), config, creator, colour, Instant::now());
+        if let Some(fen) = start {
+            room = room.with_start(fen).map_err(|e| e.to_string())?;
+        }
+        let row = NewRoom {
+            id,
+            config,
+            created_at_ms: now_ms,
+        };
+        Ok(Founding { row, seat, room })
     }
 }
 
