@@ -13,7 +13,7 @@ use super::config::{Opponent, RoomConfig};
 use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
 use super::room::{Allowed, EndReason, Event, Phase, Player, Room, RoomError};
-use super::store::writer::MoveWriter;
+use super::store::writer::{MoveWriter, Work};
 use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
@@ -557,99 +557,14 @@ impl Actor {
     /// Store one event through the writer: moves in its group commits,
     /// the rest each in its own transaction in the writer's turn.
     async fn store(&self, event: &Event) -> Result<(), String> {
-        let writer = &self.shared.writer;
-        let id = self.room.id().to_owned();
-        let now = unix_ms_now();
-        let written = match event {
-            Event::SeatTaken { seat, .. } => {
-                let player = self
-                    .room
-                    .player(*seat)
-                    .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
-                let record = player.seat_record(*seat, now);
-                writer
-                    .write(Write::Seat {
-                        room_id: id,
-                        seat: record,
-                    })
-                    .await
-            }
-            Event::GameStarted {
-                game_no,
-                white_seat,
-                clock_ms,
-                start_fen,
-            } => {
-                let game = NewGame {
-                    game_no: *game_no,
-                    white_seat: *white_seat,
-                    started_at_ms: now,
-                    clock_ms: *clock_ms,
-                    start_fen: start_fen.clone(),
-                };
-                writer.write(Write::GameStart { room_id: id, game }).await
-            }
-            Event::Moved {
-                game_no,
-                ply,
-                text,
-                elapsed_ms,
-                clock_ms,
-            } => {
-                let record = MoveRecord {
-                    room_id: id,
-                    game_no: *game_no,
-                    ply: *ply,
-                    text: text.clone(),
-                    elapsed_ms: *elapsed_ms,
-                    clock_ms: *clock_ms,
-                    moved_at_ms: now,
-                };
-                writer.append(record).await
-            }
-            Event::TookBack {
-                game_no,
-                plies,
-                clock_ms,
-            } => {
-                writer
-                    .write(Write::TakeBack {
-                        room_id: id,
-                        game_no: *game_no,
-                        keep_plies: *plies,
-                        clock_ms: *clock_ms,
-                        turn_started_at_ms: now,
-                    })
-                    .await
-            }
-            Event::GameOver {
-                game_no,
-                outcome,
-                clock_ms,
-            } => {
-                let game_no = *game_no;
-                let record = ResultRecord {
-                    result: outcome.result_token().to_owned(),
-                    reason: outcome.to_string(),
-                    finished_at_ms: now,
-                    clock_ms: *clock_ms,
-                };
-                writer
-                    .write(Write::GameEnd {
-                        room_id: id,
-                        game_no,
-                        result: record,
-                    })
-                    .await
-            }
-            // Stored once all events are: see `store_offers`.
-            Event::DrawOffered { .. }
-            | Event::DrawDeclined { .. }
-            | Event::TakebackRequested { .. }
-            | Event::TakebackDeclined { .. }
-            | Event::RematchOffered { .. } => Ok(()),
+        let Some(work) = work_of(&self.room, event, unix_ms_now())? else {
+            return Ok(());
         };
-        written.map_err(|e| e.to_string())
+        self.shared
+            .writer
+            .submit(work)
+            .await
+            .map_err(|e| e.to_string())
     }
 
     /// Send the room's state to every viewer and its line to the lobby.
@@ -1004,10 +919,137 @@ fn changes_offers(event: &Event) -> bool {
     )
 }
 
+/// What the store keeps of `event` in `room` at `now_ms` (Unix
+/// milliseconds), if anything: offers are stored once all of an action's
+/// events are (see `Actor::store_offers`).
+fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<Work>, String> {
+    let room_id = room.id().to_owned();
+    let work = match event {
+        Event::SeatTaken { seat, .. } => {
+            let player = room
+                .player(*seat)
+                .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
+            Work::Other(Write::Seat {
+                room_id,
+                seat: player.seat_record(*seat, now_ms),
+            })
+        }
+        Event::GameStarted {
+            game_no,
+            white_seat,
+            clock_ms,
+            start_fen,
+        } => Work::Other(Write::GameStart {
+            room_id,
+            game: NewGame {
+                game_no: *game_no,
+                white_seat: *white_seat,
+                started_at_ms: now_ms,
+                clock_ms: *clock_ms,
+                start_fen: start_fen.clone(),
+            },
+        }),
+        Event::Moved {
+            game_no,
+            ply,
+            text,
+            elapsed_ms,
+            clock_ms,
+        } => Work::Move(MoveRecord {
+            room_id,
+            game_no: *game_no,
+            ply: *ply,
+            text: text.clone(),
+            elapsed_ms: *elapsed_ms,
+            clock_ms: *clock_ms,
+            moved_at_ms: now_ms,
+        }),
+        Event::TookBack {
+            game_no,
+            plies,
+            clock_ms,
+        } => Work::Other(Write::TakeBack {
+            room_id,
+            game_no: *game_no,
+            keep_plies: *plies,
+            clock_ms: *clock_ms,
+            turn_started_at_ms: now_ms,
+        }),
+        Event::GameOver {
+            game_no,
+            outcome,
+            clock_ms,
+        } => Work::Other(Write::GameEnd {
+            room_id,
+            game_no: *game_no,
+            result: ResultRecord {
+                result: outcome.result_token().to_owned(),
+                reason: outcome.to_string(),
+                finished_at_ms: now_ms,
+                clock_ms: *clock_ms,
+            },
+        }),
+        Event::DrawOffered { .. }
+        | Event::DrawDeclined { .. }
+        | Event::TakebackRequested { .. }
+        | Event::TakebackDeclined { .. }
+        | Event::RematchOffered { .. } => return Ok(None),
+    };
+    Ok(Some(work))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::config::{GameConfig, Opponent};
     use crate::serve::room::{EndReason, Outcome};
+    use bashni_rules::Variant;
+
+    #[test]
+    fn an_event_is_stored_as_it_happened_at_the_time_given() {
+        let config = RoomConfig {
+            game: GameConfig::online(Variant::Bashni),
+            clock: None,
+            opponent: Opponent::Anyone,
+        };
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("a name");
+        let room = Room::new("r".into(), config, ann, Colour::White, Instant::now());
+        let taken = |seat| Event::SeatTaken {
+            seat,
+            name: "Ann".into(),
+            engine: false,
+        };
+        match work_of(&room, &taken(0), 1234) {
+            Ok(Some(Work::Other(Write::Seat { room_id, seat }))) => {
+                assert_eq!((room_id.as_str(), seat.seat), ("r", 0));
+                assert_eq!((seat.name.as_str(), seat.joined_at_ms), ("Ann", 1234));
+            }
+            other => panic!("a seat row, not {other:?}"),
+        }
+        assert!(work_of(&room, &taken(1), 0).is_err(), "nobody sits there");
+        let moved = Event::Moved {
+            game_no: 2,
+            ply: 7,
+            text: "c3-d4".into(),
+            elapsed_ms: 900,
+            clock_ms: Some([1, 2]),
+        };
+        match work_of(&room, &moved, 5678) {
+            Ok(Some(Work::Move(mv))) => {
+                assert_eq!((mv.game_no, mv.ply, mv.text.as_str()), (2, 7, "c3-d4"));
+                assert_eq!(
+                    (mv.elapsed_ms, mv.clock_ms, mv.moved_at_ms),
+                    (900, Some([1, 2]), 5678)
+                );
+            }
+            other => panic!("a move row, not {other:?}"),
+        }
+        let offered = Event::DrawOffered { by: Colour::White };
+        assert!(
+            matches!(work_of(&room, &offered, 0), Ok(None)),
+            "offers are stored with the room's offers record"
+        );
+    }
 
     #[test]
     fn an_idle_room_leaves_memory_or_closes_by_its_phase() {

@@ -54,8 +54,13 @@ impl std::error::Error for WriteError {
     }
 }
 
-enum Work {
+/// What the writer stores: a move, in the group commits, or any other
+/// write, in its own transaction in the writer's turn.
+#[derive(Debug)]
+pub enum Work {
+    /// A move.
     Move(MoveRecord),
+    /// Anything else.
     Other(Write),
 }
 
@@ -133,7 +138,8 @@ impl MoveWriter {
         self.submit(Work::Other(write)).await
     }
 
-    async fn submit(&self, work: Work) -> Result<(), WriteError> {
+    /// Store `work`; returns once it is committed (or refused).
+    pub async fn submit(&self, work: Work) -> Result<(), WriteError> {
         let (done, answer) = oneshot::channel();
         self.queue
             .send(Pending { work, done })
