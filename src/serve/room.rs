@@ -11,9 +11,7 @@
 //! is driven by the server directly.
 
 use super::config::{Opponent, RoomConfig};
-#[cfg(doc)]
-use super::store::GameRecord;
-use super::store::{LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
+use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
 use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::Clocks;
 use bashni_host::pdn::result_token;
@@ -497,7 +495,7 @@ impl Room {
     /// The room as a restart finds it in the store: the moves replayed by
     /// the rules, the clocks by the time each move was charged, and the
     /// side to move charged `thinking` already (from its turn's start to
-    /// the server's last heartbeat, [`thought_before_stop`](super::store::GameRecord::thought_before_stop):
+    /// the server's last heartbeat, [`thought_before_stop`](GameRecord::thought_before_stop):
     /// the downtime is not charged), counted from `now`.
     pub fn restore(
         loaded: &LoadedRoom,
@@ -526,54 +524,74 @@ impl Room {
             now,
         );
         room.seats = seats;
-        let Some(game) = &loaded.game else {
-            return Ok(room);
-        };
+        if let Some(game) = &loaded.game {
+            room.resume(game, loaded.status, thinking, now)?;
+        }
+        Ok(room)
+    }
+
+    /// Play the stored `game` again in this room (fresh from the store,
+    /// seats taken) and take its result, clocks and offers as stored; the
+    /// side to move has been thinking for `thinking` at `now`.
+    fn resume(
+        &mut self,
+        game: &GameRecord,
+        status: RoomStatus,
+        thinking: Duration,
+        now: Instant,
+    ) -> Result<(), RoomError> {
         if game.white_seat > 1 {
             return Err(RoomError::Corrupt(format!(
                 "white seat {}",
                 game.white_seat
             )));
         }
-        room.game_no = game.game_no;
-        room.white_seat = game.white_seat;
+        self.game_no = game.game_no;
+        self.white_seat = game.white_seat;
         if let Some(fen) = &game.start_fen {
-            room.set_start(fen)
+            self.set_start(fen)
                 .map_err(|e| RoomError::Corrupt(e.to_string()))?;
-            room.game = room.start.clone();
+            self.game = self.start.clone();
         }
-        room.phase = Phase::Playing;
         for (i, mv) in game.moves.iter().enumerate() {
             if usize::try_from(mv.ply).ok() != Some(i + 1) {
                 return Err(RoomError::Corrupt(format!("ply {} at {}", mv.ply, i + 1)));
             }
-            room.replay(&mv.text, mv.elapsed_ms)?;
+            self.replay(&mv.text, mv.elapsed_ms)?;
         }
-        room.turn_began = now.checked_sub(thinking).unwrap_or(now);
-        if game.result.is_none() {
-            room.take_stored_clocks(game.clock_ms)?;
+        self.turn_began = now.checked_sub(thinking).unwrap_or(now);
+        self.phase = self.stored_phase(game, status)?;
+        match &game.result {
+            Some(result) => self.stopped_clock_ms = result.clock_ms,
+            None => self.take_stored_clocks(game.clock_ms)?,
         }
+        if let Some(offers) = &game.offers {
+            self.restore_offers(offers);
+        }
+        Ok(())
+    }
+
+    /// The phase of the stored `game`, its moves played again: over with
+    /// its stored result, or by the rules if moves that ended it were
+    /// stored before the result was; else being played.
+    fn stored_phase(&self, game: &GameRecord, status: RoomStatus) -> Result<Phase, RoomError> {
         if let Some(result) = &game.result {
-            let outcome = Outcome::from_stored(&result.reason, room.game.result())
+            return Outcome::from_stored(&result.reason, self.game.result())
                 .filter(|o| o.result_token() == result.result)
+                .map(Phase::Over)
                 .ok_or_else(|| {
                     RoomError::Corrupt(format!("result {} ({})", result.result, result.reason))
-                })?;
-            room.phase = Phase::Over(outcome);
-            room.stopped_clock_ms = result.clock_ms;
-        } else if loaded.status == RoomStatus::Finished {
+                });
+        }
+        if status == RoomStatus::Finished {
             return Err(RoomError::Corrupt(
                 "a finished room without a result".into(),
             ));
-        } else if let Some(end) = room.game.result() {
-            // Stored moves that ended the game, stored before the result:
-            // end it now.
-            room.phase = Phase::Over(Outcome::of(EndReason::Rules(end)));
         }
-        if let Some(offers) = &game.offers {
-            room.restore_offers(offers);
-        }
-        Ok(room)
+        Ok(match self.game.result() {
+            Some(end) => Phase::Over(Outcome::of(EndReason::Rules(end))),
+            None => Phase::Playing,
+        })
     }
 
     /// Bring the clocks rebuilt from the stored moves to the clocks stored
@@ -1216,7 +1234,7 @@ impl Room {
 mod tests {
     use super::*;
     use crate::serve::config::{GameConfig, Strength};
-    use crate::serve::store::{GameRecord, MoveRecord, SeatRecord};
+    use crate::serve::store::{MoveRecord, SeatRecord};
     use bashni_host::clock::TimeControl;
     use bashni_rules::{DrawRules, Variant};
 
