@@ -239,9 +239,7 @@ impl Connection {
     async fn on_message(&mut self, message: ClientMessage) -> Result<(), String> {
         let action = match message {
             ClientMessage::Lobby => {
-                let mut lobby = self.hub.lobby.clone();
-                self.outbox.push(lobby.borrow_and_update().clone());
-                self.lobby = Some(lobby);
+                self.watch_lobby();
                 return Ok(());
             }
             ClientMessage::Create { name, setup } => {
@@ -267,42 +265,12 @@ impl Connection {
                     .await?;
                 return self.seated(&room, 0, token).await;
             }
-            ClientMessage::Leaderboard { variant } => {
-                let lines: Vec<BoardLineView> = self
-                    .hub
-                    .leaderboard(&variant)
-                    .await?
-                    .into_iter()
-                    .map(|l| BoardLineView {
-                        name: l.name,
-                        best: l.best,
-                        wins: l.wins,
-                    })
-                    .collect();
-                self.say(&ServerMessage::Leaderboard {
-                    variant: &variant,
-                    lines: &lines,
-                });
-                return Ok(());
-            }
+            ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
             study @ (ClientMessage::StudyPosition { .. }
             | ClientMessage::StudyPdn { .. }
             | ClientMessage::StudyExport
             | ClientMessage::StudyAnalyse { .. }
-            | ClientMessage::StudyStop) => {
-                let setup = matches!(
-                    study,
-                    ClientMessage::StudyPosition { .. } | ClientMessage::StudyPdn { .. }
-                );
-                match self.desk.on_message(study) {
-                    Ok(answers) => self.outbox.extend(answers.into_iter().map(Json::from)),
-                    Err(message) if setup => {
-                        self.say(&ServerMessage::StudyRefused { message: &message })
-                    }
-                    Err(message) => return Err(message),
-                }
-                return Ok(());
-            }
+            | ClientMessage::StudyStop) => return self.study(study),
             ClientMessage::Replay { game } => return self.replay(game).await,
             ClientMessage::Move { text } => Action::Move(text),
             ClientMessage::Resign => Action::Resign,
@@ -316,6 +284,48 @@ impl Connection {
             ClientMessage::Rematch => Action::Rematch,
         };
         self.act(action).await
+    }
+
+    /// Send the lobby now and on every change.
+    fn watch_lobby(&mut self) {
+        let mut lobby = self.hub.lobby.clone();
+        self.outbox.push(lobby.borrow_and_update().clone());
+        self.lobby = Some(lobby);
+    }
+
+    async fn leaderboard(&mut self, variant: &str) -> Result<(), String> {
+        let lines: Vec<BoardLineView> = self
+            .hub
+            .leaderboard(variant)
+            .await?
+            .into_iter()
+            .map(|l| BoardLineView {
+                name: l.name,
+                best: l.best,
+                wins: l.wins,
+            })
+            .collect();
+        self.say(&ServerMessage::Leaderboard {
+            variant,
+            lines: &lines,
+        });
+        Ok(())
+    }
+
+    /// A message for the page's analysis board. A position or a PDN it
+    /// refuses is answered `study_refused` (the board's editor waits for
+    /// that answer); any other refusal is a plain error.
+    fn study(&mut self, message: ClientMessage) -> Result<(), String> {
+        let setup = matches!(
+            message,
+            ClientMessage::StudyPosition { .. } | ClientMessage::StudyPdn { .. }
+        );
+        match self.desk.on_message(message) {
+            Ok(answers) => self.outbox.extend(answers.into_iter().map(Json::from)),
+            Err(message) if setup => self.say(&ServerMessage::StudyRefused { message: &message }),
+            Err(message) => return Err(message),
+        }
+        Ok(())
     }
 
     async fn join(&mut self, id: &str, name: &str) -> Result<(), String> {
