@@ -375,6 +375,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let mut seed = 7u64;
         let mut plies = 0;
         let mut offered = false;
+        let mut stepped_back = false;
         while plies < MAX_PLIES {
             let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
             if over == json!(true) {
@@ -387,8 +388,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             if plies == 12 {
                 screenshot(ann, &screenshot_path("serve-room.png")).await;
             }
-            if plies == 6 {
-                keys_step_back_and_return_to_the_live_game(cat, plies).await;
+            if plies == 6 && !stepped_back {
+                key_step_back(cat, plies).await;
+                stepped_back = true;
             }
             if plies == 4 && !offered {
                 offer_and_decline_a_draw(ann, bob).await;
@@ -397,8 +399,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             let moved = click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await;
             if moved {
                 plies += 1;
+                // Cat, stepped back, sees the new move in the list too.
                 for client in [ann, bob, cat] {
                     moves_reach(client, plies).await;
+                }
+                if plies == 7 {
+                    key_end_is_the_live_game(cat, plies).await;
                 }
                 // A takeback is offered only where it would not undo a
                 // first move: White, to move, after 2 plies no, after 4 yes.
@@ -541,12 +547,14 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
     .await;
 }
 
-/// During a game the arrow keys step back through it (a replay opens)
-/// and End, at the last move, is the live game again.
-async fn keys_step_back_and_return_to_the_live_game(client: &Client, plies: usize) {
-    let key = |name: &str| {
-        format!("document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{name}'}}))")
-    };
+/// A script pressing the key `name`.
+fn key(name: &str) -> String {
+    format!("document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{name}'}}))")
+}
+
+/// During a game the arrow keys step back through it: a replay opens, at
+/// the move before the last of `plies`.
+async fn key_step_back(client: &Client, plies: usize) {
     client
         .execute(&key("ArrowLeft"), vec![])
         .await
@@ -556,6 +564,17 @@ async fn keys_step_back_and_return_to_the_live_game(client: &Client, plies: usiz
         plies - 1
     );
     wait_for(client, &back, "one move back").await;
+}
+
+/// After a move was made while this page stepped back (to the ply before
+/// the last but one of `plies`), its replay has the move as well, and End
+/// is the live game again.
+async fn key_end_is_the_live_game(client: &Client, plies: usize) {
+    let still = format!(
+        "return document.getElementById('replay-where').textContent.includes('(ply {} of {plies})')",
+        plies - 2
+    );
+    wait_for(client, &still, "the replay where it was, with the new move").await;
     client.execute(&key("End"), vec![]).await.expect("key");
     wait_for(
         client,

@@ -152,7 +152,18 @@ export class Room {
     if (this.state && this.state.id === state.id) this.tellDeclined(this.state, state);
     this.state = state;
     this.receivedAt = performance.now();
+    this.followLiveReplay();
     this.draw();
+  }
+
+  // A replay of the room's latest game follows the moves made (or taken
+  // back) since it was read: it is asked for again where it stands, so
+  // the list shows them and stepping to its end is being back in the game.
+  followLiveReplay() {
+    const s = this.state;
+    const r = this.replay;
+    const stale = r.game && r.game.game_no === s.game_no && r.game.plies.length !== s.moves.length;
+    if (stale && !r.wanted) r.open(s.game_no, r.ply, s.moves.length);
   }
 
   // An offer of mine gone with no move made and the game still on was
