@@ -202,7 +202,10 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         let mut moves = 0;
         while number_in(&client, "ladder-wins").await < 2 {
             let status = text_of(&client, "#status").await;
-            assert!(!status.contains("The run is over"), "the scripted player lost: {status}");
+            assert!(!status.contains("The run ends"), "the scripted player lost: {status}");
+            if status.contains("is next") {
+                meet_the_next_rival(&client, number_in(&client, "ladder-wins").await).await;
+            }
             let before = move_list(&client).await.len();
             if click_engine_move(&client, &mut engine).await {
                 moves += 1;
@@ -228,6 +231,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         // records it).
         wait_for(&client, "return Number(document.getElementById('ladder-score').textContent) >= 20000", "the second win's score").await;
         scores.push(number_in(&client, "ladder-score").await);
+        meet_the_next_rival(&client, 2).await;
         scores.dedup();
         assert_eq!(scores.len(), 3, "the score rose after each win: {scores:?}");
         assert!(scores[1] >= 10_000 && scores[2] >= 20_000, "{scores:?}");
@@ -265,6 +269,33 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
+}
+
+/// After the run's win number `wins`, the page says so and who is next;
+/// the next game starts only when the player asks for it.
+async fn meet_the_next_rival(client: &Client, wins: u64) {
+    let next = wins + 1;
+    let said = format!(
+        "return document.getElementById('status').textContent.includes('You beat rival {wins}. Rival {next} is next')"
+    );
+    wait_for(client, &said, "the win and the next rival").await;
+    assert_eq!(
+        text_of(client, "#rematch").await,
+        format!("Play rival {next}")
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let phase = client
+        .execute("return document.body.dataset.phase", vec![])
+        .await
+        .expect("script");
+    assert_eq!(phase, json!("over"), "no game starts unasked");
+    click(client, "#rematch").await;
+    wait_for(
+        client,
+        "return document.body.dataset.phase === 'playing'",
+        "the next rival's game",
+    )
+    .await;
 }
 
 /// After a finished Bashni game of `moves`: a click on the third move

@@ -686,14 +686,34 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         json!({"abort": false, "resign": true, "offer_draw": false, "takeback": false, "rematch": false})
     );
     page.send(json!({"type": "abort"})).await;
-    assert!(error(&mut page).await.contains("no abort or rematch"));
+    assert!(error(&mut page).await.contains("no abort"));
+    page.send(json!({"type": "rematch"})).await;
+    assert!(error(&mut page).await.contains("not over yet"));
     let mut engine = Engine::start();
     let after = beat_rival(&mut page, &mut engine, first).await;
-    let next = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;
+    // The win is shown, and the next rival's game waits for the player.
+    let won = room_state(&mut page, |s| s["ladder"]["wins"] == 1).await;
     assert_eq!(
-        next["ladder"]["rival"], 2,
-        "a win moves the run up: {after}"
+        (&won["game_no"], &won["phase"]),
+        (&json!(1), &json!("over"))
     );
+    assert_eq!(won["result"]["result"], "2-0", "{after}");
+    assert_eq!(
+        won["may"][0]["rematch"], true,
+        "the next rival may be asked for"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    page.send(json!({"type": "rematch"})).await;
+    let (next, before) = page
+        .until(|m| m["type"] == "room" && m["game_no"] == 2)
+        .await;
+    assert!(
+        before
+            .iter()
+            .all(|m| m["type"] != "room" || m["game_no"] == 1),
+        "no game starts unasked"
+    );
+    assert_eq!(next["ladder"]["rival"], 2, "a win moves the run up");
     let score = next["ladder"]["score"].as_u64().expect("a score");
     assert!(
         (10_000..=19_999).contains(&score),
@@ -708,7 +728,7 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     // The run is over, and no rematch plays on past it.
     assert_eq!(over["may"][0]["rematch"], false);
     page.send(json!({"type": "rematch"})).await;
-    assert!(error(&mut page).await.contains("no abort or rematch"));
+    assert!(error(&mut page).await.contains("the run is over"));
     assert_eq!(
         over["ladder"]["rival"], 2,
         "the rival the run ended against, not the last one beaten"
@@ -769,7 +789,9 @@ async fn a_ladder_run_survives_kill_nine_then_replays_and_downloads_every_game()
     let first = room_state(&mut page, |s| s["phase"] == "playing").await;
     let mut engine = Engine::start();
     beat_rival(&mut page, &mut engine, first).await;
-    let second = room_state(&mut page, |s| s["game_no"] == 2 && s["ladder"]["wins"] == 1).await;
+    room_state(&mut page, |s| s["ladder"]["wins"] == 1).await;
+    page.send(json!({"type": "rematch"})).await;
+    let second = room_state(&mut page, |s| s["game_no"] == 2).await;
     play_one(&mut page, &mut [], &second).await;
     let second = room_state(&mut page, |s| {
         moves(s).len() == 2 && s["to_move"] == "white"

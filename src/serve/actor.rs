@@ -29,10 +29,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 /// Nodes per position when a finished game is analysed.
 pub const ANALYSIS_NODES: u64 = 20_000;
 
-/// Why a ladder game is neither aborted nor rematched: a run goes on from
-/// game to game, each against the rival it has reached.
+/// Why a ladder game is not aborted: a run goes on from game to game,
+/// each against the rival it has reached.
 const RUN_GOES_ON: &str =
-    "a ladder run goes on from game to game: no abort or rematch (resign to end the run)";
+    "a ladder run goes on from game to game: no abort (resign to end the run)";
 
 /// How long a room stays idle before it goes: a finished room with
 /// nobody looking leaves memory (it stays in the database); a room still
@@ -404,8 +404,12 @@ impl Actor {
 
     async fn act(&mut self, seat: u8, action: Action) -> Result<(), String> {
         let now = Instant::now();
-        if self.climb.is_some() && matches!(action, Action::Abort | Action::Rematch) {
-            return Err(RUN_GOES_ON.into());
+        if self.climb.is_some() {
+            match action {
+                Action::Abort => return Err(RUN_GOES_ON.into()),
+                Action::Rematch => return self.next_rival(seat, now).await,
+                _ => {}
+            }
         }
         // A flag that fell before this action came ends the game first:
         // a lost game is not drawn, resigned or taken back after the fact.
@@ -431,17 +435,46 @@ impl Actor {
     }
 
     /// What `seat` may do now: what the room allows, less what a ladder
-    /// run refuses ([`RUN_GOES_ON`]).
+    /// run refuses ([`RUN_GOES_ON`]); in a run, the rematch is the next
+    /// rival's game ([`Actor::may_meet_next_rival`]).
     fn allowed(&self, seat: u8) -> Allowed {
         let allowed = self.room.allowed(seat);
         match self.climb {
             Some(_) => Allowed {
                 abort: false,
-                rematch: false,
+                rematch: self.may_meet_next_rival(seat).is_ok(),
                 ..allowed
             },
             None => allowed,
         }
+    }
+
+    /// Whether the player in `seat` may start the next game of the run:
+    /// the last one is over, counted and won. The start position, if so.
+    fn may_meet_next_rival(&self, seat: u8) -> Result<String, String> {
+        let climb = self.climb.as_ref().ok_or("not a ladder run")?;
+        if self.room.player(seat).is_none_or(|p| p.engine) {
+            return Err("only the player starts the next game".into());
+        }
+        if !matches!(self.room.phase(), Phase::Over(_)) || !climb.has_recorded(self.room.game_no())
+        {
+            return Err("the game is not over yet".into());
+        }
+        climb
+            .next_start()
+            .ok_or_else(|| "the run is over: start a new run".into())
+    }
+
+    /// The player asks for the next rival: its game starts now, from its
+    /// handicap, the player's thinking time counting from here.
+    async fn next_rival(&mut self, seat: u8, now: Instant) -> Result<(), String> {
+        let fen = self.may_meet_next_rival(seat)?;
+        let before = self.room.clone();
+        let events = self
+            .room
+            .next_game_from(&fen, now)
+            .map_err(|e| e.to_string())?;
+        self.commit(events, before).await
     }
 
     /// An engine seat takes up the rematch the person asked for (draw
@@ -745,8 +778,10 @@ impl Actor {
             .unwrap_or(Go::MoveTime(ENGINE_MOVETIME_MS))
     }
 
-    /// A ladder game has ended: record it for the run, store the run, and
-    /// start the next rival's game from its handicap if the run goes on.
+    /// A ladder game has ended: record it for the run and store the run.
+    /// The next rival's game waits for the player to ask for it
+    /// ([`Actor::next_rival`]): the result is seen, and the time to
+    /// look at it is not counted.
     async fn climb_on(&mut self) {
         self.climb_due = false;
         let Phase::Over(outcome) = self.room.phase() else {
@@ -758,8 +793,7 @@ impl Actor {
             return;
         };
         // A room brought back after a crash may have its game counted by
-        // the run already (the run's row was stored, the next game not):
-        // then only the next game is started.
+        // the run already (the run's row was stored): count it once.
         if !climb.has_recorded(game_no) {
             climb.record(outcome.winner, think_ms);
             let record = climb.record.clone();
@@ -773,16 +807,6 @@ impl Actor {
                 .await;
             if let Err(e) = stored {
                 eprintln!("bashni serve: ladder run {}: {e}", climb.record.id);
-            }
-        }
-        let record = climb.record.clone();
-        if let Some(fen) = climb.next_start() {
-            let before = self.room.clone();
-            match self.room.next_game_from(&fen, Instant::now()) {
-                Ok(events) => {
-                    let _ = self.commit(events, before).await;
-                }
-                Err(e) => eprintln!("bashni serve: ladder run {}: {e}", record.id),
             }
         }
         self.publish();

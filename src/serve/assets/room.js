@@ -313,6 +313,14 @@ export class Room {
     $("ladder-per-win").textContent = perWin;
   }
 
+  // After a ladder game: where the run stands, and what comes next.
+  runText() {
+    const run = this.state.ladder;
+    if (run.status === "complete") return `You beat every rival: the run is complete, score ${run.score}.`;
+    if (run.status !== "playing") return `The run ends here, score ${run.score}.`;
+    return `You beat rival ${run.rival - 1}. Rival ${run.rival} is next: the game starts when you ask.`;
+  }
+
   // Before a game: the creator is told how an opponent comes; a visitor,
   // whom it is that waits and how to play them.
   waitingText(colour) {
@@ -334,7 +342,7 @@ export class Room {
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${colourWord(s.to_move)} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
-    if (s.ladder && s.ladder.status !== "playing") text += `. The run is over: ${s.ladder.status}, score ${s.ladder.score}.`;
+    if (s.ladder && s.phase === "over") text += ` ${this.runText()}`;
     $("status").textContent = text;
     const offer = (who) => who && colour && who !== colour;
     $("draw-offered").hidden = !offer(s.draw_offer);
@@ -369,7 +377,9 @@ export class Room {
     $("new-game").hidden = !(s.phase === "over" && colour) || (Boolean(s.ladder) && !runOver);
     $("new-game").textContent = s.ladder ? "New run" : "New game";
     const seat = this.mySeat();
-    $("rematch").textContent = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
+    const rematch = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
+    // In a ladder run the rematch is the next rival's game.
+    $("rematch").textContent = s.ladder ? `Play rival ${s.ladder.rival}` : rematch;
     $("analyse").hidden = !s.may_analyse;
   }
 
