@@ -262,6 +262,14 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         click(&client, "#replay-live").await;
         wait_for(&client, "return document.getElementById('replay-bar').hidden", "back to the game").await;
         assert_eq!(text_of(&client, "#player-top .name").await, "Rival 3");
+        // From the lobby the ladder's button leads back to the run.
+        let run_page = client.execute("return location.pathname", vec![]).await.expect("script");
+        click(&client, "#to-lobby").await;
+        wait_for(&client, "return document.getElementById('ladder-start').textContent === 'Continue your run'", "the run offered").await;
+        click(&client, "#ladder-start").await;
+        let back = format!("return location.pathname === {run_page} && document.body.dataset.seated === 'yes'");
+        wait_for(&client, &back, "the run again").await;
+        assert_eq!(text_of(&client, "#player-top .name").await, "Rival 3");
     })
     .catch_unwind()
     .await;

@@ -673,6 +673,25 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     assert_eq!(seated["seat"], 0, "the player sits first and plays White");
     let first = room_state(&mut page, |s| s["phase"] == "playing").await;
     assert_eq!(first["ladder"]["rival"], 1);
+    // One run at a time per browser and variant: climbing again leads
+    // back to it; another variant or browser starts its own.
+    let climb = |variant: &str, device: &str| {
+        json!({"type": "ladder", "variant": variant, "name": "Lia", "device": device})
+    };
+    page.send(climb("bashni", device)).await;
+    let (going, _) = page
+        .until(|m| m["type"] == "run_going" || m["type"] == "seated")
+        .await;
+    assert_eq!(going, json!({"type": "run_going", "room": seated["room"]}));
+    let mut other = server.page().await;
+    for (variant, device) in [("lasca", device), ("bashni", "0123456789abcdef0123456789abcdef")] {
+        other.send(climb(variant, device)).await;
+        let (started, _) = other
+            .until(|m| m["type"] == "run_going" || m["type"] == "seated")
+            .await;
+        assert_eq!(started["type"], "seated", "{variant} on {device}");
+        assert_ne!(started["room"], seated["room"]);
+    }
     assert_eq!(
         first["start_fen"],
         bashni_rules::Variant::Bashni.start_fen()
@@ -738,9 +757,13 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     let (board, _) = page.until(|m| m["type"] == "leaderboard").await;
     assert_eq!(board["lines"][0]["name"], "Lia");
     assert_eq!(board["lines"][0]["best"], score);
-    // The next run starts at rival 1 and knows the best.
-    page.send(json!({"type": "ladder", "variant": "bashni", "name": "Lia", "device": device}))
+    // The next run (a new one: the last is over) starts at rival 1 and
+    // knows the best.
+    page.send(climb("bashni", device)).await;
+    let (seated_again, _) = page
+        .until(|m| m["type"] == "run_going" || m["type"] == "seated")
         .await;
+    assert_eq!(seated_again["type"], "seated");
     let again = room_state(&mut page, |s| {
         s["ladder"]["wins"] == 0 && s["phase"] == "playing"
     })

@@ -67,6 +67,12 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript",
         include_str!("assets/editor.js"),
     ),
+    ("runs.js", "text/javascript", include_str!("assets/runs.js")),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("assets/favicon.svg"),
+    ),
 ];
 
 const INDEX_HTML: &str = include_str!("assets/index.html");

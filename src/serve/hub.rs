@@ -11,7 +11,7 @@ use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, SeatRecord, unix_m
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, parse_variant};
-use bashni_rules::Colour;
+use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
 use rand::RngExt;
 use std::collections::{HashMap, VecDeque};
@@ -263,21 +263,34 @@ impl Hub {
     }
 }
 
+/// What "Climb the ladder" leads to.
+pub enum LadderStart {
+    /// A new run: its room, and the player's token.
+    New(String, SeatToken),
+    /// The run of this browser still going in the variant: its room.
+    Going(String),
+}
+
 impl Hub {
     /// Start a ladder run in `variant` for `name` on the browser whose
     /// device id is `device` (32 hex digits): a private room against
-    /// rival 1, the player White. The room's id and the player's token.
+    /// rival 1, the player White; or, if this browser has a run going in
+    /// the variant, that run (one at a time: a second run would leave the
+    /// first going for ever).
     pub async fn start_ladder(
         &self,
         addr: IpAddr,
         name: &str,
         device: &str,
         variant: &str,
-    ) -> Result<(String, SeatToken), String> {
+    ) -> Result<LadderStart, String> {
         let variant = parse_variant(variant)?;
         let device_hash = SeatToken::parse(device)
             .ok_or("device: 32 lowercase hex digits")?
             .hash();
+        if let Some(room) = self.run_going(variant, device_hash.as_str()).await? {
+            return Ok(LadderStart::Going(room));
+        }
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         self.admit(addr)?;
@@ -330,7 +343,28 @@ impl Hub {
         };
         let handle = self.spawn(founding.room, Some(climb));
         seat_engine(&handle, RIVAL_SEAT).await?;
-        Ok((id, token))
+        Ok(LadderStart::New(id, token))
+    }
+
+    /// The room of the newest run of this device still going in `variant`
+    /// that can be shown (a room that no longer loads is passed over).
+    async fn run_going(
+        &self,
+        variant: Variant,
+        device_hash: &str,
+    ) -> Result<Option<String>, String> {
+        let rooms = self
+            .shared
+            .store
+            .runs_going(variant, device_hash)
+            .await
+            .map_err(|e| format!("cannot read the ladder runs: {e}"))?;
+        for room in rooms {
+            if self.find(&room).await.is_ok() {
+                return Ok(Some(room));
+            }
+        }
+        Ok(None)
     }
 
     /// The ladder run of a restored room, if it is a ladder's.

@@ -4,6 +4,7 @@
 
 import { $, fill, h } from "./text.js";
 import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.js";
+import { runGoing } from "./runs.js";
 
 const FORM_KEY = "bashni.create";
 // The create form's fields a browser keeps between visits.
@@ -22,8 +23,10 @@ export class Lobby {
     $("ladder-start").addEventListener("click", () => this.app.send({
       type: "ladder", variant: $("ladder-variant").value, name: this.app.name(), device: this.app.device,
     }));
-    $("leaderboard-show").addEventListener("click", () => {
-      this.app.send({ type: "leaderboard", variant: $("ladder-variant").value });
+    $("leaderboard-show").addEventListener("click", () => this.askLeaderboard());
+    $("ladder-variant").addEventListener("change", () => {
+      this.syncLadder();
+      if (!$("leaderboard").hidden) this.askLeaderboard();
     });
     $("strength-kind").addEventListener("change", () => this.syncStrength());
     $("start-clear").addEventListener("click", () => this.startFrom(null, null));
@@ -39,6 +42,17 @@ export class Lobby {
     if (variant) $("variant").value = variant;
     $("variant").disabled = Boolean(fen);
     this.syncVariant();
+  }
+
+  askLeaderboard() {
+    this.app.send({ type: "leaderboard", variant: $("ladder-variant").value });
+  }
+
+  // The ladder's button leads back to this browser's run going in the
+  // variant chosen (the server would too), or starts one.
+  syncLadder() {
+    const going = runGoing($("ladder-variant").value);
+    $("ladder-start").textContent = going ? "Continue your run" : "Climb the ladder";
   }
 
   // Where kings land is a choice only where kings fly (Bashni).
@@ -59,6 +73,7 @@ export class Lobby {
   setup(welcome) {
     fillVariants($("variant"), welcome);
     fillVariants($("ladder-variant"), welcome);
+    this.syncLadder();
     const clocks = welcome.clocks.map((c) => h("option", { value: c }, `${c.replace("+", " + ")} (min + s)`));
     fill($("clock"), h("option", { value: "" }, "no clock"), clocks);
     $("clock").value = welcome.clocks.includes("5+3") ? "5+3" : "";
@@ -138,6 +153,7 @@ export class Lobby {
   }
 
   render(rooms) {
+    this.syncLadder();
     const row = (room) => {
       const free = room.players.findIndex((p) => p === null);
       const players = room.players.map((p) => p ?? "(free)").join(" vs ");
@@ -162,8 +178,9 @@ export class Lobby {
     fill($("live-rooms"), playing.length ? playing.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No game being played.")));
   }
 
-  renderLeaderboard(lines) {
+  renderLeaderboard(variant, lines) {
     $("leaderboard").hidden = false;
+    $("leaderboard-caption").textContent = `Best runs: ${variantTitle(this.app.welcome, variant)}`;
     const rows = lines.map((line, i) => h("tr", {},
       h("td", {}, String(i + 1)), h("td", {}, line.name), h("td", {}, String(line.best)), h("td", {}, String(line.wins))));
     fill($("leaderboard-lines"), rows.length ? rows : h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No run yet.")));

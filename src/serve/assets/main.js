@@ -159,7 +159,11 @@ function receive(message) {
       if (message.room === app.roomId) room.replay.receive(message);
       break;
     case "leaderboard":
-      lobby.renderLeaderboard(message.lines);
+      lobby.renderLeaderboard(message.variant, message.lines);
+      break;
+    case "run_going":
+      // This browser's run in that variant goes on: back to it.
+      go(`/room/${message.room}`);
       break;
     case "left":
       break;

@@ -10,6 +10,7 @@ import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
+import { noteRun } from "./runs.js";
 
 // Where a colour's entry is in the server's per-colour pairs.
 const COLOUR_INDEX = { white: 0, black: 1 };
@@ -303,6 +304,7 @@ export class Room {
     const run = this.state.ladder;
     $("ladder-info").hidden = !run;
     if (!run) return;
+    if (this.myColour()) noteRun(this.state.config.variant, this.state.id, run.status === "playing");
     $("ladder-rival").textContent = String(run.rival);
     $("ladder-last").textContent = String(run.last_rival);
     $("ladder-wins").textContent = String(run.wins);

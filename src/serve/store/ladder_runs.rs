@@ -2,6 +2,7 @@
 //! after every game, so that a player's best and the leaderboard are one
 //! query away. The games of a run are the games of its room.
 
+use super::super::ladder::RunStatus;
 use super::{Pool, Store, StoreError, to_i64, to_u32, to_u64};
 use bashni_rules::Variant;
 use sqlx::Row;
@@ -94,6 +95,31 @@ impl Store {
                 score: to_u64(row.try_get("score")?, "score")?,
                 status: row.try_get("status")?,
             }))
+        })
+    }
+
+    /// The rooms of the runs still going on this device in `variant`,
+    /// newest first.
+    pub async fn runs_going(
+        &self,
+        variant: Variant,
+        device_hash: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        on_readers!(self, p => {
+            let rows = sqlx::query(
+                "SELECT room_id FROM ladder_runs \
+                 WHERE device_hash = $1 AND variant = $2 AND status = $3 \
+                 ORDER BY created_at DESC",
+            )
+            .bind(device_hash)
+            .bind(variant.name())
+            .bind(RunStatus::Playing.as_str())
+            .fetch_all(p)
+            .await?;
+            Ok(rows
+                .iter()
+                .map(|row| row.try_get("room_id"))
+                .collect::<Result<Vec<String>, _>>()?)
         })
     }
 

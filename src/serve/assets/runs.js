@@ -1,0 +1,26 @@
+// This browser's ladder runs still going, by variant, as the page last
+// saw them: the lobby's ladder button then leads back to one.
+
+const RUNS_KEY = "bashni.runs";
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(RUNS_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+// The room of this browser's run going in `variant`, if any.
+export function runGoing(variant) {
+  return load()[variant] ?? null;
+}
+
+// The page saw its run in `room` of `variant`, still going or not.
+export function noteRun(variant, room, going) {
+  const runs = load();
+  if (going) runs[variant] = room;
+  else if (runs[variant] === room) delete runs[variant];
+  else return;
+  localStorage.setItem(RUNS_KEY, JSON.stringify(runs));
+}
