@@ -429,7 +429,7 @@ pub fn client_message(data: &[u8]) {
             }
         }
         ClientMessage::StudyPdn { text } => {
-            if let Ok(study) = Study::from_pdn(&text) {
+            if let Ok((study, _)) = Study::from_pdn(&text) {
                 assert!(Study::from_pdn(&study.to_pdn()).is_ok(), "{text:?}");
             }
         }

@@ -258,6 +258,19 @@ async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
     assert_eq!(back["variant"], "lasca");
     assert_eq!(back["fen"], played["fen"]);
     assert_eq!(texts(&back["moves"]), ["a3-b4", "c5xa3"]);
+    assert_eq!(back.get("note"), None, "one game: nothing to say");
+    // Pasted moves without a result are read as an unfinished game; of
+    // two games the first is shown, and the page told so.
+    let pasted = json!({"type": "study_pdn", "text": format!("{text}1. c3-d4 f6-e5\n")});
+    let first = study(&mut page, pasted).await;
+    assert_eq!(first["variant"], "lasca");
+    assert_eq!(first["note"], "The first of the 2 games pasted.");
+    let bare = study(
+        &mut page,
+        json!({"type": "study_pdn", "text": "1. c3-d4 f6-e5"}),
+    )
+    .await;
+    assert_eq!(texts(&bare["moves"]), ["c3-d4", "f6-e5"]);
 }
 
 #[tokio::test]

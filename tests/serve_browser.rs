@@ -634,6 +634,18 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
         "Bob asked",
     )
     .await;
+    let offer_shown = bob
+        .execute(
+            "return !document.getElementById('offer-draw').hidden",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(
+        offer_shown,
+        json!(false),
+        "Bob answers the offer, not offers one"
+    );
     click(bob, "#decline-draw").await;
     wait_for(ann, "const b = document.getElementById('offer-draw'); return !b.disabled && b.textContent === 'Offer a draw'", "the offer answered").await;
     wait_for(

@@ -675,16 +675,17 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     assert_eq!(first["ladder"]["rival"], 1);
     // One run at a time per browser and variant: climbing again leads
     // back to it; another variant or browser starts its own.
-    let climb = |variant: &str, device: &str| {
-        json!({"type": "ladder", "variant": variant, "name": "Lia", "device": device})
-    };
+    let climb = |variant: &str, device: &str| json!({"type": "ladder", "variant": variant, "name": "Lia", "device": device});
     page.send(climb("bashni", device)).await;
     let (going, _) = page
         .until(|m| m["type"] == "run_going" || m["type"] == "seated")
         .await;
     assert_eq!(going, json!({"type": "run_going", "room": seated["room"]}));
     let mut other = server.page().await;
-    for (variant, device) in [("lasca", device), ("bashni", "0123456789abcdef0123456789abcdef")] {
+    for (variant, device) in [
+        ("lasca", device),
+        ("bashni", "0123456789abcdef0123456789abcdef"),
+    ] {
         other.send(climb(variant, device)).await;
         let (started, _) = other
             .until(|m| m["type"] == "run_going" || m["type"] == "seated")

@@ -5,7 +5,7 @@
 //! and ends with `study_stop`, or when the connection goes.
 
 use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool};
-use super::study::Study;
+use super::study::{Study, StudyView};
 use super::view::{PvLine, ServerMessage};
 use super::wire::ClientMessage;
 use std::sync::Arc;
@@ -50,8 +50,12 @@ impl Desk {
                 fen,
                 moves,
                 cursor,
-            } => self.show(Study::new(&variant, fen.as_deref(), &moves, cursor)?),
-            ClientMessage::StudyPdn { text } => self.show(Study::from_pdn(&text)?),
+            } => self.show(Study::new(&variant, fen.as_deref(), &moves, cursor)?, None),
+            ClientMessage::StudyPdn { text } => {
+                let (study, games) = Study::from_pdn(&text)?;
+                let note = (games > 1).then(|| format!("The first of the {games} games pasted."));
+                self.show(study, note)
+            }
             ClientMessage::StudyExport => Ok(vec![self.pdn()?]),
             ClientMessage::StudyAnalyse { lines } => Ok(vec![self.analyse(lines)?]),
             ClientMessage::StudyStop => Ok(self.stop()?.into_iter().collect()),
@@ -59,9 +63,14 @@ impl Desk {
         }
     }
 
-    /// Show `study` (a running analysis follows it); the messages to send.
-    fn show(&mut self, study: Study) -> Result<Vec<String>, String> {
-        let mut answers = vec![to_json(&ServerMessage::Study(&study.view()))?];
+    /// Show `study` (a running analysis follows it), with a `note` for
+    /// the player if there is one; the messages to send.
+    fn show(&mut self, study: Study, note: Option<String>) -> Result<Vec<String>, String> {
+        let view = StudyView {
+            note,
+            ..study.view()
+        };
+        let mut answers = vec![to_json(&ServerMessage::Study(&view))?];
         let following = self.running.as_ref().map(|r| r.multipv);
         self.study = Some(study);
         if let Some(lines) = following {

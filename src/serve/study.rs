@@ -4,9 +4,9 @@
 //! last sent and sends it back: each change is checked here again, so
 //! nothing the page says is trusted.
 
-use super::view::{LegalMove, must_capture};
+use super::view::{LegalMove, ResultView, must_capture};
 use super::wire::parse_variant;
-use bashni_host::pdn::{PdnGame, parse_pdn, result_token, today};
+use bashni_host::pdn::{PdnGame, parse_pasted_pdn, result_token, today};
 use bashni_host::protocol::Command;
 use bashni_rules::{self as rules, Colour, RuleSet, Variant};
 use serde::Serialize;
@@ -62,11 +62,13 @@ impl Study {
     }
 
     /// The first game of a PDN text, every move checked; shown at its end.
-    pub fn from_pdn(text: &str) -> Result<Study, String> {
-        let games = parse_pdn(text).map_err(|e| format!("PDN: {e}"))?;
+    pub fn from_pdn(text: &str) -> Result<(Study, usize), String> {
+        let games = parse_pasted_pdn(text).map_err(|e| format!("PDN: {e}"))?;
         let game = games.first().ok_or("PDN: no game in it")?;
         let variant = game.tag("Variant").unwrap_or("bashni").to_ascii_lowercase();
-        Study::new(&variant, game.tag("FEN"), &game.moves, None).map_err(|e| format!("PDN: {e}"))
+        let study = Study::new(&variant, game.tag("FEN"), &game.moves, None)
+            .map_err(|e| format!("PDN: {e}"))?;
+        Ok((study, games.len()))
     }
 
     /// The variant played.
@@ -142,7 +144,11 @@ impl Study {
             },
             capture_forced: over.is_none() && must_capture(position),
             to_move: position.side_to_move().name(),
-            result: over.map(|end| format!("{} ({end})", result_token(end.winner()))),
+            result: over.map(|end| ResultView {
+                result: result_token(end.winner()),
+                reason: end.to_string(),
+            }),
+            note: None,
         }
     }
 }
@@ -184,8 +190,12 @@ pub struct StudyView {
     pub capture_forced: bool,
     /// `white` or `black`.
     pub to_move: &'static str,
-    /// `2-0 (why)`, once the game is over in the position shown.
-    pub result: Option<String>,
+    /// Once the game is over in the position shown: the score and why.
+    pub result: Option<ResultView>,
+    /// Something the player should know of what was read (a PDN of
+    /// several games shows the first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[cfg(test)]
@@ -239,9 +249,19 @@ mod tests {
     fn a_lasca_line_goes_out_as_pdn_and_comes_back() {
         let line = texts(&["a3-b4", "c5xa3"]);
         let study = Study::new("lasca", None, &line, None).expect("legal");
-        let back = Study::from_pdn(&study.to_pdn()).expect("reads back");
-        assert_eq!(back.variant(), Variant::Lasca);
+        let (back, games) = Study::from_pdn(&study.to_pdn()).expect("reads back");
+        assert_eq!((back.variant(), games), (Variant::Lasca, 1));
         assert_eq!(back.fen(), study.fen());
+        // Pasted moves without a result are an unfinished game; of
+        // several games the first is shown, and their number said.
+        let (pasted, games) = Study::from_pdn("1. c3-d4 f6-e5\n").expect("a move list");
+        assert_eq!(
+            (pasted.view().moves, games),
+            (texts(&["c3-d4", "f6-e5"]), 1)
+        );
+        let (first, games) =
+            Study::from_pdn(&format!("{}1. c3-d4\n", study.to_pdn())).expect("two");
+        assert_eq!((first.variant(), games), (Variant::Lasca, 2));
         let broken = study.to_pdn().replace("c5xa3", "c5-d4");
         assert!(
             Study::from_pdn(&broken)
@@ -255,6 +275,6 @@ mod tests {
         let study = Study::new("bashni", Some("W:a1w,c3b,b2b 0 1"), &[], None).expect("valid");
         assert!(study.is_over());
         assert!(study.view().legal.is_empty());
-        assert!(study.view().result.is_some_and(|r| r.starts_with("0-2")));
+        assert!(study.view().result.is_some_and(|r| r.result == "0-2"));
     }
 }

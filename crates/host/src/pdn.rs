@@ -193,6 +193,19 @@ fn tokenize(text: &str) -> Option<Vec<Token>> {
 
 /// Read every game of a PDN text.
 pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, Error> {
+    read_games(text, false)
+}
+
+/// Read every game of a PDN text as a person pastes it: the last game
+/// may have no result (a bare list of moves), and is then unfinished
+/// (`*`), as lidraughts reads it.
+pub fn parse_pasted_pdn(text: &str) -> Result<Vec<PdnGame>, Error> {
+    read_games(text, true)
+}
+
+/// [`parse_pdn`]; `unfinished_last`: a last game without a result is
+/// read as unfinished rather than refused.
+fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> {
     let mut games = Vec::new();
     let mut game = PdnGame::default();
     let mut move_text = String::new();
@@ -224,7 +237,14 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, Error> {
         }
     }
     if in_moves || !game.tags.is_empty() {
-        return Err(Error::Pdn("the last game has no result".into()));
+        if !unfinished_last {
+            return Err(Error::Pdn("the last game has no result".into()));
+        }
+        let mut tokens = tokenize(&move_text)
+            .ok_or_else(|| Error::Pdn("a comment ('{') is not closed".into()))?;
+        tokens.push(Token::Word("*".into()));
+        fill_moves(&mut game, tokens);
+        games.push(game);
     }
     Ok(games)
 }
@@ -383,6 +403,19 @@ mod tests {
         assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4\n").is_err());
         assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4 {open 1-1\n").is_err());
         assert!(parse_pdn("[FEN W]\n").is_err());
+    }
+
+    #[test]
+    fn a_pasted_move_list_without_a_result_is_an_unfinished_game() {
+        let games = parse_pasted_pdn("1. c3-d4 f6-e5\n2. d4xf6\n").unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves, vec!["c3-d4", "f6-e5", "d4xf6"]);
+        assert_eq!(games[0].result, "*");
+        let two = parse_pasted_pdn("1. c3-d4 2-0\n\n[FEN \"W:a1w\"]\n1. a1-b2\n").unwrap();
+        assert_eq!((two.len(), two[1].result.as_str()), (2, "*"));
+        assert_eq!(parse_pasted_pdn("1. c3-d4 2-0\n").unwrap()[0].result, "2-0");
+        assert!(parse_pasted_pdn("1. c3-d4 {open\n").is_err());
+        assert!(parse_pasted_pdn("").unwrap().is_empty());
     }
 
     #[test]

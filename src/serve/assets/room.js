@@ -5,31 +5,23 @@
 // sent it (whole, or after a move only what the move changed); the
 // clocks count down between states from the time the state arrived.
 
-import { $, clockText, colourWord, fill, h } from "./text.js";
+import { $, clockText, colourWord, fill, h, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 import { noteRun } from "./runs.js";
 
+// A running clock with less than this left is shown as low.
+const LOW_TIME_MS = 10_000;
+
 // Where a colour's entry is in the server's per-colour pairs.
 const COLOUR_INDEX = { white: 0, black: 1 };
-
-// A result as a player reads it: who won and the score, then why
-// (`White wins, 2-0 (Black resigned)`), or for a game called off before
-// both sides moved (result `*`) that and why (`aborted (White aborted
-// the game)`).
-const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
 
 // Ply `ply` (1 for the first) as the move list numbers it: `2. c3-d4`
 // for the first move of the second pair, `2... f6-e5` for the second.
 function plyText(ply, text, total) {
   return `${Math.ceil(ply / 2)}${ply % 2 === 1 ? "." : "..."} ${text} (ply ${ply} of ${total})`;
-}
-
-function resultText(result) {
-  if (result.result === "*") return `aborted (${result.reason})`;
-  return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
 }
 
 export class Room {
@@ -361,8 +353,10 @@ export class Room {
     $("abort").hidden = !may.abort;
     // Before both sides have moved a game is aborted, not resigned.
     $("resign").hidden = !may.resign || may.abort;
-    $("offer-draw").hidden = !may.offer_draw;
-    $("takeback").hidden = !may.takeback;
+    // While the opponent's offer waits, its Accept and Decline answer it.
+    const theirs = (who) => Boolean(who) && who !== colour;
+    $("offer-draw").hidden = !may.offer_draw || theirs(s.draw_offer);
+    $("takeback").hidden = !may.takeback || theirs(s.takeback);
     // An offer of one's own stands until it is answered or a move lapses it.
     const pending = (id, who, asked, ask) => {
       $(id).disabled = who === colour;
@@ -421,8 +415,11 @@ export class Room {
       const colour = bar.dataset.colour;
       const running = Boolean(s) && live && s.phase === "playing" && s.to_move === colour && !s.first_moves;
       const clock = bar.querySelector(".clock");
-      clock.textContent = clocks ? clockText(clocks[COLOUR_INDEX[colour]] - (running ? passed : 0)) : "";
+      const left = clocks ? clocks[COLOUR_INDEX[colour]] - (running ? passed : 0) : null;
+      clock.textContent = left === null ? "" : clockText(left);
       clock.classList.toggle("running", running);
+      // Under ten seconds a running clock turns red (it shows tenths too).
+      clock.classList.toggle("low", running && left < LOW_TIME_MS);
     }
     this.firstMoveWait(live, passed);
   }

@@ -6,7 +6,7 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, colourWord, fill, h } from "./text.js";
+import { $, colourWord, fill, h, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
@@ -111,9 +111,13 @@ export class Study {
     this.moves();
     const s = state;
     const toMove = colourWord(s.to_move);
-    let status = s.result ? `Game over: ${s.result}` : `${toMove} to move.`;
+    let status = s.result ? `Game over: ${resultText(s.result)}` : `${toMove} to move.`;
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
+    if (s.note) status += ` ${s.note}`;
     $("study-status").textContent = status;
+    // A game over in the position shown cannot be played on from it.
+    $("study-play").disabled = Boolean(s.result);
+    $("study-play").title = s.result ? "The game is over in this position." : "";
     $("study-variant").value = s.variant;
     if (moved) fill($("study-lines"));
   }

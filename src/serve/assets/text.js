@@ -33,6 +33,21 @@ export function colourWord(colour) {
   return colour === "white" ? "White" : "Black";
 }
 
+// A result as a player reads it: who won and the score, then why
+// (`White wins, 2-0 (Black resigned)`); a draw whose reason says so
+// already as that (`Draw agreed, 1-1`); a game called off before both
+// sides moved (result `*`), that and why (`aborted (White aborted the
+// game)`).
+const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
+
+export function resultText(result) {
+  if (result.result === "*") return `aborted (${result.reason})`;
+  if (result.result === "1-1" && result.reason.startsWith("draw ")) {
+    return `D${result.reason.slice(1)}, ${result.result}`;
+  }
+  return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
+}
+
 // "m:ss" (and tenths under ten seconds) of milliseconds.
 export function clockText(ms) {
   const clamped = Math.max(0, ms);
