@@ -252,6 +252,11 @@ async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
         click_square(client, "a3").await;
         study_moves_where(client, "m.length == 2").await;
         let end = fen_of(client, "study-board").await;
+        // A reload keeps the line.
+        client.refresh().await.expect("reload");
+        let kept = study_moves_where(client, "m.length == 2").await;
+        assert_eq!(kept, json!(["a3-b4", "c5xa3"]));
+        assert_eq!(fen_of(client, "study-board").await, end);
         click(client, "#study-export").await;
         let pdn = wait_for(client, "return document.getElementById('study-pdn').value", "the PDN").await;
         let pdn = pdn.as_str().expect("text").to_string();
@@ -286,6 +291,11 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
         for square in ["d6", "f6", "f6"] {
             click_square(client, square).await;
         }
+        // A reload keeps the position being edited.
+        let before = run(client, "return document.getElementById('editor-fen').textContent").await;
+        client.refresh().await.expect("reload");
+        let script = format!("return document.getElementById('editor-fen').textContent == {before}");
+        wait_for(client, &script, "the edited position after a reload").await;
         click(client, "#editor-done").await;
         wait_for(client, "return document.body.dataset.view == 'study'", "the analysis board").await;
         let edited = fen_of(client, "study-board").await;

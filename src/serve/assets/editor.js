@@ -4,11 +4,14 @@
 // only writes the position string (notation); whether the position is
 // one the rules take is the server's answer, shown here word for word.
 
-import { $, fill, h } from "./text.js";
+import { $, fill, h, readJson } from "./text.js";
 import { Board, columnsOf } from "./board.js";
 import { fillVariants, variantInfo } from "./variants.js";
 
 // The tools: a piece letter of the position string, or "clear".
+// The position being edited, kept by this browser.
+const EDITOR_KEY = "bashni.editor";
+
 const TOOLS = [
   ["w", "White man"], ["W", "White king"], ["b", "Black man"], ["B", "Black king"], ["clear", "Clear square"],
 ];
@@ -32,9 +35,19 @@ export class Editor {
     $("editor-done").addEventListener("click", () => this.app.analyse(this.variant, this.fen()));
   }
 
+  // The variants offered; the position this browser last edited comes
+  // back (a reload kept nothing before).
   setup(welcome) {
     fillVariants($("editor-variant"), welcome);
-    if (!this.variant) this.load(welcome.variants[0].name, null);
+    if (this.variant) return;
+    const kept = readJson(EDITOR_KEY);
+    const known = kept && welcome.variants.some((v) => v.name === kept.variant);
+    try {
+      if (known) return this.load(kept.variant, kept.fen);
+    } catch {
+      // A kept position that no longer reads: start afresh.
+    }
+    this.load(welcome.variants[0].name, null);
   }
 
   info() {
@@ -87,5 +100,6 @@ export class Editor {
       onSquare: (square) => this.click(square),
     });
     $("editor-fen").textContent = this.fen();
+    localStorage.setItem(EDITOR_KEY, JSON.stringify({ variant: this.variant, fen: this.fen() }));
   }
 }

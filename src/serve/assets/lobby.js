@@ -2,7 +2,7 @@
 // rooms. Everything it offers (variants, clocks, strength ranges) comes
 // from the server's welcome message.
 
-import { $, fill, h } from "./text.js";
+import { $, fill, h, readJson } from "./text.js";
 import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { runGoing } from "./runs.js";
 
@@ -106,12 +106,7 @@ export class Lobby {
   // The form as last used to create a room comes back on the next visit,
   // as far as the server still offers it.
   restoreForm() {
-    let saved = {};
-    try {
-      saved = JSON.parse(localStorage.getItem(FORM_KEY) || "{}");
-    } catch {
-      return;
-    }
+    const saved = readJson(FORM_KEY) ?? {};
     for (const id of FORM_FIELDS) {
       const field = $(id);
       if (!(id in saved)) continue;

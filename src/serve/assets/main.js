@@ -9,7 +9,7 @@ import { Lobby } from "./lobby.js";
 import { Room } from "./room.js";
 import { Study } from "./study.js";
 import { Editor } from "./editor.js";
-import { $, h } from "./text.js";
+import { $, h, readJson } from "./text.js";
 
 const TOKENS_KEY = "bashni.tokens";
 const NAME_KEY = "bashni.name";
@@ -34,11 +34,7 @@ const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby"]);
 const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
 function loadTokens() {
-  try {
-    return JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}");
-  } catch {
-    return {};
-  }
+  return readJson(TOKENS_KEY) ?? {};
 }
 
 const app = {
@@ -176,7 +172,10 @@ function receive(message) {
     case "study_refused":
       // The editor shows why its position was refused beside it.
       if (app.editorWaits) editor.error(message.message);
-      else showError(message.message);
+      else {
+        showError(message.message);
+        study.refused();
+      }
       app.editorWaits = false;
       break;
     case "error":

@@ -1,14 +1,12 @@
 // This browser's ladder runs still going, by variant, as the page last
 // saw them: the lobby's ladder button then leads back to one.
 
+import { readJson } from "./text.js";
+
 const RUNS_KEY = "bashni.runs";
 
 function load() {
-  try {
-    return JSON.parse(localStorage.getItem(RUNS_KEY)) || {};
-  } catch {
-    return {};
-  }
+  return readJson(RUNS_KEY) ?? {};
 }
 
 // The room of this browser's run going in `variant`, if any.

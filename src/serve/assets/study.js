@@ -6,13 +6,15 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, colourWord, fill, h, resultText } from "./text.js";
+import { $, colourWord, fill, h, readJson, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
+// The line on the board, kept by this browser across reloads.
+const STUDY_KEY = "bashni.study";
 
 export class Study {
   // app: {send(message), welcome, go(path), playFrom(variant, fen), edit(variant, fen)}
@@ -46,13 +48,22 @@ export class Study {
     fillVariants($("study-variant"), welcome);
   }
 
-  // Entering the page's analysis view: ask for the line shown, or a new
-  // game if there is none yet (also after a reconnection, as the server
-  // keeps no board for a new connection).
+  // Entering the page's analysis view: ask for the line shown (or the
+  // one this browser kept: a reload loses nothing), or a new game if
+  // there is none yet (also after a reconnection, as the server keeps no
+  // board for a new connection).
   enter() {
-    const s = this.state;
+    const s = this.state ?? readJson(STUDY_KEY);
     if (s) this.send(s.variant, s.start_fen, s.moves, s.cursor);
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
+  }
+
+  // The server refused a line: a kept one that no longer reads gives
+  // way to a new game.
+  refused() {
+    if (this.state) return;
+    localStorage.removeItem(STUDY_KEY);
+    this.enter();
   }
 
   newGame(variant) {
@@ -107,6 +118,8 @@ export class Study {
   show(state) {
     const moved = !this.state || this.state.fen !== state.fen;
     this.state = state;
+    const { variant, start_fen, moves, cursor } = state;
+    localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor }));
     this.draw();
     this.moves();
     const s = state;

@@ -28,6 +28,16 @@ export function fill(node, ...children) {
   }
 }
 
+// What this browser kept under `key` (JSON), or null: nothing kept, or
+// text that no longer reads.
+export function readJson(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key));
+  } catch {
+    return null;
+  }
+}
+
 // `White` or `Black` for the server's `white` or `black`.
 export function colourWord(colour) {
   return colour === "white" ? "White" : "Black";
