@@ -287,6 +287,9 @@ async fn meet_the_next_rival(client: &Client, wins: u64) {
         "return document.getElementById('status').textContent.includes('You beat rival {wins}. Rival {next} is next')"
     );
     wait_for(client, &said, "the win and the next rival").await;
+    if wins == 1 {
+        screenshot(client, &screenshot_path("ladder-won.png")).await;
+    }
     assert_eq!(
         text_of(client, "#rematch").await,
         format!("Play rival {next}")

@@ -336,7 +336,7 @@ export class Room {
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${colourWord(s.to_move)} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
-    if (s.ladder && s.phase === "over") text += ` ${this.runText()}`;
+    if (s.ladder && s.phase === "over") text += `. ${this.runText()}`;
     $("status").textContent = text;
     const offer = (who) => who && colour && who !== colour;
     $("draw-offered").hidden = !offer(s.draw_offer);
