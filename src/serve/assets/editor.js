@@ -8,10 +8,10 @@ import { $, fill, h, readJson } from "./text.js";
 import { Board, columnsOf } from "./board.js";
 import { fillVariants, variantInfo } from "./variants.js";
 
-// The tools: a piece letter of the position string, or "clear".
 // The position being edited, kept by this browser.
 const EDITOR_KEY = "bashni.editor";
 
+// The tools: a piece letter of the position string, or "clear".
 const TOOLS = [
   ["w", "White man"], ["W", "White king"], ["b", "Black man"], ["B", "Black king"], ["clear", "Clear square"],
 ];
