@@ -251,7 +251,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         assert_eq!(number_in(&client, "ladder-wins").await, 2);
         // Each rival's game is a button; game 1 replays from its start.
         let buttons = strings(&client, "return [...document.querySelectorAll('#game-buttons button')].map(b => b.textContent)").await;
-        assert_eq!(buttons, ["1", "2", "3"]);
+        assert_eq!(buttons, ["Rival 1", "Rival 2", "Rival 3"]);
         click(&client, "#game-buttons button[data-game='1']").await;
         wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · White wins, 2-0')", "game 1's replay").await;
         assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1", "game 1 was rival 1's");
@@ -418,6 +418,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let mut plies = 0;
         let mut offered = false;
         let mut stepped_back = false;
+        let mut took_back = false;
         while plies < MAX_PLIES {
             let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
             if over == json!(true) {
@@ -437,6 +438,10 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             if plies == 4 && !offered {
                 offer_and_decline_a_draw(ann, bob).await;
                 offered = true;
+            }
+            if plies == 4 && offered && !took_back {
+                plies = take_back_two_plies(ann, bob, cat, plies).await;
+                took_back = true;
             }
             let moved = click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await;
             if moved {
@@ -624,6 +629,30 @@ async fn key_end_is_the_live_game(client: &Client, plies: usize) {
         "live again",
     )
     .await;
+}
+
+/// Ann, to move after `plies`, asks to take back her last move (and
+/// Bob's reply); Bob grants it and Ann is told so. The plies left.
+async fn take_back_two_plies(ann: &Client, bob: &Client, cat: &Client, plies: usize) -> usize {
+    click(ann, "#takeback").await;
+    wait_for(
+        bob,
+        "return !document.getElementById('takeback-asked').hidden",
+        "Bob asked for a takeback",
+    )
+    .await;
+    click(bob, "#accept-takeback").await;
+    let left = plies - 2;
+    for client in [ann, bob, cat] {
+        moves_reach(client, left).await;
+    }
+    wait_for(
+        ann,
+        "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your takeback request was accepted.')",
+        "Ann told her takeback was granted",
+    )
+    .await;
+    left
 }
 
 /// Ann offers a draw: her button says it stands and cannot be pressed

@@ -142,7 +142,7 @@ export class Room {
   show(state) {
     if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
     if (this.state && this.state.id !== state.id) this.replay.close();
-    if (this.state && this.state.id === state.id) this.tellDeclined(this.state, state);
+    if (this.state && this.state.id === state.id) this.tellAnswers(this.state, state);
     this.state = state;
     this.receivedAt = performance.now();
     this.followLiveReplay();
@@ -159,14 +159,22 @@ export class Room {
     if (stale && !r.wanted) r.open(s.game_no, r.ply, s.moves.length);
   }
 
-  // An offer of mine gone with no move made and the game still on was
-  // declined: say so, or it looks as if the button merely reset.
-  tellDeclined(before, after) {
+  // Say what became of an offer, where only a button would change: one
+  // of mine gone with no move made was declined, or (a takeback) granted;
+  // the opponent asks for a rematch.
+  tellAnswers(before, after) {
     const mine = this.myColour();
-    const same = after.phase === "playing" && after.game_no === before.game_no && after.moves.length === before.moves.length;
-    if (!mine || !same) return;
-    if (before.draw_offer === mine && after.draw_offer === null) this.app.notice("Your draw offer was declined.");
-    if (before.takeback === mine && after.takeback === null) this.app.notice("Your takeback request was declined.");
+    const sameGame = after.game_no === before.game_no;
+    if (!mine || !sameGame) return;
+    const still = after.phase === "playing" && after.moves.length === before.moves.length;
+    const tookBack = after.moves.length < before.moves.length;
+    if (still && before.draw_offer === mine && after.draw_offer === null) this.app.notice("Your draw offer was declined.");
+    if (before.takeback === mine && after.takeback === null) {
+      if (still) this.app.notice("Your takeback request was declined.");
+      if (tookBack) this.app.notice("Your takeback request was accepted.");
+    }
+    const other = 1 - this.mySeat();
+    if (!after.ladder && !before.rematch[other] && after.rematch[other]) this.app.notice("Your opponent asks for a rematch.");
   }
 
   draw() {
@@ -244,7 +252,9 @@ export class Room {
     const games = [];
     for (let n = 1; n <= s.game_no; n++) {
       const current = r.game ? r.game.game_no === n : n === s.game_no;
-      games.push(h("button", { class: current ? "game current" : "game", dataset: { game: n } }, String(n)));
+      // A ladder run plays one game per rival: game n was rival n's.
+      const label = s.ladder ? `Rival ${n}` : String(n);
+      games.push(h("button", { class: current ? "game current" : "game", dataset: { game: n } }, label));
     }
     fill($("game-buttons"), games);
     $("games").hidden = s.game_no < 2;
