@@ -502,17 +502,17 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(landing, json!("free"));
         select(cat, "king-landing", "continue").await;
         select(cat, "opponent", "link").await;
-        // A draw rule ticked with an odd count of plies is stopped on the
-        // page, with the field marked; an even one goes through.
-        type_into(cat, "no-progress", "7").await;
+        // A draw rule ticked with no move to count is stopped on the page,
+        // with the field marked; a count of moves goes through.
+        type_into(cat, "no-progress-moves", "0").await;
         click(cat, "#create-button").await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let stopped = cat
-            .execute("return location.pathname === '/' && !!document.querySelector('#no-progress:invalid')", vec![])
+            .execute("return location.pathname === '/' && !!document.querySelector('#no-progress-moves:invalid')", vec![])
             .await
             .expect("script");
-        assert_eq!(stopped, json!(true), "an odd draw count is not sent");
-        type_into(cat, "no-progress", "30").await;
+        assert_eq!(stopped, json!(true), "an empty draw rule is not sent");
+        type_into(cat, "no-progress-moves", "15").await;
         click(cat, "#create-button").await;
         let private = wait_for(cat, "return location.pathname.startsWith('/room/') && location.pathname", "the private room").await;
         let private = private.as_str().expect("a path").to_string();

@@ -8,7 +8,7 @@ import { runGoing } from "./runs.js";
 
 const FORM_KEY = "bashni.create";
 // The create form's fields a browser keeps between visits.
-const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
+const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress-moves", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
 
 export class Lobby {
   // app: {send(message), name(), welcome, watch(id)}
@@ -84,7 +84,8 @@ export class Lobby {
     $("skill").value = Math.min(high, Math.max(low, 5));
     const [eloLow, eloHigh] = welcome.strength.elo;
     Object.assign($("elo"), { min: eloLow, max: eloHigh, value: Math.round((eloLow + eloHigh) / 100) * 50 });
-    $("no-progress").value = welcome.online_no_progress_plies;
+    // In moves, as the room's title says it ("15-move draw"); sent in plies.
+    $("no-progress-moves").value = welcome.online_no_progress_plies / 2;
     this.strengthHints = {
       skill: `${low} weakest to ${high} full strength`,
       elo: `${eloLow} to ${eloHigh}`,
@@ -124,7 +125,7 @@ export class Lobby {
   create() {
     // A ticked draw rule with an empty or odd count is said, not quietly
     // sent as "off" (Number("") is 0) or refused by the server.
-    if ($("no-progress-on").checked && !$("no-progress").reportValidity()) return;
+    if ($("no-progress-on").checked && !$("no-progress-moves").reportValidity()) return;
     const engine = $("opponent").value === "engine";
     const elo = $("strength-kind").value === "elo";
     // An Elo out of range is said at the field, with the range.
@@ -134,7 +135,7 @@ export class Lobby {
       variant: $("variant").value,
       forced_capture: $("forced-capture").checked,
       king_landing: this.kingLanding(),
-      no_progress_plies: $("no-progress-on").checked ? Number($("no-progress").value) : 0,
+      no_progress_plies: $("no-progress-on").checked ? 2 * Number($("no-progress-moves").value) : 0,
       repetitions: $("threefold").checked ? 3 : 0,
       max_plies: 0,
       clock: $("clock").value || null,
