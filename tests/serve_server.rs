@@ -722,6 +722,14 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         won["may"][0]["rematch"], true,
         "the next rival may be asked for"
     );
+    // The game's thinking shown is what the win added to the run's.
+    let game_think_ms = won["ladder"]["game_think_ms"].as_u64().expect("ms");
+    assert_eq!(
+        Some(game_think_ms / 100),
+        won["ladder"]["think_tenths_per_win"].as_u64(),
+        "{}",
+        won["ladder"]
+    );
     tokio::time::sleep(Duration::from_millis(300)).await;
     page.send(json!({"type": "rematch"})).await;
     let (next, before) = page
@@ -734,6 +742,11 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         "no game starts unasked"
     );
     assert_eq!(next["ladder"]["rival"], 2, "a win moves the run up");
+    assert!(
+        next["ladder"]["game_think_ms"].as_u64() < Some(game_think_ms.max(1)),
+        "the new game's count starts again: {}",
+        next["ladder"]
+    );
     let score = next["ladder"]["score"].as_u64().expect("a score");
     assert!(
         (10_000..=19_999).contains(&score),

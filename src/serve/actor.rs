@@ -616,7 +616,10 @@ impl Actor {
             watchers: self.watchers,
             analysis: self.analysis.as_ref(),
             may_analyse: self.analysis_refused().is_none() && !self.analysed(),
-            ladder: self.climb.as_ref().map(Climb::view),
+            ladder: self
+                .climb
+                .as_ref()
+                .map(|climb| climb.view(self.room.thinking_ms_at(Colour::White, Instant::now()))),
         };
         let may = [Colour::White, Colour::Black].map(|c| self.allowed(self.room.seat_of(c)));
         let turn = TurnView::of(&self.room, may, self.engine_status.clone(), Instant::now());

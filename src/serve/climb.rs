@@ -42,6 +42,10 @@ pub struct ClimbView {
     pub think_tenths_per_win: Option<u64>,
     /// The player's best, this run included.
     pub best: u64,
+    /// The player's thinking in the game shown so far, in milliseconds
+    /// (its turn included until the state was sent): what a win adds to
+    /// the run's thinking time.
+    pub game_think_ms: u64,
     /// `playing`, `lost`, `drawn` or `complete`.
     pub status: &'static str,
 }
@@ -81,8 +85,9 @@ impl Climb {
         })
     }
 
-    /// The page's view of the run.
-    pub fn view(&self) -> ClimbView {
+    /// The page's view of the run, the player having thought
+    /// `game_think_ms` in the game shown.
+    pub fn view(&self, game_think_ms: u64) -> ClimbView {
         let last = last_rival(self.run.variant());
         ClimbView {
             // Once over: the rival of the last game, the one after the
@@ -99,6 +104,7 @@ impl Climb {
                 self.run.think_ms_of_wins(),
             ),
             best: self.best_before.max(self.run.score()),
+            game_think_ms,
             status: self.run.status().as_str(),
         }
     }

@@ -890,6 +890,18 @@ impl Room {
             .sum()
     }
 
+    /// The time `colour` has spent in the current game at `now`: its
+    /// moves' time and, on its turn in a game being played, the turn so
+    /// far.
+    pub fn thinking_ms_at(&self, colour: Colour, now: Instant) -> u64 {
+        let on_turn = self.phase == Phase::Playing && self.game.position().side_to_move() == colour;
+        let turn = match on_turn {
+            true => u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX),
+            false => 0,
+        };
+        self.thinking_ms(colour).saturating_add(turn)
+    }
+
     /// Who made the game's move at index `ply` (0 for the first).
     fn mover(&self, ply: usize) -> Colour {
         let first = self.start.position().side_to_move();

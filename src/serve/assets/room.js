@@ -432,6 +432,17 @@ export class Room {
       clock.classList.toggle("low", running && left < LOW_TIME_MS);
     }
     this.firstMoveWait(live, passed);
+    this.tickRunTime(passed);
+  }
+
+  // A ladder run's thinking time in this game, counting on the player's
+  // turn as the clocks do (a win adds it to the run's).
+  tickRunTime(passed) {
+    const s = this.state;
+    if (!s || !s.ladder) return;
+    const counting = s.phase === "playing" && s.to_move === "white";
+    const ms = s.ladder.game_think_ms + (counting ? passed : 0);
+    $("ladder-this-game").textContent = `${(ms / 1000).toFixed(1)} s`;
   }
 
   // Before both sides have moved no clock runs; the side to move has a
