@@ -472,6 +472,15 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(seen, move_list(ann).await);
         assert_eq!(text_of(cat, "#status").await, text_of(ann, "#status").await);
         replay_steps_through(cat, &seen).await;
+        // Bob asks for a rematch: Ann is told, not only shown a button.
+        click(bob, "#rematch").await;
+        wait_for(
+            ann,
+            "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your opponent asks for a rematch.')",
+            "Ann told of Bob's rematch request",
+        )
+        .await;
+        assert_eq!(text_of(ann, "#rematch").await, "Accept rematch");
 
         // Ann has the game analysed; a click on the graph replays it to
         // the move clicked, marked on the graph.
