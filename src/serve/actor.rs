@@ -609,6 +609,9 @@ impl Actor {
     /// the last state, so viewers who have that one get only the change.
     fn publish_as(&mut self, after_move: bool) {
         self.seq += 1;
+        // One instant for the clocks and the run's thinking: the page
+        // counts both on from the state's arrival.
+        let now = Instant::now();
         let online = self.online.map(|n| n > 0);
         let extras = Extras {
             seq: self.seq,
@@ -619,10 +622,10 @@ impl Actor {
             ladder: self
                 .climb
                 .as_ref()
-                .map(|climb| climb.view(self.room.thinking_ms_at(Colour::White, Instant::now()))),
+                .map(|climb| climb.view(self.room.thinking_ms_at(Colour::White, now))),
         };
         let may = [Colour::White, Colour::Black].map(|c| self.allowed(self.room.seat_of(c)));
-        let turn = TurnView::of(&self.room, may, self.engine_status.clone(), Instant::now());
+        let turn = TurnView::of(&self.room, may, self.engine_status.clone(), now);
         let whole = serde_json::to_string(&RoomView::of(&self.room, extras, &turn));
         let change = after_move
             .then(|| serde_json::to_string(&RoomMove::of(&self.room, self.seq, &turn)))

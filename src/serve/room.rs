@@ -1153,8 +1153,8 @@ impl Room {
         let plies = self.takeback_plies(by)?;
         let keep = self.game.moves().len() - plies;
         let spent = self.spent_since(keep, now);
-        for side in [Colour::White, Colour::Black] {
-            self.spent_on_undone[side.index()] += spent[side.index()];
+        for (total, more) in self.spent_on_undone.iter_mut().zip(spent) {
+            *total += more;
         }
         let moves: Vec<_> = self.game.moves()[..keep].to_vec();
         let elapsed: Vec<u64> = self.elapsed_ms[..keep].to_vec();
