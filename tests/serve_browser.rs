@@ -474,12 +474,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         replay_steps_through(cat, &seen).await;
         // Bob asks for a rematch: Ann is told, not only shown a button.
         click(bob, "#rematch").await;
-        wait_for(
-            ann,
-            "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your opponent asks for a rematch.')",
-            "Ann told of Bob's rematch request",
-        )
-        .await;
+        told(ann, "Your opponent asks for a rematch.", "Ann told of Bob's rematch request").await;
         assert_eq!(text_of(ann, "#rematch").await, "Accept rematch");
 
         // Ann has the game analysed; a click on the graph replays it to
@@ -603,6 +598,16 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
     .await;
 }
 
+/// Wait until the page shows the notice `text` (news such as an answer
+/// to an offer); `what` names it if it never comes.
+async fn told(client: &Client, text: &str, what: &str) {
+    let script = format!(
+        "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === {})",
+        json!(text)
+    );
+    wait_for(client, &script, what).await;
+}
+
 /// A script pressing the key `name`.
 fn key(name: &str) -> String {
     format!("document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{name}'}}))")
@@ -655,9 +660,9 @@ async fn take_back_two_plies(ann: &Client, bob: &Client, cat: &Client, plies: us
     for client in [ann, bob, cat] {
         moves_reach(client, left).await;
     }
-    wait_for(
+    told(
         ann,
-        "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your takeback request was accepted.')",
+        "Your takeback request was accepted.",
         "Ann told her takeback was granted",
     )
     .await;
@@ -689,9 +694,9 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
     );
     click(bob, "#decline-draw").await;
     wait_for(ann, "const b = document.getElementById('offer-draw'); return !b.disabled && b.textContent === 'Offer a draw'", "the offer answered").await;
-    wait_for(
+    told(
         ann,
-        "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your draw offer was declined.')",
+        "Your draw offer was declined.",
         "Ann told her offer was declined",
     )
     .await;
