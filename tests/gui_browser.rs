@@ -227,6 +227,35 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
         click_square(client, "g7").await;
         let played = study_moves_where(client, "m.length == 1").await;
         assert_eq!(played, json!(["c3xe5xg7"]));
+        // The chain typed instead: its first landing picks and waits
+        // (Enter says it goes on), the other way shortened to start and
+        // end plays at once.
+        click(client, "#study-back").await;
+        wait_for(
+            client,
+            &format!(
+                "return document.getElementById('study-board').dataset.fen == {}",
+                json!(fen)
+            ),
+            "back at the start",
+        )
+        .await;
+        type_into(client, "study-move-input", "C3:E5\u{e007}").await;
+        assert_eq!(
+            wait_for(client, waiting, "two ways on, typed").await,
+            json!(2)
+        );
+        let hint = "return document.getElementById('study-move-hint').textContent";
+        assert_eq!(run(client, hint).await, "Type on: the move goes further.");
+        type_into(client, "study-move-input", "c3-c7").await;
+        let played = study_moves_where(client, "m.length == 1 && m[0] == 'c3xe5xc7'").await;
+        assert_eq!(played, json!(["c3xe5xc7"]));
+        let left = run(
+            client,
+            "return document.getElementById('study-move-input').value",
+        )
+        .await;
+        assert_eq!(left, "", "the field is ready for the next move");
     })
     .await;
 }

@@ -100,6 +100,50 @@ async fn click_a_move(client: &Client, seed: &mut u64) -> bool {
     }
 }
 
+/// If it is this page's turn, play a move by keyboard, as a player
+/// typing it would: a square that starts no move is refused with a hint,
+/// the first glowing column's square picks it on the board, and the
+/// landings typed after it, one by one, play the move. The watcher sees
+/// no field to type in.
+async fn type_a_move(client: &Client, watcher: &Client) -> bool {
+    let columns = strings(
+        client,
+        "return [...document.querySelectorAll('#board .glow')].map(g => g.dataset.glow)",
+    )
+    .await;
+    let Some(from) = columns.first() else {
+        return false;
+    };
+    let hidden = "return document.getElementById('move-input').offsetParent === null";
+    let watcher_field = watcher.execute(hidden, vec![]).await.expect("script");
+    assert_eq!(watcher_field, json!(true), "a watcher has no move to type");
+    type_into(client, "move-input", "a2-b3\u{e007}").await;
+    let refused =
+        "return document.getElementById('move-hint').textContent === 'No legal move a2-b3 here.'";
+    wait_for(client, refused, "the hint for a move that is none").await;
+    let mut typed = from.clone();
+    type_into(client, "move-input", &typed).await;
+    let picked = "return document.querySelector('#board .selected') !== null && document.querySelector('#board .target') !== null";
+    wait_for(
+        client,
+        picked,
+        "the typed column picked, its landings shown",
+    )
+    .await;
+    loop {
+        let dots = strings(
+            client,
+            "return [...document.querySelectorAll('#board .target')].map(t => t.dataset.target)",
+        )
+        .await;
+        let Some(next) = dots.first() else {
+            return true;
+        };
+        typed = format!("{typed}-{next}");
+        type_into(client, "move-input", &typed).await;
+    }
+}
+
 async fn open_page(client: &Client, server: &Serve, path: &str, name: &str) {
     client
         .goto(&format!("{}{path}", server.origin()))
@@ -443,7 +487,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 plies = take_back_two_plies(ann, bob, cat, plies).await;
                 took_back = true;
             }
-            let moved = click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await;
+            // Two moves, one each, are typed rather than clicked.
+            let moved = if plies == 8 || plies == 9 {
+                type_a_move(ann, cat).await || type_a_move(bob, cat).await
+            } else {
+                click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await
+            };
             if moved {
                 plies += 1;
                 // Cat, stepped back, sees the new move in the list too.

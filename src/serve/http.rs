@@ -69,6 +69,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
     ("runs.js", "text/javascript", include_str!("assets/runs.js")),
     (
+        "typing.js",
+        "text/javascript",
+        include_str!("assets/typing.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("assets/favicon.svg"),

@@ -5,7 +5,7 @@
 // where it can go; an orange glow says a capture is compulsory; once only
 // one way is left in a chain, the rest plays itself; a column of two or
 // more shows its height (a lone piece is plainly one), and kings wear a
-// crown.
+// crown. A move may also be typed (typing.js).
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
@@ -196,6 +196,13 @@ export class Board {
       }
     }
     this.picked = this.movable().has(square) ? { from: square, path: [] } : null;
+    this.draw();
+  }
+
+  // The squares of a move typed so far (typing.js), picked as clicks
+  // would pick them; none: nothing picked.
+  pickTyped(squares) {
+    this.picked = squares.length > 0 ? { from: squares[0], path: squares.slice(1) } : null;
     this.draw();
   }
 

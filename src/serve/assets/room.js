@@ -7,6 +7,7 @@
 
 import { $, clockText, colourWord, fill, h, resultText } from "./text.js";
 import { Board } from "./board.js";
+import { typeMoves } from "./typing.js";
 import { drawGraph, markOf } from "./analysis.js";
 import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
@@ -31,6 +32,7 @@ export class Room {
     this.state = null;
     this.receivedAt = 0;
     this.board = new Board($("board"), (text) => app.send({ type: "move", text }));
+    typeMoves($("move-input"), $("move-hint"), this.board);
     const act = (id, type) => $(id).addEventListener("click", () => app.send({ type }));
     $("resign").addEventListener("click", () => this.resignTwice());
     act("abort", "abort");

@@ -8,6 +8,7 @@
 
 import { $, colourWord, fill, h, readJson, resultText } from "./text.js";
 import { Board } from "./board.js";
+import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
 
@@ -26,6 +27,7 @@ export class Study {
     this.queued = null;
     this.timer = null;
     this.board = new Board($("study-board"), (text) => this.play(text));
+    typeMoves($("study-move-input"), $("study-move-hint"), this.board);
     const click = (id, f) => $(id).addEventListener("click", f);
     click("study-first", () => this.goTo(0));
     click("study-back", () => this.step(-1));
