@@ -138,8 +138,9 @@ async fn the_engines_lines_appear_per_move_and_clicking_one_plays_it() {
             .collect();
         assert_ne!(firsts[0], firsts[1], "a line per move: {shown}");
         for line in shown.as_array().expect("lines") {
-            let text = line[1].as_str().expect("text");
+            let (first, text) = (line[0].as_str().expect("a move"), line[1].as_str().expect("text"));
             assert!(text.starts_with(['+', '-']), "a score first: {text}");
+            assert!(text.contains(&format!(" 22. {first}")), "numbered from the position's move 22: {text}");
         }
         tokio::time::sleep(Duration::from_millis(600)).await;
         screenshot(client, &screenshot_path("gui-analysis.png", true)).await;
@@ -147,6 +148,21 @@ async fn the_engines_lines_appear_per_move_and_clicking_one_plays_it() {
         click(client, "#study-lines .line").await;
         let played = study_moves_where(client, "m.length == 1").await;
         assert_eq!(played[0], first, "{played}");
+        let start = run(client, "return document.getElementById('study-moves').start").await;
+        assert_eq!(start, json!(22), "the move list counts from move 22");
+        // From Black's move 22 on: the engine's lines and the move list
+        // number Black's first move 22..., the list's row with an empty
+        // place for White's.
+        let black = wait_for(client, "const f = document.getElementById('study-board').dataset.fen; return f.startsWith('B:') && f", "Black to move").await;
+        import(client, &format!("[FEN \"{}\"]\n[Variant \"bashni\"]\n*\n", black.as_str().expect("a position"))).await;
+        wait_for(client, "return document.querySelectorAll('#study-moves .move').length == 0", "the imported position").await;
+        click(client, "#study-analyse").await;
+        let black_line = "const l = document.querySelector('#study-lines .line'); return !!l && / 22\\.\\.\\. /.test(l.textContent) && l.dataset.first";
+        let first = wait_for(client, black_line, "a line numbered 22...").await;
+        click(client, "#study-lines .line").await;
+        study_moves_where(client, "m.length == 1").await;
+        let row = run(client, "const li = document.querySelector('#study-moves li'); return [li.parentNode.start, li.textContent]").await;
+        assert_eq!(row, json!([22, format!("… {}", first.as_str().expect("a move"))]));
         let engine = "return document.getElementById('study-engine').textContent";
         let status = run(client, engine).await;
         assert!(status.as_str().is_some_and(|s| s.starts_with("Engine:")), "{status}");

@@ -69,6 +69,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ),
     ("runs.js", "text/javascript", include_str!("assets/runs.js")),
     (
+        "numbering.js",
+        "text/javascript",
+        include_str!("assets/numbering.js"),
+    ),
+    (
         "typing.js",
         "text/javascript",
         include_str!("assets/typing.js"),

@@ -1,4 +1,5 @@
 import { fill, h } from "./text.js";
+import { firstRow } from "./numbering.js";
 
 // A stored game, stepped through move by move. The server sends the
 // game as it is stored, with the position after every move, so the page
@@ -81,16 +82,22 @@ export function listenForStepKeys(view, active, step, go) {
   });
 }
 
-// Fill `list` with `texts` as numbered pairs of moves, each a span to
-// click (its ply in data-ply; a click calls onPick(ply)), the one at ply
-// `current` marked and scrolled into view.
-export function fillMoveList(list, texts, current, onPick) {
-  const cell = (j) => j < texts.length
+// Fill `list` with `texts`, the moves of a game from `startFen`, as
+// numbered pairs of moves (a game that starts with Black leaves its first
+// White move out), each a span to click (its ply in data-ply; a click
+// calls onPick(ply)), the one at ply `current` marked and scrolled into
+// view.
+export function fillMoveList(list, texts, startFen, current, onPick) {
+  const cell = (j) => j >= 0 && j < texts.length
     ? h("span", { class: j + 1 === current ? "move current" : "move", dataset: { ply: j + 1 }, onclick: () => onPick(j + 1) }, texts[j])
     : null;
+  const { number, blackFirst } = firstRow(startFen);
   const items = [];
-  for (let i = 0; i < texts.length; i += 2) items.push(h("li", {}, cell(i), " ", cell(i + 1)));
+  for (let i = blackFirst ? -1 : 0; i < texts.length; i += 2) {
+    items.push(h("li", {}, i < 0 ? h("span", { class: "skipped" }, "…") : cell(i), " ", cell(i + 1)));
+  }
   fill(list, items);
+  list.start = number;
   const marked = list.querySelector(".current");
   if (marked) marked.scrollIntoView({ block: "nearest" });
 }

@@ -12,6 +12,7 @@ import { drawGraph, markOf } from "./analysis.js";
 import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 import { noteRun } from "./runs.js";
+import { plyLabel } from "./numbering.js";
 
 // A running clock with less than this left is shown as low.
 const LOW_TIME_MS = 10_000;
@@ -19,10 +20,10 @@ const LOW_TIME_MS = 10_000;
 // Where a colour's entry is in the server's per-colour pairs.
 const COLOUR_INDEX = { white: 0, black: 1 };
 
-// Ply `ply` (1 for the first) as the move list numbers it: `2. c3-d4`
-// for the first move of the second pair, `2... f6-e5` for the second.
-function plyText(ply, text, total) {
-  return `${Math.ceil(ply / 2)}${ply % 2 === 1 ? "." : "..."} ${text} (ply ${ply} of ${total})`;
+// Ply `ply` (1 for the first) of a game from `startFen` as the move list
+// numbers it: `2. c3-d4` for a White move, `2... f6-e5` for a Black one.
+function plyText(startFen, ply, text, total) {
+  return `${plyLabel(startFen, ply)} ${text} (ply ${ply} of ${total})`;
 }
 
 export class Room {
@@ -249,7 +250,7 @@ export class Room {
     if (r.game) {
       const total = r.game.plies.length;
       const result = r.game.result ? ` · ${resultText(r.game.result)}` : "";
-      $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : plyText(r.ply, r.moves()[r.ply - 1], total)}${result}`;
+      $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : plyText(r.game.start_fen, r.ply, r.moves()[r.ply - 1], total)}${result}`;
     }
     const games = [];
     for (let n = 1; n <= s.game_no; n++) {
@@ -398,10 +399,11 @@ export class Room {
     const r = this.replay;
     const gameNo = r.game ? r.game.game_no : s.game_no;
     const moves = r.game ? r.moves() : s.moves;
+    const startFen = r.game ? r.game.start_fen : s.start_fen;
     const analysis = s.analysis && s.analysis.game_no === gameNo ? s.analysis : null;
     const texts = moves.map((text, j) => text + markOf(analysis, j));
     const list = $("moves");
-    fillMoveList(list, texts, r.game ? r.ply : null, (ply) => this.replayAt(ply));
+    fillMoveList(list, texts, startFen, r.game ? r.ply : null, (ply) => this.replayAt(ply));
     if (!r.game) list.scrollTop = list.scrollHeight;
   }
 

@@ -11,6 +11,7 @@ import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
+import { numberedLine } from "./numbering.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
@@ -154,7 +155,7 @@ export class Study {
 
   moves() {
     const s = this.state;
-    fillMoveList($("study-moves"), s.moves, s.cursor, (ply) => this.goTo(ply));
+    fillMoveList($("study-moves"), s.moves, s.start_fen, s.cursor, (ply) => this.goTo(ply));
   }
 
   // The engine's lines for a position; those of another position than the
@@ -165,7 +166,7 @@ export class Study {
     this.analysing = message.running;
     const rows = message.lines.map((line) => h("li", {
       class: "line", dataset: { first: line.pv[0] }, title: "play this move", onclick: () => this.play(line.pv[0]),
-    }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ", line.pv.join(" ")));
+    }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ", numberedLine(message.fen, line.pv)));
     fill($("study-lines"), rows);
   }
 
