@@ -421,11 +421,16 @@ pub fn client_message(data: &[u8]) {
             fen,
             moves,
             cursor,
+            rules,
         } => {
-            if let Ok(study) = Study::new(&variant, fen.as_deref(), &moves, cursor) {
+            if let Ok(study) = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)
+            {
                 let view = study.view();
                 assert_eq!(view.moves.len(), moves.len(), "the whole line is kept");
                 assert!(view.cursor <= moves.len());
+                // The rules sent back read as the line's own.
+                let again = Study::new(&variant, Some(&view.rules), fen.as_deref(), &moves, cursor);
+                assert!(again.is_ok(), "{:?}", view.rules);
             }
         }
         ClientMessage::StudyPdn { text } => {

@@ -358,3 +358,35 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
     })
     .await;
 }
+
+/// A room's game played with captures optional and free king landings,
+/// pasted as PDN, is played on by its own rules (a reload keeps them),
+/// and "Play from here" carries them to the new room.
+#[tokio::test]
+async fn a_game_pasted_with_its_rules_is_played_on_by_them() {
+    on_the_page("/analysis", async |client| {
+        // White could take d4, but captures were not forced.
+        import(client, "[Variant \"bashni\"]\n[FEN \"W:c3w,g3w,d4b,h8b 0 1\"]\n[ForcedCapture \"false\"]\n[KingLanding \"free\"]\n1. g3-h4 *\n").await;
+        study_moves_where(client, "m.length == 1 && m[0] == 'g3-h4'").await;
+        let rules = "return document.getElementById('study-rules').textContent";
+        let said = run(client, rules).await;
+        let said = said.as_str().expect("text").to_string();
+        assert!(said.contains("captures optional") && said.contains("free king landing"), "{said}");
+        client.refresh().await.expect("reload");
+        study_moves_where(client, "m.length == 1 && m[0] == 'g3-h4'").await;
+        assert_eq!(run(client, rules).await, json!(said), "a reload keeps the rules");
+        click(client, "#study-play").await;
+        wait_for(client, "return document.body.dataset.view == 'lobby' && !document.getElementById('start-from').hidden", "the create form").await;
+        let form = run(client, "return [document.getElementById('forced-capture').checked, document.getElementById('king-landing').value]").await;
+        assert_eq!(form, json!([false, "free"]));
+        select(client, "opponent", "engine").await;
+        select(client, "colour", "black").await;
+        select(client, "clock", "").await;
+        click(client, "#create-button").await;
+        wait_for(client, "return document.body.dataset.view == 'room'", "the room").await;
+        let title = wait_for(client, "const t = document.getElementById('room-title').textContent; return t.length > 0 && t", "the room's title").await;
+        let title = title.as_str().expect("text");
+        assert!(title.contains("captures optional") && title.contains("free king landing"), "{title}");
+    })
+    .await;
+}

@@ -48,6 +48,18 @@ impl GameConfig {
         }
     }
 
+    /// The PDN tags that say these rules (the engine's option names,
+    /// and `Repetitions`), so that a game read back is played by them.
+    pub fn pdn_tags(&self) -> [(&'static str, String); 5] {
+        [
+            ("KingLanding", self.king_landing.to_string()),
+            ("ForcedCapture", self.forced_capture.to_string()),
+            ("NoProgressPlies", self.draw.no_progress_plies.to_string()),
+            ("MaxPlies", self.draw.max_plies.to_string()),
+            ("Repetitions", self.draw.repetitions.to_string()),
+        ]
+    }
+
     /// The rule set games in this room are played under.
     pub fn rules(&self) -> RuleSet {
         // Built through the builders, not a struct literal, so that a new

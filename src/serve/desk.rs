@@ -50,7 +50,11 @@ impl Desk {
                 fen,
                 moves,
                 cursor,
-            } => self.show(Study::new(&variant, fen.as_deref(), &moves, cursor)?, None),
+                rules,
+            } => {
+                let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)?;
+                self.show(study, None)
+            }
             ClientMessage::StudyPdn { text } => {
                 let (study, games) = Study::from_pdn(&text)?;
                 let note = (games > 1).then(|| format!("The first of the {games} games pasted."));
@@ -101,7 +105,7 @@ impl Desk {
             return lines_message(&fen, "the game is over here", false, &[]);
         }
         let job = AnalysisJob {
-            variant: study.variant(),
+            game: *study.config(),
             position: study.position_command(),
             lines,
             white_to_move: study.white_to_move(),

@@ -41,17 +41,7 @@ impl SearchJob {
     /// The options this job sets, in order: the variant first (setting
     /// it resets the draw options), then the rules, then the strength.
     fn options(&self) -> Vec<(String, String)> {
-        let game = &self.game;
-        let mut options = vec![
-            ("UCI_Variant".to_string(), game.variant.to_string()),
-            ("KingLanding".into(), game.king_landing.to_string()),
-            ("ForcedCapture".into(), game.forced_capture.to_string()),
-            (
-                "NoProgressPlies".into(),
-                game.draw.no_progress_plies.to_string(),
-            ),
-            ("MaxPlies".into(), game.draw.max_plies.to_string()),
-        ];
+        let mut options = rule_options(&self.game);
         match self.strength {
             Strength::Skill(level) => {
                 options.push(("UCI_LimitStrength".into(), "false".into()));
@@ -76,6 +66,21 @@ impl SearchJob {
     }
 }
 
+/// The options that set `game`'s rules, in order: the variant first
+/// (setting it resets the draw options), then the rules.
+fn rule_options(game: &GameConfig) -> Vec<(String, String)> {
+    vec![
+        ("UCI_Variant".to_string(), game.variant.to_string()),
+        ("KingLanding".into(), game.king_landing.to_string()),
+        ("ForcedCapture".into(), game.forced_capture.to_string()),
+        (
+            "NoProgressPlies".into(),
+            game.draw.no_progress_plies.to_string(),
+        ),
+        ("MaxPlies".into(), game.draw.max_plies.to_string()),
+    ]
+}
+
 /// How long one analysis on the analysis board may search: the server's
 /// cap, whatever the page asks.
 pub const ANALYSIS_MS: u64 = 30_000;
@@ -93,8 +98,8 @@ const STOP_GRACE: Duration = Duration::from_secs(2);
 /// An analysis of one position for the analysis board, at full strength.
 #[derive(Clone, Debug)]
 pub struct AnalysisJob {
-    /// The variant (its rules as the engine defaults them).
-    pub variant: bashni_rules::Variant,
+    /// The rules the line is played by.
+    pub game: GameConfig,
     /// The position: start and moves.
     pub position: Command,
     /// Lines to show, within [`ANALYSIS_LINES`].
@@ -104,16 +109,17 @@ pub struct AnalysisJob {
 }
 
 impl AnalysisJob {
-    /// The options this job sets: the variant first (which resets the
-    /// rules to the variant's own), full strength, and the lines.
+    /// The options this job sets: the rules, full strength, and the
+    /// lines.
     fn options(&self) -> Vec<(String, String)> {
         let skill_full = bashni_engine::protocol::SKILL_RANGE.1;
-        vec![
-            ("UCI_Variant".to_string(), self.variant.to_string()),
+        let mut options = rule_options(&self.game);
+        options.extend([
             ("UCI_LimitStrength".into(), "false".into()),
             ("Skill Level".into(), skill_full.to_string()),
             ("MultiPV".into(), self.lines.to_string()),
-        ]
+        ]);
+        options
     }
 }
 
@@ -476,7 +482,10 @@ mod tests {
     #[test]
     fn an_analysis_sets_full_strength_and_its_lines_only() {
         let job = AnalysisJob {
-            variant: Variant::Bashni,
+            game: GameConfig {
+                king_landing: bashni_rules::KingLanding::Free,
+                ..GameConfig::new(Variant::Bashni)
+            },
             position: Command::Position {
                 fen: Variant::Bashni.start_fen().into(),
                 moves: Vec::new(),
@@ -487,6 +496,7 @@ mod tests {
         let options = job.options();
         assert_eq!(options[0], ("UCI_Variant".into(), "bashni".into()));
         assert!(options.contains(&("MultiPV".into(), "3".into())));
+        assert!(options.contains(&("KingLanding".into(), "free".into())));
         assert!(options.contains(&("UCI_LimitStrength".into(), "false".into())));
     }
 

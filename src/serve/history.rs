@@ -119,9 +119,8 @@ fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
         ("Result", result.to_string()),
         ("Variant", config.game.variant.to_string()),
         ("FEN", start),
-        ("KingLanding", config.game.king_landing.to_string()),
-        ("ForcedCapture", config.game.forced_capture.to_string()),
     ];
+    tags.extend(config.game.pdn_tags());
     if let Some(clock) = &config.clock {
         // In seconds (`300+3`), as PGN's tag is read everywhere; the
         // room's `5+3` is minutes.

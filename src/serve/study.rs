@@ -4,11 +4,12 @@
 //! last sent and sends it back: each change is checked here again, so
 //! nothing the page says is trusted.
 
+use super::config::GameConfig;
 use super::view::{LegalMove, ResultView, must_capture};
-use super::wire::parse_variant;
+use super::wire::{RulesSetup, parse_variant};
 use bashni_host::pdn::{PdnGame, parse_pasted_pdn, result_token, today};
 use bashni_host::protocol::Command;
-use bashni_rules::{self as rules, Colour, RuleSet, Variant};
+use bashni_rules::{self as rules, Colour, Variant};
 use serde::Serialize;
 
 /// The most moves a line may have (a game the draw rules end is far
@@ -18,6 +19,7 @@ pub const MAX_STUDY_PLIES: usize = 1000;
 /// A line of moves from a start position, shown at `cursor`.
 #[derive(Clone, Debug)]
 pub struct Study {
+    config: GameConfig,
     line: rules::Game,
     shown: rules::Game,
     cursor: usize,
@@ -25,16 +27,24 @@ pub struct Study {
 
 impl Study {
     /// The study of `moves` from `fen` (the variant's start if none),
-    /// shown after `cursor` moves (all of them if none). The first thing
-    /// wrong is the error: the position, or the move by number.
+    /// played by `rules` (the variant's own if none), shown after
+    /// `cursor` moves (all of them if none). The first thing wrong is the
+    /// error: the rules, the position, or the move by number.
     pub fn new(
         variant: &str,
+        rules: Option<&RulesSetup>,
         fen: Option<&str>,
         moves: &[String],
         cursor: Option<usize>,
     ) -> Result<Study, String> {
         let variant = parse_variant(variant)?;
-        let start = start_game(variant, fen)?;
+        let config = match rules {
+            Some(rules) => rules
+                .check(variant)
+                .map_err(|e| format!("rules: {}", e.0))?,
+            None => GameConfig::new(variant),
+        };
+        let start = start_game(&config, fen)?;
         if moves.len() > MAX_STUDY_PLIES {
             return Err(format!("moves: at most {MAX_STUDY_PLIES}"));
         }
@@ -55,25 +65,34 @@ impl Study {
             shown.play(mv);
         }
         Ok(Study {
+            config,
             line,
             shown,
             cursor,
         })
     }
 
-    /// The first game of a PDN text, every move checked; shown at its end.
+    /// The first game of a PDN text, every move checked by the rules its
+    /// tags name (a room's game keeps its own); shown at its end.
     pub fn from_pdn(text: &str) -> Result<(Study, usize), String> {
         let games = parse_pasted_pdn(text).map_err(|e| format!("PDN: {e}"))?;
         let game = games.first().ok_or("PDN: no game in it")?;
         let variant = game.tag("Variant").unwrap_or("bashni").to_ascii_lowercase();
-        let study = Study::new(&variant, game.tag("FEN"), &game.moves, None)
+        let rules =
+            rules_of_tags(game, parse_variant(&variant)?).map_err(|e| format!("PDN: {e}"))?;
+        let study = Study::new(&variant, Some(&rules), game.tag("FEN"), &game.moves, None)
             .map_err(|e| format!("PDN: {e}"))?;
         Ok((study, games.len()))
     }
 
     /// The variant played.
     pub fn variant(&self) -> Variant {
-        self.line.rules().variant
+        self.config.variant
+    }
+
+    /// The rules the line is played by.
+    pub fn config(&self) -> &GameConfig {
+        &self.config
     }
 
     /// The `position` command of the position shown, for the engine.
@@ -117,7 +136,9 @@ impl Study {
             ("Variant", self.variant().to_string()),
         ];
         PdnGame::new(
-            tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+            (tags.into_iter().chain(self.config.pdn_tags()))
+                .map(|(n, v)| (n.to_string(), v))
+                .collect(),
             self.line.moves().iter().map(ToString::to_string).collect(),
             result,
         )
@@ -130,6 +151,7 @@ impl Study {
         let over = self.shown.result();
         StudyView {
             variant: self.variant().name(),
+            rules: RulesSetup::of(&self.config),
             start_fen: self.line.start().to_fen(),
             fen: position.to_fen(),
             moves: self.line.moves().iter().map(ToString::to_string).collect(),
@@ -153,9 +175,34 @@ impl Study {
     }
 }
 
+/// The rules a PDN game's tags name (as [`GameConfig::pdn_tags`] writes
+/// them): each tag missing is the variant's own rule (a record from
+/// elsewhere names none).
+fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String> {
+    let mut rules = RulesSetup::of(&GameConfig::new(variant));
+    if let Some(landing) = game.tag("KingLanding") {
+        rules.king_landing = landing.to_ascii_lowercase();
+    }
+    if let Some(forced) = game.tag("ForcedCapture") {
+        rules.forced_capture = (forced.to_ascii_lowercase().parse())
+            .map_err(|_| format!("ForcedCapture '{}': true or false", clip(forced)))?;
+    }
+    for (tag, value) in [
+        ("NoProgressPlies", &mut rules.no_progress_plies),
+        ("MaxPlies", &mut rules.max_plies),
+        ("Repetitions", &mut rules.repetitions),
+    ] {
+        if let Some(text) = game.tag(tag) {
+            *value = (text.trim().parse())
+                .map_err(|_| format!("{tag} '{}': a number of plies, 0 for off", clip(text)))?;
+        }
+    }
+    Ok(rules)
+}
+
 /// The game before its first move: the variant's start, or `fen`.
-fn start_game(variant: Variant, fen: Option<&str>) -> Result<rules::Game, String> {
-    let rules = RuleSet::new(variant);
+fn start_game(config: &GameConfig, fen: Option<&str>) -> Result<rules::Game, String> {
+    let rules = config.rules();
     match fen.map(str::trim).filter(|f| !f.is_empty()) {
         None => Ok(rules::Game::new(rules)),
         Some(fen) => {
@@ -174,6 +221,8 @@ fn clip(text: &str) -> String {
 pub struct StudyView {
     /// `bashni` or `lasca`.
     pub variant: &'static str,
+    /// The rules the line is played by, for the page to send back.
+    pub rules: RulesSetup,
     /// The position before the first move.
     pub start_fen: String,
     /// The position shown.
@@ -209,7 +258,7 @@ mod tests {
     #[test]
     fn a_line_is_shown_at_its_cursor() {
         let line = texts(&["c3-d4", "f6-g5"]);
-        let study = Study::new("bashni", None, &line, Some(1)).expect("legal");
+        let study = Study::new("bashni", None, None, &line, Some(1)).expect("legal");
         let view = study.view();
         assert_eq!(
             (view.cursor, view.moves.len(), view.to_move),
@@ -225,7 +274,7 @@ mod tests {
     #[test]
     fn the_first_wrong_thing_is_named() {
         let error = |variant, fen, moves: &[&str], cursor| {
-            Study::new(variant, fen, &texts(moves), cursor).expect_err("refused")
+            Study::new(variant, None, fen, &texts(moves), cursor).expect_err("refused")
         };
         assert!(error("chess", None, &[], None).starts_with("variant"));
         assert!(error("bashni", Some("W:a2w 0 1"), &[], None).contains("a2"));
@@ -235,7 +284,8 @@ mod tests {
 
     #[test]
     fn captures_list_their_landings_and_jumped_squares() {
-        let study = Study::new("bashni", Some("W:c3w,d4b,f6b 0 1"), &[], None).expect("valid");
+        let study =
+            Study::new("bashni", None, Some("W:c3w,d4b,f6b 0 1"), &[], None).expect("valid");
         let legal = study.view().legal;
         assert_eq!(legal.len(), 1);
         assert_eq!(
@@ -248,7 +298,7 @@ mod tests {
     #[test]
     fn a_lasca_line_goes_out_as_pdn_and_comes_back() {
         let line = texts(&["a3-b4", "c5xa3"]);
-        let study = Study::new("lasca", None, &line, None).expect("legal");
+        let study = Study::new("lasca", None, None, &line, None).expect("legal");
         let (back, games) = Study::from_pdn(&study.to_pdn()).expect("reads back");
         assert_eq!((back.variant(), games), (Variant::Lasca, 1));
         assert_eq!(back.fen(), study.fen());
@@ -271,8 +321,36 @@ mod tests {
     }
 
     #[test]
+    fn a_game_is_read_by_the_rules_its_tags_name() {
+        // White could take d4, but the room did not force captures.
+        let pdn = |forced: &str| {
+            format!(
+                "[Variant \"bashni\"]\n[FEN \"W:c3w,g3w,d4b,h8b 0 1\"]\n[ForcedCapture \"{forced}\"]\n1. g3-h4 *\n"
+            )
+        };
+        let (study, _) = Study::from_pdn(&pdn("false")).expect("legal where captures are free");
+        assert!(!study.view().rules.forced_capture);
+        assert!(study.to_pdn().contains("[ForcedCapture \"false\"]"));
+        let (back, _) = Study::from_pdn(&study.to_pdn()).expect("reads back");
+        assert_eq!(back.config(), study.config());
+        let forced = Study::from_pdn(&pdn("true")).expect_err("a capture is compulsory");
+        assert!(forced.starts_with("PDN: move 1 'g3-h4'"), "{forced}");
+        let unread = Study::from_pdn(&pdn("maybe")).expect_err("no such rule");
+        assert_eq!(unread, "PDN: ForcedCapture 'maybe': true or false");
+        // The page sends the rules back with the line; they are checked.
+        let rules = RulesSetup {
+            king_landing: "free".into(),
+            ..study.view().rules
+        };
+        let lasca = Study::new("lasca", Some(&rules), None, &[], None)
+            .expect_err("Lasca's kings do not fly");
+        assert!(lasca.starts_with("rules: king_landing"), "{lasca}");
+    }
+
+    #[test]
     fn a_side_without_moves_has_lost() {
-        let study = Study::new("bashni", Some("W:a1w,c3b,b2b 0 1"), &[], None).expect("valid");
+        let study =
+            Study::new("bashni", None, Some("W:a1w,c3b,b2b 0 1"), &[], None).expect("valid");
         assert!(study.is_over());
         assert!(study.view().legal.is_empty());
         assert!(study.view().result.is_some_and(|r| r.result == "0-2"));

@@ -115,6 +115,9 @@ pub enum ClientMessage {
         /// How many of them the board shows (all if none).
         #[serde(default)]
         cursor: Option<usize>,
+        /// The rules the line is played by (the variant's own if none).
+        #[serde(default)]
+        rules: Option<RulesSetup>,
     },
     /// Put the first game of this PDN text on the analysis board.
     StudyPdn {
@@ -212,27 +215,40 @@ fn default_king_landing() -> String {
     "continue".into()
 }
 
-/// The strengths a client may pick from, as the server announces them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct StrengthRanges {
-    /// `Skill Level` from, to.
-    pub skill: (u32, u32),
-    /// `UCI_Elo` from, to.
-    pub elo: (u32, u32),
+/// A game's rules as the page sends them (a room's, or the analysis
+/// board's line's), and as the analysis board is sent them back.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSetup {
+    /// Whether captures are compulsory.
+    pub forced_capture: bool,
+    /// `continue` or `free` (where a flying king lands).
+    #[serde(default = "default_king_landing")]
+    pub king_landing: String,
+    /// Draw after this many plies without a capture or a man move (0: off).
+    pub no_progress_plies: u32,
+    /// Draw when a position occurs this often (0: off; 3 is threefold).
+    pub repetitions: u32,
+    /// Draw after this many plies in all (0: off).
+    #[serde(default)]
+    pub max_plies: u32,
 }
 
-impl RoomSetup {
-    /// The room's configuration and the creator's colour (`None`: drawn at
-    /// random by the caller), or what is wrong with the setup.
-    pub fn check(
-        &self,
-        ranges: &StrengthRanges,
-    ) -> Result<(RoomConfig, Option<Colour>), WireError> {
+impl RulesSetup {
+    /// The rules of `game`, as the page sends them.
+    pub fn of(game: &GameConfig) -> RulesSetup {
+        RulesSetup {
+            forced_capture: game.forced_capture,
+            king_landing: game.king_landing.to_string(),
+            no_progress_plies: game.draw.no_progress_plies,
+            repetitions: game.draw.repetitions,
+            max_plies: game.draw.max_plies,
+        }
+    }
+
+    /// The game these rules make in `variant`, or what is wrong with them.
+    pub fn check(&self, variant: Variant) -> Result<GameConfig, WireError> {
         let bad = |what: &str| Err(WireError(what.to_owned()));
-        let variant: Variant = match self.variant.parse() {
-            Ok(v) => v,
-            Err(_) => return bad("variant: bashni or lasca"),
-        };
         let king_landing: KingLanding = match self.king_landing.parse() {
             Ok(k) => k,
             Err(_) => return bad("king_landing: continue or free"),
@@ -264,6 +280,52 @@ impl RoomSetup {
                 "max_plies: 0 (off) or at least {MIN_GAME_PLIES}"
             )));
         }
+        Ok(GameConfig {
+            forced_capture: self.forced_capture,
+            king_landing,
+            draw: DrawRules {
+                no_progress_plies: self.no_progress_plies,
+                max_plies: self.max_plies,
+                repetitions: self.repetitions,
+            },
+            ..GameConfig::new(variant)
+        })
+    }
+}
+
+/// The strengths a client may pick from, as the server announces them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StrengthRanges {
+    /// `Skill Level` from, to.
+    pub skill: (u32, u32),
+    /// `UCI_Elo` from, to.
+    pub elo: (u32, u32),
+}
+
+impl RoomSetup {
+    /// The game's rules chosen.
+    fn rules(&self) -> RulesSetup {
+        RulesSetup {
+            forced_capture: self.forced_capture,
+            king_landing: self.king_landing.clone(),
+            no_progress_plies: self.no_progress_plies,
+            repetitions: self.repetitions,
+            max_plies: self.max_plies,
+        }
+    }
+
+    /// The room's configuration and the creator's colour (`None`: drawn at
+    /// random by the caller), or what is wrong with the setup.
+    pub fn check(
+        &self,
+        ranges: &StrengthRanges,
+    ) -> Result<(RoomConfig, Option<Colour>), WireError> {
+        let bad = |what: &str| Err(WireError(what.to_owned()));
+        let variant: Variant = match self.variant.parse() {
+            Ok(v) => v,
+            Err(_) => return bad("variant: bashni or lasca"),
+        };
+        let game = self.rules().check(variant)?;
         let colour = match self.colour.as_str() {
             "random" => None,
             name => match Colour::from_name(name) {
@@ -275,16 +337,6 @@ impl RoomSetup {
             None => None,
             Some(text) if text.trim().is_empty() => None,
             Some(text) => Some(parse_clock(text)?),
-        };
-        let game = GameConfig {
-            forced_capture: self.forced_capture,
-            king_landing,
-            draw: DrawRules {
-                no_progress_plies: self.no_progress_plies,
-                max_plies: self.max_plies,
-                repetitions: self.repetitions,
-            },
-            ..GameConfig::new(variant)
         };
         let opponent = self.opponent(ranges)?;
         Ok((

@@ -34,12 +34,18 @@ export class Lobby {
   }
 
   // Create the next room from `fen` (a position of `variant` from the
-  // analysis board), or from the usual start with none.
-  startFrom(variant, fen) {
+  // analysis board), or from the usual start with none; the captures
+  // and king landings as the line was played (the draw rules stay the
+  // form's).
+  startFrom(variant, fen, rules) {
     this.start = fen;
     $("start-from").hidden = !fen;
     $("start-fen").textContent = fen || "";
     if (variant) $("variant").value = variant;
+    if (rules) {
+      $("forced-capture").checked = rules.forced_capture;
+      $("king-landing").value = rules.king_landing;
+    }
     $("variant").disabled = Boolean(fen);
     this.syncVariant();
   }

@@ -68,8 +68,8 @@ const app = {
     editor.load(variant, fen);
     go("/editor");
   },
-  playFrom: (variant, fen) => {
-    lobby.startFrom(variant, fen);
+  playFrom: (variant, fen, rules) => {
+    lobby.startFrom(variant, fen, rules);
     go("/");
   },
   editorWaits: false,

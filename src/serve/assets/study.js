@@ -9,7 +9,7 @@
 import { $, colourWord, fill, h, readJson, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
-import { boardSize, fillVariants } from "./variants.js";
+import { boardSize, fillVariants, rulesText } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
 import { numberedLine } from "./numbering.js";
 
@@ -19,7 +19,7 @@ const SEND_GAP_MS = 100;
 const STUDY_KEY = "bashni.study";
 
 export class Study {
-  // app: {send(message), welcome, go(path), playFrom(variant, fen), edit(variant, fen)}
+  // app: {send(message), welcome, go(path), playFrom(variant, fen, rules), edit(variant, fen)}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -37,7 +37,7 @@ export class Study {
     click("study-flip", () => { this.flipped = !this.flipped; this.draw(); });
     click("study-new", () => this.newGame($("study-variant").value));
     click("study-edit", () => this.state && app.edit(this.state.variant, this.state.fen));
-    click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen));
+    click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen, this.state.rules));
     click("study-analyse", () => this.analyse());
     click("study-stop", () => this.stop());
     click("study-export", () => app.send({ type: "study_export" }));
@@ -57,7 +57,7 @@ export class Study {
   // board for a new connection).
   enter() {
     const s = this.state ?? readJson(STUDY_KEY);
-    if (s) this.send(s.variant, s.start_fen, s.moves, s.cursor);
+    if (s) this.send(s);
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
   }
 
@@ -70,13 +70,16 @@ export class Study {
   }
 
   newGame(variant) {
-    this.send(variant, null, [], 0);
+    this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null });
   }
 
   // Ask for a line; at most one request per SEND_GAP_MS goes out, the
   // newest winning, so a held arrow key stays within the server's rate.
-  send(variant, fen, moves, cursor) {
-    this.queued = { type: "study_position", variant, fen, moves, cursor };
+  // `line`: {variant, start_fen, moves, cursor, rules}, as the server
+  // sent it (rules null: the variant's own).
+  send(line) {
+    const { variant, start_fen: fen, moves, cursor, rules } = line;
+    this.queued = { type: "study_position", variant, fen, moves, cursor, rules };
     if (!this.timer) this.flush();
   }
 
@@ -94,14 +97,14 @@ export class Study {
     const s = this.state;
     if (!s) return;
     const moves = [...s.moves.slice(0, s.cursor), text];
-    this.send(s.variant, s.start_fen, moves, moves.length);
+    this.send({ ...s, moves, cursor: moves.length });
   }
 
   goTo(ply) {
     const s = this.state;
     if (!s) return;
     const cursor = Math.max(0, Math.min(s.moves.length, ply));
-    if (cursor !== s.cursor) this.send(s.variant, s.start_fen, s.moves, cursor);
+    if (cursor !== s.cursor) this.send({ ...s, cursor });
   }
 
   step(delta) {
@@ -121,8 +124,8 @@ export class Study {
   show(state) {
     const moved = !this.state || this.state.fen !== state.fen;
     this.state = state;
-    const { variant, start_fen, moves, cursor } = state;
-    localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor }));
+    const { variant, start_fen, moves, cursor, rules } = state;
+    localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules }));
     this.draw();
     this.moves();
     const s = state;
@@ -131,6 +134,7 @@ export class Study {
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
     if (s.note) status += ` ${s.note}`;
     $("study-status").textContent = status;
+    $("study-rules").textContent = `Rules: ${rulesText(s.rules)}`;
     // A game over in the position shown cannot be played on from it.
     $("study-play").disabled = Boolean(s.result);
     $("study-play").title = s.result ? "The game is over in this position." : "";
