@@ -507,6 +507,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 if plies == 2 || plies == 4 {
                     let shown = ann.execute("return !document.getElementById('takeback').hidden", vec![]).await.expect("script");
                     assert_eq!(shown, json!(plies == 4), "Ann's takeback after {plies} plies");
+                    // No engine's help for a game going on.
+                    let study = ann.execute("return document.getElementById('to-study').hidden", vec![]).await.expect("script");
+                    assert_eq!(study, json!(true), "no analysis board during the game");
                 }
             } else {
                 tokio::time::sleep(std::time::Duration::from_millis(30)).await;
@@ -537,6 +540,14 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, "return document.querySelector('#graph line.cursor') !== null", "the move marked on the graph").await;
         screenshot(ann, &screenshot_path("serve-analysis.png")).await;
         click(ann, "#replay-live").await;
+        // The finished game goes to the analysis board whole, with its
+        // rules (the room's 15-move draw, not the variant's own).
+        let end = ann.execute("return document.getElementById('board').dataset.fen", vec![]).await.expect("script");
+        click(ann, "#to-study").await;
+        let study_end = format!("return document.body.dataset.view === 'study' && document.querySelectorAll('#study-moves .move').length === {plies} && document.getElementById('study-board').dataset.fen === {end}");
+        wait_for(ann, &study_end, "the game on the analysis board").await;
+        let rules = text_of(ann, "#study-rules").await;
+        assert!(rules.contains("15-move draw"), "{rules}");
 
         // The watcher's name stayed text (Cat is no seat, so check the
         // lobby's copy of a markup name instead: Cat creates a room).

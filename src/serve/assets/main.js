@@ -68,6 +68,12 @@ const app = {
     editor.load(variant, fen);
     go("/editor");
   },
+  // A game to the analysis board, {variant, start_fen, moves, cursor,
+  // rules}: it opens there as a reload would find it.
+  study: (line) => {
+    study.load(line);
+    app.leaveTo("/analysis");
+  },
   playFrom: (variant, fen, rules) => {
     lobby.startFrom(variant, fen, rules);
     go("/");

@@ -27,7 +27,7 @@ function plyText(startFen, ply, text, total) {
 }
 
 export class Room {
-  // app: {send(message), name(), welcome, device, seat(roomId), reopen(), leaveTo(path)}
+  // app: {send(message), name(), welcome, device, seat(roomId), reopen(), leaveTo(path), study(line)}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -45,6 +45,7 @@ export class Room {
     act("decline-takeback", "decline_takeback");
     act("rematch", "rematch");
     act("analyse", "analyse");
+    $("to-study").addEventListener("click", () => this.toStudy());
     $("cancel").addEventListener("click", () => this.app.leaveTo("/"));
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
@@ -390,6 +391,21 @@ export class Room {
     // In a ladder run the rematch is the next rival's game.
     $("rematch").textContent = s.ladder ? `Play rival ${s.ladder.rival}` : rematch;
     $("analyse").hidden = !s.may_analyse;
+    // Only a finished game: no help from an engine in a game going on.
+    $("to-study").hidden = !(this.replay.game ? this.replay.game.result : s.phase === "over");
+  }
+
+  // The game shown to the analysis board: its start, its moves up to the
+  // one shown, and its rules.
+  toStudy() {
+    const s = this.state;
+    const r = this.replay;
+    const { variant, forced_capture, king_landing, no_progress_plies, repetitions, max_plies } = s.config;
+    const line = r.game
+      ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply }
+      : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length };
+    const rules = { forced_capture, king_landing, no_progress_plies, repetitions, max_plies };
+    this.app.study({ variant, ...line, rules });
   }
 
   // The move list of the game shown (the live one, or a replay's), with

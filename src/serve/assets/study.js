@@ -61,6 +61,12 @@ export class Study {
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
   }
 
+  // Open `line` (as `send` takes it) when the board is entered next.
+  load(line) {
+    this.state = null;
+    localStorage.setItem(STUDY_KEY, JSON.stringify(line));
+  }
+
   // The server refused a line: a kept one that no longer reads gives
   // way to a new game.
   refused() {
