@@ -11,7 +11,7 @@ use super::config::{Opponent, RoomConfig, Strength};
 use super::ladder::seat_name_in_game;
 use super::room::{Allowed, Phase, Room};
 use super::study::StudyView;
-use super::wire::{StrengthRanges, clock_text};
+use super::wire::{RulesSetup, StrengthRanges, clock_text};
 use bashni_host::info::Info;
 use bashni_rules::{Colour, Move, Position, Variant};
 use serde::{Serialize, Serializer};
@@ -234,16 +234,9 @@ pub fn must_capture(position: &Position) -> bool {
 pub struct ConfigView {
     /// `bashni` or `lasca`.
     pub variant: &'static str,
-    /// Whether captures are compulsory.
-    pub forced_capture: bool,
-    /// `continue` or `free`.
-    pub king_landing: String,
-    /// Draw after this many plies without progress (0: off).
-    pub no_progress_plies: u32,
-    /// Draw on this repetition (0: off).
-    pub repetitions: u32,
-    /// Draw after this many plies (0: off).
-    pub max_plies: u32,
+    /// The game's rules, as a new room's setup or the analysis board
+    /// takes them.
+    pub rules: RulesSetup,
     /// `M+S`, or none.
     pub clock: Option<String>,
     /// `anyone`, `link` or `engine`.
@@ -264,11 +257,7 @@ impl ConfigView {
         };
         ConfigView {
             variant: config.game.variant.name(),
-            forced_capture: config.game.forced_capture,
-            king_landing: config.game.king_landing.to_string(),
-            no_progress_plies: config.game.draw.no_progress_plies,
-            repetitions: config.game.draw.repetitions,
-            max_plies: config.game.draw.max_plies,
+            rules: RulesSetup::of(&config.game),
             clock: config.clock.as_ref().map(clock_text),
             opponent: config.opponent.kind(),
             skill,

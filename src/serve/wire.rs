@@ -179,19 +179,8 @@ impl ClientMessage {
 pub struct RoomSetup {
     /// `bashni` or `lasca`.
     pub variant: String,
-    /// Whether captures are compulsory.
-    pub forced_capture: bool,
-    /// `continue` or `free` (where a flying king lands).
-    #[serde(default = "default_king_landing")]
-    pub king_landing: String,
-    /// Draw after this many plies without a capture or a man move (0: off;
-    /// the usual 15 moves are 30 plies).
-    pub no_progress_plies: u32,
-    /// Draw when a position occurs this often (0: off; 3 is threefold).
-    pub repetitions: u32,
-    /// Draw after this many plies in all (0: off).
-    #[serde(default)]
-    pub max_plies: u32,
+    /// The game's rules.
+    pub rules: RulesSetup,
     /// `M+S`: minutes each plus seconds per move (`5+3`), or none.
     #[serde(default)]
     pub clock: Option<String>,
@@ -215,7 +204,7 @@ fn default_king_landing() -> String {
     "continue".into()
 }
 
-/// A game's rules as the page sends them (a room's, or the analysis
+/// A game's rules as the page sends them (a new room's, or the analysis
 /// board's line's), and as the analysis board is sent them back.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -225,7 +214,8 @@ pub struct RulesSetup {
     /// `continue` or `free` (where a flying king lands).
     #[serde(default = "default_king_landing")]
     pub king_landing: String,
-    /// Draw after this many plies without a capture or a man move (0: off).
+    /// Draw after this many plies without a capture or a man move (0: off;
+    /// the usual 15 moves are 30 plies).
     pub no_progress_plies: u32,
     /// Draw when a position occurs this often (0: off; 3 is threefold).
     pub repetitions: u32,
@@ -303,17 +293,6 @@ pub struct StrengthRanges {
 }
 
 impl RoomSetup {
-    /// The game's rules chosen.
-    fn rules(&self) -> RulesSetup {
-        RulesSetup {
-            forced_capture: self.forced_capture,
-            king_landing: self.king_landing.clone(),
-            no_progress_plies: self.no_progress_plies,
-            repetitions: self.repetitions,
-            max_plies: self.max_plies,
-        }
-    }
-
     /// The room's configuration and the creator's colour (`None`: drawn at
     /// random by the caller), or what is wrong with the setup.
     pub fn check(
@@ -325,7 +304,7 @@ impl RoomSetup {
             Ok(v) => v,
             Err(_) => return bad("variant: bashni or lasca"),
         };
-        let game = self.rules().check(variant)?;
+        let game = self.rules.check(variant)?;
         let colour = match self.colour.as_str() {
             "random" => None,
             name => match Colour::from_name(name) {
@@ -447,11 +426,13 @@ mod tests {
     fn setup() -> RoomSetup {
         RoomSetup {
             variant: "bashni".into(),
-            forced_capture: true,
-            king_landing: "continue".into(),
-            no_progress_plies: 30,
-            repetitions: 3,
-            max_plies: 0,
+            rules: RulesSetup {
+                forced_capture: true,
+                king_landing: "continue".into(),
+                no_progress_plies: 30,
+                repetitions: 3,
+                max_plies: 0,
+            },
             clock: Some("5+3".into()),
             colour: "white".into(),
             opponent: "anyone".into(),
@@ -528,8 +509,11 @@ mod tests {
         };
         assert!(skill_for_people.check(&ranges()).is_err());
         let plies = |no_progress_plies, max_plies| RoomSetup {
-            no_progress_plies,
-            max_plies,
+            rules: RulesSetup {
+                no_progress_plies,
+                max_plies,
+                ..setup().rules
+            },
             ..setup()
         };
         for (wrong, field) in [
@@ -545,7 +529,10 @@ mod tests {
         }
         let landing = |variant: &str, king_landing: &str| RoomSetup {
             variant: variant.into(),
-            king_landing: king_landing.into(),
+            rules: RulesSetup {
+                king_landing: king_landing.into(),
+                ..setup().rules
+            },
             ..setup()
         };
         assert!(landing("bashni", "free").check(&ranges()).is_ok());

@@ -217,8 +217,9 @@ pub fn crash_once_engine(marker: &std::path::Path) -> String {
 /// A room setup as the page's form sends it.
 pub fn setup(opponent: &str, clock: Option<&str>, colour: &str) -> Value {
     json!({
-        "variant": "bashni", "forced_capture": true, "king_landing": "continue",
-        "no_progress_plies": 30, "repetitions": 3, "max_plies": 0,
+        "variant": "bashni",
+        "rules": {"forced_capture": true, "king_landing": "continue",
+                  "no_progress_plies": 30, "repetitions": 3, "max_plies": 0},
         "clock": clock, "colour": colour, "opponent": opponent
     })
 }

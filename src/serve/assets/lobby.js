@@ -139,11 +139,13 @@ export class Lobby {
     this.saveForm();
     const setup = {
       variant: $("variant").value,
-      forced_capture: $("forced-capture").checked,
-      king_landing: this.kingLanding(),
-      no_progress_plies: $("no-progress-on").checked ? 2 * Number($("no-progress-moves").value) : 0,
-      repetitions: $("threefold").checked ? 3 : 0,
-      max_plies: 0,
+      rules: {
+        forced_capture: $("forced-capture").checked,
+        king_landing: this.kingLanding(),
+        no_progress_plies: $("no-progress-on").checked ? 2 * Number($("no-progress-moves").value) : 0,
+        repetitions: $("threefold").checked ? 3 : 0,
+        max_plies: 0,
+      },
       clock: $("clock").value || null,
       colour: $("colour").value,
       opponent: $("opponent").value,
@@ -168,7 +170,7 @@ export class Lobby {
       const watch = h("button", { class: "watch", onclick: () => this.app.watch(room.id) }, mine ? "Your game" : "Watch");
       return h("tr", { dataset: { room: room.id } },
         h("td", {}, variantTitle(this.app.welcome, room.config.variant)),
-        h("td", {}, rulesText(room.config)),
+        h("td", {}, rulesText(room.config.rules)),
         h("td", {}, room.config.clock ?? "—"),
         h("td", { class: "players" }, players),
         h("td", {}, String(room.watchers)),

@@ -112,11 +112,7 @@ export class Room {
     const variant = variantInfo(this.app.welcome, c.variant);
     const setup = {
       variant: c.variant,
-      forced_capture: c.forced_capture,
-      king_landing: c.king_landing,
-      no_progress_plies: c.no_progress_plies,
-      repetitions: c.repetitions,
-      max_plies: c.max_plies,
+      rules: c.rules,
       clock: c.clock,
       colour: "random",
       opponent: c.opponent,
@@ -200,7 +196,7 @@ export class Room {
     });
     document.body.dataset.phase = s.phase;
     document.body.dataset.seated = colour ? "yes" : "no";
-    $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config)}`;
+    $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config.rules)}`;
     this.players(colour);
     this.ladder();
     this.status(colour, myTurn);
@@ -400,12 +396,10 @@ export class Room {
   toStudy() {
     const s = this.state;
     const r = this.replay;
-    const { variant, forced_capture, king_landing, no_progress_plies, repetitions, max_plies } = s.config;
     const line = r.game
       ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply }
       : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length };
-    const rules = { forced_capture, king_landing, no_progress_plies, repetitions, max_plies };
-    this.app.study({ variant, ...line, rules });
+    this.app.study({ variant: s.config.variant, ...line, rules: s.config.rules });
   }
 
   // The move list of the game shown (the live one, or a replay's), with

@@ -24,11 +24,12 @@ export function fillVariants(select, welcome) {
   fill(select, welcome.variants.map((v) => h("option", { value: v.name }, v.title)));
 }
 
-export function rulesText(config) {
-  const parts = [config.forced_capture ? "forced capture" : "captures optional"];
-  if (config.no_progress_plies) parts.push(`${config.no_progress_plies / 2}-move draw`);
-  if (config.repetitions) parts.push(config.repetitions === 3 ? "threefold" : `${config.repetitions}-fold`);
-  if (config.max_plies) parts.push(`${config.max_plies} plies`);
-  if (config.king_landing !== "continue") parts.push("free king landing");
+// The rules in a few words, as a room's title says them.
+export function rulesText(rules) {
+  const parts = [rules.forced_capture ? "forced capture" : "captures optional"];
+  if (rules.no_progress_plies) parts.push(`${rules.no_progress_plies / 2}-move draw`);
+  if (rules.repetitions) parts.push(rules.repetitions === 3 ? "threefold" : `${rules.repetitions}-fold`);
+  if (rules.max_plies) parts.push(`${rules.max_plies} plies`);
+  if (rules.king_landing !== "continue") parts.push("free king landing");
   return parts.join(", ");
 }
