@@ -210,6 +210,7 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
     let mut game = PdnGame::default();
     let mut move_text = String::new();
     let mut in_moves = false;
+    let mut end = MoveTextEnd::default();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.starts_with('[') && !in_moves {
@@ -224,15 +225,14 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
         in_moves = true;
         move_text += line;
         move_text.push('\n');
-        // A game ends with its result token outside a comment.
-        let tokens = tokenize(&move_text);
-        if let Some(tokens) = tokens
-            && let Some(Token::Word(last)) = tokens.last()
-            && result_of(last).is_some()
+        end.read(line);
+        if end.is_result()
+            && let Some(tokens) = tokenize(&move_text)
         {
             fill_moves(&mut game, tokens);
             games.push(std::mem::take(&mut game));
             move_text.clear();
+            end = MoveTextEnd::default();
             in_moves = false;
         }
     }
@@ -247,6 +247,49 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
         games.push(game);
     }
     Ok(games)
+}
+
+/// How a game's move text read so far ends: inside a comment or not, and
+/// its last token if that is a word. Kept line by line as `tokenize`
+/// would split the text, so that finding where a game ends (its result
+/// word outside a comment) reads each line once; tokenizing the whole
+/// text again after every line made a long paste quadratic.
+#[derive(Default)]
+struct MoveTextEnd {
+    in_comment: bool,
+    last_word: Option<String>,
+}
+
+impl MoveTextEnd {
+    fn read(&mut self, line: &str) {
+        let mut in_word = false;
+        for c in line.chars() {
+            if self.in_comment {
+                self.in_comment = c != '}';
+            } else if c == '{' {
+                self.in_comment = true;
+                self.last_word = None;
+                in_word = false;
+            } else if c.is_whitespace() {
+                in_word = false;
+            } else {
+                let word = self.last_word.get_or_insert_default();
+                if !in_word {
+                    word.clear();
+                    in_word = true;
+                }
+                word.push(c);
+            }
+        }
+    }
+
+    fn is_result(&self) -> bool {
+        !self.in_comment
+            && self
+                .last_word
+                .as_deref()
+                .is_some_and(|w| result_of(w).is_some())
+    }
 }
 
 /// Moves, marks and comments of one game from its tokens (the last is the
@@ -403,6 +446,24 @@ mod tests {
         assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4\n").is_err());
         assert!(parse_pdn("[FEN \"W:a1w\"]\n\n1. c3-d4 {open 1-1\n").is_err());
         assert!(parse_pdn("[FEN W]\n").is_err());
+    }
+
+    #[test]
+    fn a_game_ends_at_its_result_outside_comments_whatever_the_lines() {
+        // A result inside a comment, even one over several lines, or
+        // glued to a comment's end, is not the game's end; the next is.
+        let text = "1. c3-d4 {they agreed\n1-1 but} f6-e5 {no}2-0\n[FEN \"W:a1w\"]\n1. a1-b2 1-1\n";
+        let games = parse_pdn(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, vec!["c3-d4", "f6-e5"]);
+        assert_eq!((games[0].result.as_str(), games[1].result.as_str()), ("2-0", "1-1"));
+        // A word made of a result and more is a move, not the end.
+        let games = parse_pasted_pdn("1. c3-d4\n1-1x\n").unwrap();
+        assert_eq!(games[0].result, "*");
+        // Many short lines read once each (a 32 KB paste was quadratic).
+        let lines = "c3-d4\n".repeat(20_000);
+        let games = parse_pasted_pdn(&lines).unwrap();
+        assert_eq!(games[0].moves.len(), 20_000);
     }
 
     #[test]
