@@ -70,6 +70,36 @@ const STORE_RETRY: Duration = Duration::from_secs(1);
 /// The time an engine seat thinks per move in a room without a clock.
 const ENGINE_MOVETIME_MS: u64 = 1000;
 
+/// The most time left, and the most increment, an engine seat is shown
+/// on a room's clock: it thinks seconds a move whatever the clock (as
+/// lichess's engines do), so that rooms with long clocks cannot hold the
+/// pool's engines for hours, and an engine left searching by a killed
+/// server soon ends.
+const ENGINE_CLOCK_CAP_MS: u64 = 60_000;
+const ENGINE_INCREMENT_CAP_MS: u64 = 3_000;
+
+/// The clock as an engine seat is shown it: capped at
+/// [`ENGINE_CLOCK_CAP_MS`] and [`ENGINE_INCREMENT_CAP_MS`].
+fn engine_clock(go: Go) -> Go {
+    let (time, inc) = (ENGINE_CLOCK_CAP_MS, ENGINE_INCREMENT_CAP_MS);
+    match go {
+        Go::Clock {
+            wtime,
+            btime,
+            winc,
+            binc,
+            moves_to_go,
+        } => Go::Clock {
+            wtime: wtime.min(time),
+            btime: btime.min(time),
+            winc: winc.min(inc),
+            binc: binc.min(inc),
+            moves_to_go,
+        },
+        other => other,
+    }
+}
+
 /// What a player may do in their seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -776,12 +806,12 @@ impl Actor {
         })
     }
 
-    /// The search limit of an engine seat: the room's clocks, or a time
-    /// per move without one.
+    /// The search limit of an engine seat: the room's clocks (capped),
+    /// or a time per move without one.
     fn clock_go(&self) -> Go {
         self.room
             .engine_go(Instant::now())
-            .unwrap_or(Go::MoveTime(ENGINE_MOVETIME_MS))
+            .map_or(Go::MoveTime(ENGINE_MOVETIME_MS), engine_clock)
     }
 
     /// A ladder game has ended: record it for the run and store the run.
@@ -1035,6 +1065,25 @@ mod tests {
     use crate::serve::room::{EndReason, Outcome};
     use bashni_rules::Variant;
 
+    #[test]
+    fn an_engine_seat_sees_at_most_a_minute_and_three_seconds_a_move() {
+        let go = |wtime, btime, inc| Go::Clock {
+            wtime,
+            btime,
+            winc: inc,
+            binc: inc,
+            moves_to_go: None,
+        };
+        // Three hours plus three minutes a move read as a minute plus
+        // three seconds; what is under the caps stays.
+        let long = go(10_800_000, 10_000, 180_000);
+        assert_eq!(engine_clock(long), go(60_000, 10_000, 3_000));
+        assert_eq!(
+            engine_clock(go(5_000, 7_000, 2_000)),
+            go(5_000, 7_000, 2_000)
+        );
+        assert_eq!(engine_clock(Go::MoveTime(1000)), Go::MoveTime(1000));
+    }
     #[test]
     fn an_event_is_stored_as_it_happened_at_the_time_given() {
         let config = RoomConfig {

@@ -456,7 +456,10 @@ mod tests {
         let games = parse_pdn(text).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].moves, vec!["c3-d4", "f6-e5"]);
-        assert_eq!((games[0].result.as_str(), games[1].result.as_str()), ("2-0", "1-1"));
+        assert_eq!(
+            (games[0].result.as_str(), games[1].result.as_str()),
+            ("2-0", "1-1")
+        );
         // A word made of a result and more is a move, not the end.
         let games = parse_pasted_pdn("1. c3-d4\n1-1x\n").unwrap();
         assert_eq!(games[0].result, "*");
