@@ -10,7 +10,7 @@ use super::hub::{FindError, Hub, LadderStart};
 use super::room::Player;
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
-use super::wire::ClientMessage;
+use super::wire::{ClientMessage, clip};
 use axum::extract::ws::{Message, WebSocket};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -366,7 +366,7 @@ impl Connection {
             Ok(handle) => handle,
             Err(FindError::Missing(message)) => {
                 self.say(&ServerMessage::NoRoom {
-                    room: id,
+                    room: clip(id, 40),
                     message: &message,
                 });
                 return Ok(());

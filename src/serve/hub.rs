@@ -10,7 +10,7 @@ use super::room::{Player, Room};
 use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
-use super::wire::{RoomSetup, StrengthRanges, parse_variant};
+use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
 use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
 use rand::RngExt;
@@ -120,7 +120,7 @@ impl Hub {
         let unknown = || {
             FindError::Missing(format!(
                 "no room '{}' here: is the address right?",
-                id.chars().take(40).collect::<String>()
+                clip(id, 40)
             ))
         };
         if !is_hex128(id) {

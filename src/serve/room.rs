@@ -1126,6 +1126,10 @@ impl Room {
     /// `seat` asks to take back its last move.
     pub fn request_takeback(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
         let colour = self.may_ask_takeback(seat)?;
+        // Asked again while it waits: nothing new to tell or store.
+        if self.takeback_request == Some(colour) {
+            return Ok(Vec::new());
+        }
         self.takeback_request = Some(colour);
         Ok(vec![Event::TakebackRequested { by: colour }])
     }
@@ -1856,6 +1860,11 @@ mod tests {
             Ok(vec![Event::TakebackDeclined { by: Colour::White }])
         );
         room.request_takeback(0).expect("white asks");
+        assert_eq!(
+            room.request_takeback(0),
+            Ok(Vec::new()),
+            "asked again: no news"
+        );
         let events = room.accept_takeback(1, t0 + secs(20)).expect("accept");
         // White's third move and Black's reply are gone.
         assert!(matches!(events[..], [Event::TookBack { plies: 4, .. }]));

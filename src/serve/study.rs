@@ -6,7 +6,7 @@
 
 use super::config::GameConfig;
 use super::view::{LegalMove, ResultView, must_capture};
-use super::wire::{RulesSetup, parse_variant};
+use super::wire::{RulesSetup, clip, parse_variant};
 use bashni_host::pdn::{PdnGame, parse_pasted_pdn, result_token, today};
 use bashni_host::protocol::Command;
 use bashni_rules::{self as rules, Colour, Variant};
@@ -50,8 +50,14 @@ impl Study {
         }
         let mut line = start.clone();
         for (i, text) in moves.iter().enumerate() {
-            line.play_text(text)
-                .map_err(|e| format!("move {} '{}': {e}", i + 1, clip(text)))?;
+            line.play_text(text).map_err(|e| {
+                format!(
+                    "move {} '{}': {}",
+                    i + 1,
+                    clip(text, CLIP),
+                    clip(&e.to_string(), CLIP)
+                )
+            })?;
         }
         let cursor = cursor.unwrap_or(moves.len());
         if cursor > moves.len() {
@@ -185,7 +191,7 @@ fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String>
     }
     if let Some(forced) = game.tag("ForcedCapture") {
         rules.forced_capture = (forced.to_ascii_lowercase().parse())
-            .map_err(|_| format!("ForcedCapture '{}': true or false", clip(forced)))?;
+            .map_err(|_| format!("ForcedCapture '{}': true or false", clip(forced, CLIP)))?;
     }
     for (tag, value) in [
         ("NoProgressPlies", &mut rules.no_progress_plies),
@@ -193,8 +199,9 @@ fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String>
         ("Repetitions", &mut rules.repetitions),
     ] {
         if let Some(text) = game.tag(tag) {
-            *value = (text.trim().parse())
-                .map_err(|_| format!("{tag} '{}': a number of plies, 0 for off", clip(text)))?;
+            *value = (text.trim().parse()).map_err(|_| {
+                format!("{tag} '{}': a number of plies, 0 for off", clip(text, CLIP))
+            })?;
         }
     }
     Ok(rules)
@@ -205,16 +212,18 @@ fn start_game(config: &GameConfig, fen: Option<&str>) -> Result<rules::Game, Str
     let rules = config.rules();
     match fen.map(str::trim).filter(|f| !f.is_empty()) {
         None => Ok(rules::Game::new(rules)),
-        Some(fen) => {
-            rules::Game::from_fen(rules, fen).map_err(|e| format!("position '{}': {e}", clip(fen)))
-        }
+        Some(fen) => rules::Game::from_fen(rules, fen).map_err(|e| {
+            format!(
+                "position '{}': {}",
+                clip(fen, CLIP),
+                clip(&e.to_string(), CLIP)
+            )
+        }),
     }
 }
 
-/// A client's text, cut short for an error message.
-fn clip(text: &str) -> String {
-    text.chars().take(120).collect()
-}
+/// The most of a client's text an error message repeats.
+const CLIP: usize = 120;
 
 /// The analysis board as the page draws it.
 #[derive(Debug, Serialize)]
@@ -280,6 +289,14 @@ mod tests {
         assert!(error("bashni", Some("W:a2w 0 1"), &[], None).contains("a2"));
         assert!(error("bashni", None, &["c3-d4", "c3-d4"], None).starts_with("move 2 'c3-d4'"));
         assert!(error("bashni", None, &["c3-d4"], Some(2)).starts_with("cursor 2"));
+        // A long text is named, not sent back whole.
+        let long = "x".repeat(30_000);
+        let refused = error("bashni", None, &[long.as_str()], None);
+        assert!(
+            refused.starts_with("move 1 'xxx") && refused.len() < 300,
+            "{} bytes",
+            refused.len()
+        );
     }
 
     #[test]

@@ -200,6 +200,14 @@ pub struct RoomSetup {
     pub start: Option<String>,
 }
 
+/// A client's text cut to at most `chars` characters, for an answer that
+/// names it: a long text is not sent back whole.
+pub fn clip(text: &str, chars: usize) -> &str {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
 fn default_king_landing() -> String {
     "continue".into()
 }
@@ -384,7 +392,7 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, WireError> {
     let bad = || {
         WireError(format!(
             "clock '{}': minutes+seconds such as 5+3, minutes {} to {}, seconds {} to {}",
-            text.chars().take(20).collect::<String>(),
+            clip(text, 20),
             CLOCK_MINUTES.0,
             CLOCK_MINUTES.1,
             CLOCK_INCREMENT_SECONDS.0,
