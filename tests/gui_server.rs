@@ -115,6 +115,11 @@ async fn bad_messages_get_an_error_and_change_nothing() {
     let dir = TempDir::new("gui-bad");
     let server = gui(&dir, &[]);
     let mut page = server.page().await;
+    // Stopping an analysis before there is a board is answered too.
+    page.send(json!({"type": "study_stop"})).await;
+    let (answer, _) = page.until(|m| m["type"] == "error").await;
+    let text = answer["message"].as_str().expect("message");
+    assert!(text.starts_with("set up the analysis board first"), "{text}");
     let good = study(&mut page, position("bashni", None, &["c3-d4"])).await;
     assert_eq!(good["type"], "study", "{good}");
     let refusals = [

@@ -62,7 +62,7 @@ impl Desk {
             }
             ClientMessage::StudyExport => Ok(vec![self.pdn()?]),
             ClientMessage::StudyAnalyse { lines } => Ok(vec![self.analyse(lines)?]),
-            ClientMessage::StudyStop => Ok(self.stop()?.into_iter().collect()),
+            ClientMessage::StudyStop => Ok(vec![self.stop()?]),
             _ => Err("not a message of the analysis board".into()),
         }
     }
@@ -132,12 +132,10 @@ impl Desk {
 
     /// Stop the analysis, if one runs; the status message to send, for
     /// the board's position (an analysis that ended already says so too).
-    fn stop(&mut self) -> Result<Option<String>, String> {
+    fn stop(&mut self) -> Result<String, String> {
         let found = self.running.take().map(|r| r.found).unwrap_or_default();
-        match &self.study {
-            Some(study) => lines_message(&study.fen(), "stopped", false, &found).map(Some),
-            None => Ok(None),
-        }
+        let study = self.study.as_ref().ok_or(NO_STUDY)?;
+        lines_message(&study.fen(), "stopped", false, &found)
     }
 
     /// The next message of the running analysis; never if none runs.

@@ -1069,10 +1069,12 @@ impl Room {
 
     fn may_offer_draw(&self, seat: u8) -> Result<Colour, RoomError> {
         let colour = self.playing_colour(seat)?;
+        // The engine first: a ladder game, which is never aborted, must
+        // not be told to abort instead.
+        self.opponent_is_a_person(seat)?;
         if self.first_moves_pending() {
             return Err(RoomError::DrawBeforeFirstMoves);
         }
-        self.opponent_is_a_person(seat)?;
         Ok(colour)
     }
 
@@ -1558,6 +1560,11 @@ mod tests {
         let mut room = engine_room(None, Colour::White, t0);
         room.join(Player::engine("bashni skill 5"), t0)
             .expect("engine joins");
+        assert_eq!(
+            room.offer_draw(0, t0),
+            Err(RoomError::EngineDeclines),
+            "also before the first moves"
+        );
         for _ in 0..2 {
             past_first_moves(&mut room, t0);
         }
