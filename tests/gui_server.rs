@@ -119,7 +119,10 @@ async fn bad_messages_get_an_error_and_change_nothing() {
     page.send(json!({"type": "study_stop"})).await;
     let (answer, _) = page.until(|m| m["type"] == "error").await;
     let text = answer["message"].as_str().expect("message");
-    assert!(text.starts_with("set up the analysis board first"), "{text}");
+    assert!(
+        text.starts_with("set up the analysis board first"),
+        "{text}"
+    );
     let good = study(&mut page, position("bashni", None, &["c3-d4"])).await;
     assert_eq!(good["type"], "study", "{good}");
     let refusals = [

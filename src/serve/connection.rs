@@ -238,7 +238,7 @@ impl Connection {
 
     async fn on_message(&mut self, message: ClientMessage) -> Result<(), String> {
         let action = match message {
-            ClientMessage::Lobby => {
+            ClientMessage::Lobby {} => {
                 self.watch_lobby();
                 return Ok(());
             }
@@ -248,12 +248,12 @@ impl Connection {
             }
             ClientMessage::Join { room, name } => return self.join(&room, &name).await,
             ClientMessage::Open { room, token } => return self.open(&room, token.as_deref()).await,
-            ClientMessage::Leave => {
+            ClientMessage::Leave {} => {
                 self.close_or_leave().await?;
                 self.say(&ServerMessage::Left);
                 return Ok(());
             }
-            ClientMessage::Analyse => return self.analyse().await,
+            ClientMessage::Analyse {} => return self.analyse().await,
             ClientMessage::Ladder {
                 variant,
                 name,
@@ -274,20 +274,20 @@ impl Connection {
             ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
             study @ (ClientMessage::StudyPosition { .. }
             | ClientMessage::StudyPdn { .. }
-            | ClientMessage::StudyExport
+            | ClientMessage::StudyExport {}
             | ClientMessage::StudyAnalyse { .. }
-            | ClientMessage::StudyStop) => return self.study(study),
+            | ClientMessage::StudyStop {}) => return self.study(study),
             ClientMessage::Replay { game } => return self.replay(game).await,
             ClientMessage::Move { text } => Action::Move(text),
-            ClientMessage::Resign => Action::Resign,
-            ClientMessage::Abort => Action::Abort,
-            ClientMessage::OfferDraw => Action::OfferDraw,
-            ClientMessage::AcceptDraw => Action::AcceptDraw,
-            ClientMessage::DeclineDraw => Action::DeclineDraw,
-            ClientMessage::Takeback => Action::Takeback,
-            ClientMessage::AcceptTakeback => Action::AcceptTakeback,
-            ClientMessage::DeclineTakeback => Action::DeclineTakeback,
-            ClientMessage::Rematch => Action::Rematch,
+            ClientMessage::Resign {} => Action::Resign,
+            ClientMessage::Abort {} => Action::Abort,
+            ClientMessage::OfferDraw {} => Action::OfferDraw,
+            ClientMessage::AcceptDraw {} => Action::AcceptDraw,
+            ClientMessage::DeclineDraw {} => Action::DeclineDraw,
+            ClientMessage::Takeback {} => Action::Takeback,
+            ClientMessage::AcceptTakeback {} => Action::AcceptTakeback,
+            ClientMessage::DeclineTakeback {} => Action::DeclineTakeback,
+            ClientMessage::Rematch {} => Action::Rematch,
         };
         self.act(action).await
     }

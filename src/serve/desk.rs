@@ -60,9 +60,9 @@ impl Desk {
                 let note = (games > 1).then(|| format!("The first of the {games} games pasted."));
                 self.show(study, note)
             }
-            ClientMessage::StudyExport => Ok(vec![self.pdn()?]),
+            ClientMessage::StudyExport {} => Ok(vec![self.pdn()?]),
             ClientMessage::StudyAnalyse { lines } => Ok(vec![self.analyse(lines)?]),
-            ClientMessage::StudyStop => Ok(vec![self.stop()?]),
+            ClientMessage::StudyStop {} => Ok(vec![self.stop()?]),
             _ => Err("not a message of the analysis board".into()),
         }
     }

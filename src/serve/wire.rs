@@ -36,7 +36,7 @@ pub const MIN_GAME_PLIES: u32 = 20;
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// Send me the lobby, and again whenever it changes.
-    Lobby,
+    Lobby {},
     /// Create a room and sit in its first seat.
     Create {
         /// The creator's display name.
@@ -61,32 +61,32 @@ pub enum ClientMessage {
     },
     /// Leave the room shown: a watcher stops watching; a creator still
     /// alone in a room closes it.
-    Leave,
+    Leave {},
     /// Play a move in the room shown, in the rules' notation.
     Move {
         /// The move (`c3-d4`, `c3xe5xg7`).
         text: String,
     },
     /// Resign the game.
-    Resign,
+    Resign {},
     /// Call the game off before both sides have moved.
-    Abort,
+    Abort {},
     /// Offer a draw (accepts one offered by the other side).
-    OfferDraw,
+    OfferDraw {},
     /// Accept the draw offered.
-    AcceptDraw,
+    AcceptDraw {},
     /// Decline the draw offered.
-    DeclineDraw,
+    DeclineDraw {},
     /// Ask to take the last move back.
-    Takeback,
+    Takeback {},
     /// Grant the other side's takeback.
-    AcceptTakeback,
+    AcceptTakeback {},
     /// Refuse the other side's takeback.
-    DeclineTakeback,
+    DeclineTakeback {},
     /// Ask for a rematch with colours swapped.
-    Rematch,
+    Rematch {},
     /// Annotate the finished game for everyone in the room.
-    Analyse,
+    Analyse {},
     /// Start a run up the ladder of rivals.
     Ladder {
         /// `bashni` or `lasca`.
@@ -125,7 +125,7 @@ pub enum ClientMessage {
         text: String,
     },
     /// Send the analysis board's game as PDN.
-    StudyExport,
+    StudyExport {},
     /// Analyse the analysis board's position with the engine, with this
     /// many lines (the server caps the search).
     StudyAnalyse {
@@ -133,7 +133,7 @@ pub enum ClientMessage {
         lines: u32,
     },
     /// Stop the analysis.
-    StudyStop,
+    StudyStop {},
     /// Send a game of the room shown, position by position.
     Replay {
         /// 1 for the room's first game.
@@ -160,8 +160,9 @@ impl fmt::Display for WireError {
 impl std::error::Error for WireError {}
 
 impl ClientMessage {
-    /// Read a client's text. Too long, not JSON, an unknown type or field:
-    /// one error saying what and where (serde's line and column).
+    /// Read a client's text. Too long, not JSON, not an object, an
+    /// unknown type or field: one error saying what and where (serde's
+    /// line and column for the JSON, the message's type for its fields).
     pub fn parse(text: &str) -> Result<ClientMessage, WireError> {
         if text.len() > MAX_CLIENT_MESSAGE_BYTES {
             return Err(WireError(format!(
@@ -169,7 +170,21 @@ impl ClientMessage {
                 text.len()
             )));
         }
-        serde_json::from_str(text).map_err(|e| WireError(format!("bad message: {e}")))
+        let bad = |what: String| WireError(format!("bad message: {what}"));
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        // A JSON array would be read field by field in order: refused.
+        let Some(kind) = value.as_object().map(|o| o.get("type").cloned()) else {
+            return Err(bad("a JSON object with a \"type\" expected".into()));
+        };
+        let kind = kind
+            .as_ref()
+            .and_then(|k| k.as_str())
+            .map(|k| clip(k, 40).to_owned());
+        ClientMessage::deserialize(value).map_err(|e| match kind {
+            Some(kind) => bad(format!("'{kind}': {e}")),
+            None => bad(e.to_string()),
+        })
     }
 }
 
@@ -592,6 +607,18 @@ mod tests {
             (
                 r#"{"type":"move","text":"c3-d4","go":"infinite"}"#,
                 "unknown field",
+            ),
+            // A message without fields takes none either.
+            (
+                r#"{"type":"resign","foo":[1,2]}"#,
+                "'resign': unknown field `foo`",
+            ),
+            // Fields by position are no message.
+            (r#"["move","c3-d4"]"#, "a JSON object"),
+            // A field missing is named with the message it is missing from.
+            (
+                r#"{"type":"study_pdn"}"#,
+                "'study_pdn': missing field `text`",
             ),
         ] {
             let error = ClientMessage::parse(text).expect_err(text);
