@@ -81,13 +81,51 @@ fn is_unfit_for_a_name(c: char) -> bool {
                 | '\u{200B}'..='\u{200F}'
                 | '\u{202A}'..='\u{202E}'
                 | '\u{2060}'..='\u{206F}'
+                | '\u{2800}'
                 | '\u{3164}'
                 | '\u{FE00}'..='\u{FE0F}'
                 | '\u{FEFF}'
                 | '\u{FFA0}'
                 | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{1D173}'..='\u{1D17A}'
                 | '\u{E0000}'..='\u{E0FFF}'
         )
+}
+
+/// Whether `c` is a combining mark (of the blocks Latin, Greek and
+/// Cyrillic names use): it draws on the character before it.
+fn is_combining(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{0483}'..='\u{0489}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
+/// The most combining marks one character may carry (Vietnamese stacks
+/// two); more pile up over the text around the name.
+const MAX_MARKS_PER_CHAR: usize = 2;
+
+/// Whether the marks of `name` sit on characters, at most
+/// [`MAX_MARKS_PER_CHAR`] on each: a name of marks alone shows nothing.
+fn marks_fit(name: &str) -> bool {
+    let mut run = 0;
+    for (i, c) in name.chars().enumerate() {
+        run = if is_combining(c) { run + 1 } else { 0 };
+        if (i == 0 && run > 0) || run > MAX_MARKS_PER_CHAR {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `name` reads as an engine seat's ("bashni (Skill 5)").
+fn poses_as_the_engine(name: &str) -> bool {
+    name.to_lowercase().starts_with("bashni (")
 }
 
 impl Player {
@@ -100,6 +138,8 @@ impl Player {
         if name.is_empty()
             || name.chars().count() > MAX_NAME_CHARS
             || name.chars().any(is_unfit_for_a_name)
+            || !marks_fit(name)
+            || poses_as_the_engine(name)
         {
             return Err(RoomError::BadName);
         }
@@ -379,7 +419,7 @@ impl fmt::Display for RoomError {
             RoomError::WrongPlayer => f.write_str("this seat is not for this player"),
             RoomError::BadName => write!(
                 f,
-                "a name has 1 to {MAX_NAME_CHARS} characters: no control, invisible or text-direction characters, and no space but the plain one"
+                "a name has 1 to {MAX_NAME_CHARS} characters: no control, invisible or text-direction characters, no space but the plain one, at most {MAX_MARKS_PER_CHAR} accents on a letter, and no engine's name"
             ),
             RoomError::NotPlaying => f.write_str("no game is being played"),
             RoomError::StillPlaying => f.write_str("the game is still on"),
@@ -2002,6 +2042,12 @@ mod tests {
             ("\u{3164}", "a Hangul filler"),
             ("Ann\u{061C}nimda", "an Arabic letter mark"),
             ("A\u{00A0}nn", "a no-break space"),
+            ("\u{2800}", "a Braille blank"),
+            ("\u{1D173}\u{1D174}", "musical format characters"),
+            ("\u{0301}\u{0301}\u{0301}", "marks alone"),
+            ("A\u{0300}\u{0300}\u{0300}", "three marks on a letter"),
+            ("bashni (Skill 20)", "the engine's name"),
+            ("BASHNI (skill 20)", "the engine's name in capitals"),
         ] {
             assert_eq!(
                 Player::human(name, hash.clone()),
@@ -2012,6 +2058,14 @@ mod tests {
         assert!(
             Player::human("Аня 李", hash.clone()).is_ok(),
             "any script is welcome"
+        );
+        assert!(
+            Player::human("Nguyễn Thị", hash.clone()).is_ok(),
+            "precomposed letters"
+        );
+        assert!(
+            Player::human("Nguye\u{0302}\u{0303}n", hash.clone()).is_ok(),
+            "two marks on a letter"
         );
         assert_eq!(
             Player::human(&"x".repeat(41), hash.clone()),
