@@ -962,7 +962,8 @@ fn closed_within(tcp: &mut std::net::TcpStream, wait: Duration) -> bool {
 
 /// Connections that never finish a request are bounded before HTTP sees
 /// them: past twice the WebSocket limit an address's connections are
-/// closed at once, and one silent for four pings is closed.
+/// closed at once, one silent for four pings is closed, and so is one
+/// whose headers are not whole after four pings, however it trickles.
 #[tokio::test]
 async fn unfinished_http_connections_are_bounded() {
     use std::io::Write;
@@ -999,5 +1000,25 @@ async fn unfinished_http_connections_are_bounded() {
         server.get("/", &own_host, &[]).0,
         200,
         "then the address is served again"
+    );
+    // Headers trickling in a byte at a time are cut off once the first
+    // request has taken four pings, though the connection never goes
+    // silent.
+    let mut trickle = open();
+    let started = std::time::Instant::now();
+    let cut = loop {
+        if trickle.write_all(b"X").is_err()
+            || closed_within(&mut trickle, Duration::from_millis(300))
+        {
+            break started.elapsed();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(12),
+            "still open after 12 s"
+        );
+    };
+    assert!(
+        cut >= Duration::from_secs(3),
+        "cut after {cut:?}: before its time"
     );
 }

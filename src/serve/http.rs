@@ -255,7 +255,7 @@ async fn socket(
         return (StatusCode::FORBIDDEN, "forbidden: no Origin\n").into_response();
     }
     let hub = Arc::clone(&state.hub);
-    let addr = peer.ip();
+    let addr = super::listener::client_of(peer.ip());
     if !hub.connect(addr) {
         return (
             StatusCode::TOO_MANY_REQUESTS,

@@ -1,8 +1,11 @@
 //! The server's TCP listener, guarded before HTTP sees a byte: at most so
-//! many connections from one address, and a connection that sends
-//! nothing for a while is closed. Without them one client could hold
-//! every file handle the server has with connections that never finish a
-//! request (the WebSocket limit counts only upgraded connections).
+//! many connections from one address (an IPv6 /64 counting as one, as one
+//! host holds it whole), a connection that sends nothing for a while is
+//! closed, and so is one whose first request's headers are not whole
+//! within that time, however slowly they trickle in. Without them one
+//! client could hold every file handle the server has with connections
+//! that never finish a request (the WebSocket limit counts only upgraded
+//! connections).
 
 use axum::serve::Listener;
 use dashmap::DashMap;
@@ -92,12 +95,13 @@ impl Listener for GuardedListener {
     async fn accept(&mut self) -> (GuardedStream, SocketAddr) {
         loop {
             let (tcp, addr) = Listener::accept(&mut self.inner).await;
-            if !self.counts.enter(addr.ip()) {
+            let client = client_of(addr.ip());
+            if !self.counts.enter(client) {
                 continue;
             }
             let slot = AddressSlot {
                 counts: Arc::clone(&self.counts),
-                addr: addr.ip(),
+                addr: client,
             };
             no_delay(&tcp);
             let stream = GuardedStream {
@@ -105,6 +109,10 @@ impl Listener for GuardedListener {
                 _slot: slot,
                 idle: self.idle,
                 silence: Box::pin(tokio::time::sleep(self.idle)),
+                headers: Some(HeaderWait {
+                    deadline: Box::pin(tokio::time::sleep(self.idle)),
+                    matched: 0,
+                }),
             };
             return (stream, addr);
         }
@@ -118,6 +126,19 @@ impl Listener for GuardedListener {
 /// Send every write at once (`TCP_NODELAY`): with Nagle's algorithm a room
 /// state could wait for the peer's acknowledgement of the one before,
 /// which a delayed ACK holds back for tens of milliseconds.
+/// The address a limit counts for a peer: an IPv4 address itself, an
+/// IPv6 one by its /64 network (one host is given a whole /64, so its
+/// addresses are one client), an IPv4 address mapped into IPv6 as IPv4.
+pub fn client_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+        },
+    }
+}
+
 fn no_delay(tcp: &TcpStream) {
     if let Err(e) = tcp.set_nodelay(true) {
         eprintln!("bashni serve: cannot set TCP_NODELAY: {e}");
@@ -132,6 +153,38 @@ pub struct GuardedStream {
     _slot: AddressSlot,
     idle: Duration,
     silence: Pin<Box<Sleep>>,
+    /// Until the first request's headers are whole.
+    headers: Option<HeaderWait>,
+}
+
+/// The end of a request's headers: a blank line.
+const HEADERS_END: &[u8] = b"\r\n\r\n";
+
+/// A first request's headers on their way: when they must be whole, and
+/// how much of [`HEADERS_END`] the bytes so far end with.
+struct HeaderWait {
+    deadline: Pin<Box<Sleep>>,
+    matched: usize,
+}
+
+impl HeaderWait {
+    /// Whether `bytes`, read next, complete the headers.
+    fn complete_with(&mut self, bytes: &[u8]) -> bool {
+        for &b in bytes {
+            self.matched = match b == HEADERS_END[self.matched] {
+                true => self.matched + 1,
+                false => usize::from(b == HEADERS_END[0]),
+            };
+            if self.matched == HEADERS_END.len() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+fn timed_out(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, what.to_owned())
 }
 
 impl AsyncRead for GuardedStream {
@@ -141,18 +194,34 @@ impl AsyncRead for GuardedStream {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = &mut *self;
+        let before = buf.filled().len();
         match Pin::new(&mut this.tcp).poll_read(cx, buf) {
             Poll::Ready(read) => {
                 this.silence.as_mut().reset(Instant::now() + this.idle);
+                if let Some(wait) = &mut this.headers {
+                    if wait.complete_with(&buf.filled()[before..]) {
+                        this.headers = None;
+                    } else if wait.deadline.is_elapsed() {
+                        return Poll::Ready(Err(timed_out("the request's headers took too long")));
+                    }
+                }
                 Poll::Ready(read)
             }
-            Poll::Pending => match this.silence.as_mut().poll(cx) {
-                Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the peer sent nothing for too long",
-                ))),
-                Poll::Pending => Poll::Pending,
-            },
+            Poll::Pending => {
+                let late = this
+                    .headers
+                    .as_mut()
+                    .is_some_and(|w| w.deadline.as_mut().poll(cx).is_ready());
+                if late {
+                    return Poll::Ready(Err(timed_out("the request's headers took too long")));
+                }
+                match this.silence.as_mut().poll(cx) {
+                    Poll::Ready(()) => {
+                        Poll::Ready(Err(timed_out("the peer sent nothing for too long")))
+                    }
+                    Poll::Pending => Poll::Pending,
+                }
+            }
         }
     }
 }
@@ -184,5 +253,36 @@ impl AsyncWrite for GuardedStream {
 
     fn is_write_vectored(&self) -> bool {
         self.tcp.is_write_vectored()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_network_of_64_bits_is_one_client() {
+        let ip = |text: &str| text.parse::<IpAddr>().expect("an address");
+        let (a, b) = (ip("2001:db8:1:2:aaaa::1"), ip("2001:db8:1:2:bbbb::9"));
+        assert_eq!(client_of(a), ip("2001:db8:1:2::"));
+        assert_eq!(client_of(a), client_of(b));
+        assert_ne!(client_of(a), client_of(ip("2001:db8:1:3::1")));
+        assert_eq!(client_of(ip("203.0.113.7")), ip("203.0.113.7"));
+        assert_eq!(client_of(ip("::ffff:203.0.113.7")), ip("203.0.113.7"));
+    }
+
+    #[tokio::test]
+    async fn headers_end_at_a_blank_line_whatever_the_reads() {
+        let wait = || HeaderWait {
+            deadline: Box::pin(tokio::time::sleep(Duration::from_secs(1))),
+            matched: 0,
+        };
+        let mut split = wait();
+        assert!(!split.complete_with(b"GET / HTTP/1.1\r\nHost: x\r"));
+        assert!(!split.complete_with(b"\n\r"));
+        assert!(split.complete_with(b"\n"));
+        let mut lines = wait();
+        assert!(!lines.complete_with(b"GET / HTTP/1.1\r\n\r\r\nHost: x\r\n"));
+        assert!(lines.complete_with(b"\r\n"));
     }
 }
