@@ -267,6 +267,38 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     assert!(pdn.contains(&moves(&state)[5]), "{pdn}");
 }
 
+/// A game without a clock that both players left leaves memory after
+/// `--idle-seconds` (and the lobby's list of games being played), and
+/// comes back as it was when a player opens it again.
+#[tokio::test]
+async fn an_untimed_game_left_alone_leaves_memory_and_comes_back_when_opened() {
+    let dir = TempDir::new("serve-sleep");
+    let server = Serve::start(&sqlite(&dir), &["--idle-seconds", "1"]);
+    let (mut ann, mut bob, room, [ann_token, bob_token], state) = two_players(&server, None).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    let listed = |m: &Value, yes: bool| {
+        m["type"] == "lobby" && m["rooms"].to_string().contains(&room) == yes
+    };
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    lobby.until(|m| listed(m, true)).await;
+    drop((ann, bob));
+    lobby.until(|m| listed(m, false)).await;
+    let mut ann = server.page().await;
+    ann.send(json!({"type": "open", "room": room, "token": ann_token}))
+        .await;
+    let (seated, _) = ann.until(|m| m["type"] == "seated").await;
+    assert_eq!(seated["seat"], 0, "her seat is hers again");
+    let back = room_state(&mut ann, |s| s["phase"] == "playing").await;
+    assert_eq!(moves(&back), moves(&state), "the moves as they were");
+    assert_eq!(back["to_move"], "white");
+    let mut bob = server.page().await;
+    bob.send(json!({"type": "open", "room": room, "token": bob_token}))
+        .await;
+    bob.until(|m| m["type"] == "seated").await;
+    play_plies(&mut ann, &mut bob, back, 2).await;
+}
+
 #[tokio::test]
 async fn a_reload_resumes_the_seat_and_no_other_token_moves() {
     let dir = TempDir::new("serve-seat");

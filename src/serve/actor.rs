@@ -34,27 +34,28 @@ pub const ANALYSIS_NODES: u64 = 20_000;
 const RUN_GOES_ON: &str =
     "a ladder run goes on from game to game: no abort (resign to end the run)";
 
-/// How long a room stays idle before it goes: a finished room with
-/// nobody looking leaves memory (it stays in the database); a room still
-/// waiting for an opponent whose creator has no page on it is closed, as
-/// a lichess seek goes with its player (otherwise abandoned rooms would
-/// fill `--max-rooms` for good).
-const IDLE_AFTER: Duration = Duration::from_secs(600);
-
-/// What becomes of a room idle for [`IDLE_AFTER`].
+/// What becomes of a room idle for `--idle-seconds` (otherwise
+/// abandoned rooms would fill `--max-rooms` for good).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WhenIdle {
-    /// It leaves memory.
+    /// It leaves memory; the database keeps it, and opening it brings it
+    /// back.
     Leaves,
-    /// It is closed (and leaves memory).
+    /// It is closed (and leaves memory), as a lichess seek goes with its
+    /// player.
     Closes,
 }
 
-/// Whether a room in `phase` with `watchers` and pages `online` per seat
-/// is idle, and what becomes of it if it stays so.
-fn when_idle(phase: Phase, watchers: usize, online: [usize; 2]) -> Option<WhenIdle> {
+/// Whether a room in `phase`, `timed` or not, with `watchers` and pages
+/// `online` per seat is idle, and what becomes of it if it stays so: a
+/// finished room or a game without a clock that nobody looks at leaves
+/// memory (a clock ends a game its players left by itself), a room
+/// waiting for an opponent whose creator has no page on it is closed.
+fn when_idle(phase: Phase, timed: bool, watchers: usize, online: [usize; 2]) -> Option<WhenIdle> {
+    let unseen = watchers == 0 && online == [0, 0];
     match phase {
-        Phase::Over(_) if watchers == 0 && online == [0, 0] => Some(WhenIdle::Leaves),
+        Phase::Over(_) if unseen => Some(WhenIdle::Leaves),
+        Phase::Playing if unseen && !timed => Some(WhenIdle::Leaves),
         Phase::Waiting if online[0] == 0 => Some(WhenIdle::Closes),
         _ => None,
     }
@@ -255,6 +256,8 @@ pub struct Shared {
     pub lobby: Arc<Lobby>,
     /// Watchers a room takes.
     pub watchers_per_room: usize,
+    /// How long a room may be idle ([`when_idle`]).
+    pub idle_after: Duration,
 }
 
 struct Actor {
@@ -340,7 +343,8 @@ pub fn spawn(
 impl Actor {
     async fn run(&mut self, mut rx: mpsc::Receiver<ToRoom>) {
         self.ask_engine();
-        let mut idle_check = tokio::time::interval(Duration::from_secs(30));
+        let every = (self.shared.idle_after / 2).min(Duration::from_secs(30));
+        let mut idle_check = tokio::time::interval(every);
         while !self.closed {
             let deadline = self.room.deadline().map(tokio::time::Instant::from_std);
             tokio::select! {
@@ -538,14 +542,15 @@ impl Actor {
     }
 
     /// What becomes of the room now, if it has been idle for
-    /// [`IDLE_AFTER`].
+    /// `--idle-seconds`.
     fn idle_too_long(&mut self) -> Option<WhenIdle> {
-        let Some(when) = when_idle(self.room.phase(), self.watchers, self.online) else {
+        let timed = self.room.config().clock.is_some();
+        let Some(when) = when_idle(self.room.phase(), timed, self.watchers, self.online) else {
             self.idle_since = None;
             return None;
         };
         let since = *self.idle_since.get_or_insert_with(Instant::now);
-        (since.elapsed() >= IDLE_AFTER).then_some(when)
+        (since.elapsed() >= self.shared.idle_after).then_some(when)
     }
 
     /// End the game if a clock has run out at `now`, stored before shown.
@@ -1136,19 +1141,29 @@ mod tests {
             winner: None,
             reason: EndReason::DrawAgreed,
         });
-        assert_eq!(when_idle(over, 0, [0, 0]), Some(WhenIdle::Leaves));
-        assert_eq!(when_idle(over, 1, [0, 0]), None, "someone watches");
-        assert_eq!(when_idle(over, 0, [0, 1]), None, "a player looks");
+        assert_eq!(when_idle(over, true, 0, [0, 0]), Some(WhenIdle::Leaves));
+        assert_eq!(when_idle(over, true, 1, [0, 0]), None, "someone watches");
+        assert_eq!(when_idle(over, true, 0, [0, 1]), None, "a player looks");
         assert_eq!(
-            when_idle(Phase::Waiting, 3, [0, 0]),
+            when_idle(Phase::Waiting, false, 3, [0, 0]),
             Some(WhenIdle::Closes),
             "a waiting room whose creator went away, watched or not"
         );
-        assert_eq!(when_idle(Phase::Waiting, 0, [1, 0]), None);
+        assert_eq!(when_idle(Phase::Waiting, false, 0, [1, 0]), None);
         assert_eq!(
-            when_idle(Phase::Playing, 0, [0, 0]),
+            when_idle(Phase::Playing, true, 0, [0, 0]),
             None,
-            "a game being played stays"
+            "a game with a clock ends by itself"
+        );
+        assert_eq!(
+            when_idle(Phase::Playing, false, 0, [0, 0]),
+            Some(WhenIdle::Leaves),
+            "a game without a clock that its players left waits in the database"
+        );
+        assert_eq!(
+            when_idle(Phase::Playing, false, 1, [0, 0]),
+            None,
+            "someone watches"
         );
     }
 }

@@ -109,10 +109,11 @@ impl Hub {
         self.rooms.get(id).map(|r| r.value().clone())
     }
 
-    /// The room with this id: in memory, or a finished one brought back
-    /// from the store (its page shows the result, the replay and the
-    /// analysis, and a rematch may follow). Unfinished rooms are all in
-    /// memory since the start, so only finished ones are loaded here.
+    /// The room with this id: in memory, or one brought back from the
+    /// store: a finished room (its page shows the result, the replay and
+    /// the analysis, and a rematch may follow), or a game without a clock
+    /// that left memory while nobody looked, its side to move charged the
+    /// time since its turn began (a ladder's score counts it).
     pub async fn find(&self, id: &str) -> Result<RoomHandle, FindError> {
         if let Some(handle) = self.room(id) {
             return Ok(handle);
@@ -138,15 +139,17 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot read room {id}: {e}"))?
             .ok_or_else(unknown)?;
-        if loaded.status != RoomStatus::Finished {
-            return Err(unknown());
-        }
-        if loaded.game.is_none() {
-            let why = "that room was closed before anyone joined";
-            return Err(FindError::Missing(why.into()));
-        }
+        let thinking = match (&loaded.status, &loaded.game) {
+            (RoomStatus::Open, _) => return Err(unknown()),
+            (_, None) => {
+                let why = "that room was closed before anyone joined";
+                return Err(FindError::Missing(why.into()));
+            }
+            (RoomStatus::Finished, Some(_)) => Duration::ZERO,
+            (RoomStatus::Playing, Some(game)) => game.thought_before_stop(Some(unix_ms_now())),
+        };
         self.room_for_one_more()?;
-        let room = Room::restore(&loaded, Duration::ZERO, Instant::now())
+        let room = Room::restore(&loaded, thinking, Instant::now())
             .map_err(|e| format!("room {id} cannot be shown: {e}"))?;
         let climb = self.climb_of(id).await?;
         Ok(self.spawn(room, climb))

@@ -90,6 +90,12 @@ pub struct ServeArgs {
     /// Watchers per room.
     #[arg(long, default_value_t = 500)]
     pub watchers_per_room: usize,
+    /// Seconds a room may be idle: then a finished room, or a game
+    /// without a clock, that nobody looks at leaves memory (the database
+    /// keeps it, and opening it brings it back); a room waiting for an
+    /// opponent whose creator is away is closed.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub idle_seconds: u64,
     /// Messages per second one page may send.
     #[arg(long, default_value_t = 20)]
     pub messages_per_second: u32,
@@ -180,6 +186,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         engines: Arc::new(engines::EnginePool::new(engine, args.max_engines)),
         lobby: Arc::new(lobby::Lobby::default()),
         watchers_per_room: args.watchers_per_room,
+        idle_after: Duration::from_secs(args.idle_seconds),
     };
     let limits = hub::Limits {
         max_rooms: args.max_rooms,
