@@ -2,7 +2,8 @@
 //! a speed change shows where it comes from: move generation, make/unmake,
 //! perft (bulk-counted, as `bashni perft`), the evaluation (of one
 //! position again and again, and of the positions of many games) and the
-//! transposition tables (store and probe, one and two threads).
+//! transposition tables (store and probe, one and two threads), and the
+//! PDN reader on a paste as large as the play server takes.
 //!
 //! `cargo bench --bench micro` (figures in docs/benchmarks.md). Positions
 //! of both variants: the start, a middle game with tall columns, a position
@@ -229,6 +230,24 @@ fn evaluation_over_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// The PDN reader on 32 KB pastes: 10,900 lines of one word (the shape a
+/// hostile client sent; reading it was quadratic, 2.3 s on the server's
+/// connection task) and a game's moves, ten to a line.
+fn pdn_paste(c: &mut Criterion) {
+    let short_lines = "x\n".repeat(10_900);
+    let game: String = (1..=500)
+        .map(|n| format!("{n}. c3-d4 f6-e5{}", if n % 5 == 0 { "\n" } else { " " }))
+        .collect();
+    let mut group = c.benchmark_group("pdn/pasted");
+    for (name, text) in [("short-lines", &short_lines), ("game", &game)] {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| bashni_host::pdn::parse_pasted_pdn(black_box(text)))
+        });
+    }
+    group.finish();
+}
+
 /// Short runs: these are nanosecond-scale and stable within two seconds,
 /// and the whole suite should stay near two minutes on two cores.
 fn config() -> Criterion {
@@ -240,6 +259,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = micro;
     config = config();
-    targets = move_generation, make_unmake, perft_small, evaluation, evaluation_over_games, tables
+    targets = move_generation, make_unmake, perft_small, evaluation, evaluation_over_games, tables, pdn_paste
 }
 criterion_main!(micro);
