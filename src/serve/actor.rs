@@ -256,7 +256,8 @@ pub struct Shared {
     pub lobby: Arc<Lobby>,
     /// Watchers a room takes.
     pub watchers_per_room: usize,
-    /// How long a room may be idle ([`when_idle`]).
+    /// How long a room may be idle (`--idle-seconds`) before it leaves
+    /// memory or is closed.
     pub idle_after: Duration,
 }
 
