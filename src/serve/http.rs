@@ -123,9 +123,13 @@ pub fn host_allowed(host: Option<&str>, loopback_port: Option<u16>) -> bool {
         return false;
     };
     match loopback_port {
-        Some(port) => [format!("127.0.0.1:{port}"), format!("localhost:{port}")]
-            .iter()
-            .any(|own| host.eq_ignore_ascii_case(own)),
+        Some(port) => [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            format!("[::1]:{port}"),
+        ]
+        .iter()
+        .any(|own| host.eq_ignore_ascii_case(own)),
         None => !host.is_empty(),
     }
 }
@@ -290,6 +294,8 @@ mod tests {
     fn hosts_and_origins() {
         assert!(host_allowed(Some("127.0.0.1:8080"), Some(8080)));
         assert!(host_allowed(Some("LOCALHOST:8080"), Some(8080)));
+        // The address a server on IPv6 loopback prints for its page.
+        assert!(host_allowed(Some("[::1]:8080"), Some(8080)));
         assert!(!host_allowed(Some("evil.example:8080"), Some(8080)));
         assert!(!host_allowed(Some("127.0.0.1:8081"), Some(8080)));
         assert!(host_allowed(Some("play.example.org"), None));

@@ -187,20 +187,27 @@ impl Study {
 fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String> {
     let mut rules = RulesSetup::of(&GameConfig::new(variant));
     if let Some(landing) = game.tag("KingLanding") {
-        rules.king_landing = landing.to_ascii_lowercase();
+        rules.king_landing = landing.trim().to_ascii_lowercase();
     }
     if let Some(forced) = game.tag("ForcedCapture") {
-        rules.forced_capture = (forced.to_ascii_lowercase().parse())
+        rules.forced_capture = (forced.trim().to_ascii_lowercase().parse())
             .map_err(|_| format!("ForcedCapture '{}': true or false", clip(forced, CLIP)))?;
     }
-    for (tag, value) in [
-        ("NoProgressPlies", &mut rules.no_progress_plies),
-        ("MaxPlies", &mut rules.max_plies),
-        ("Repetitions", &mut rules.repetitions),
+    for (tag, value, unit) in [
+        ("NoProgressPlies", &mut rules.no_progress_plies, "plies"),
+        ("MaxPlies", &mut rules.max_plies, "plies"),
+        (
+            "Repetitions",
+            &mut rules.repetitions,
+            "times a position occurs",
+        ),
     ] {
         if let Some(text) = game.tag(tag) {
             *value = (text.trim().parse()).map_err(|_| {
-                format!("{tag} '{}': a number of plies, 0 for off", clip(text, CLIP))
+                format!(
+                    "{tag} '{}': a number of {unit}, 0 for off",
+                    clip(text, CLIP)
+                )
             })?;
         }
     }

@@ -170,13 +170,20 @@ impl ClientMessage {
                 text.len()
             )));
         }
-        let bad = |what: String| WireError(format!("bad message: {what}"));
+        // serde's text repeats what it could not read: cut short.
+        let bad = |what: String| WireError(format!("bad message: {}", clip(&what, 200)));
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         // A JSON array would be read field by field in order: refused.
         let Some(kind) = value.as_object().map(|o| o.get("type").cloned()) else {
             return Err(bad("a JSON object with a \"type\" expected".into()));
         };
+        if let Some(key) = list_in_place_of_object(&value) {
+            return Err(bad(format!(
+                "'{}' is a list: only 'moves' is one",
+                clip(key, 40)
+            )));
+        }
         let kind = kind
             .as_ref()
             .and_then(|k| k.as_str())
@@ -186,6 +193,19 @@ impl ClientMessage {
             None => bad(e.to_string()),
         })
     }
+}
+
+/// The first field of `value`, at any depth, that holds a list where a
+/// message has none: serde reads a list into an object's fields by their
+/// order, so `"rules": [true, "free", 30, 3, 0]` would pass for rules.
+/// The lines of moves are the only lists a message has.
+fn list_in_place_of_object(value: &serde_json::Value) -> Option<&str> {
+    let object = value.as_object()?;
+    object.iter().find_map(|(key, field)| match field {
+        serde_json::Value::Array(_) if key != "moves" => Some(key.as_str()),
+        serde_json::Value::Object(_) => list_in_place_of_object(field),
+        _ => None,
+    })
 }
 
 /// A creator's choices for a new room, as the page sends them.
@@ -610,7 +630,7 @@ mod tests {
             ),
             // A message without fields takes none either.
             (
-                r#"{"type":"resign","foo":[1,2]}"#,
+                r#"{"type":"resign","foo":1}"#,
                 "'resign': unknown field `foo`",
             ),
             // Fields by position are no message.
@@ -619,6 +639,11 @@ mod tests {
             (
                 r#"{"type":"study_pdn"}"#,
                 "'study_pdn': missing field `text`",
+            ),
+            // Nor are an object's fields read from a list in order.
+            (
+                r#"{"type":"study_position","variant":"bashni","rules":[true,"free",30,3,0]}"#,
+                "'rules' is a list",
             ),
         ] {
             let error = ClientMessage::parse(text).expect_err(text);
@@ -634,5 +659,9 @@ mod tests {
                 .0
                 .contains("at most")
         );
+        // What serde could not read comes back cut short.
+        let long_field = format!(r#"{{"type":"move","{}":1}}"#, "y".repeat(30_000));
+        let error = ClientMessage::parse(&long_field).expect_err("unknown field");
+        assert!(error.0.len() < 300, "{} bytes", error.0.len());
     }
 }
