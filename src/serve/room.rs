@@ -123,9 +123,11 @@ fn marks_fit(name: &str) -> bool {
     true
 }
 
-/// Whether `name` reads as an engine seat's ("bashni (Skill 5)").
+/// Whether `name` reads as an engine seat's ("bashni (Skill 5)"), spaces
+/// aside (a page shows two as one).
 fn poses_as_the_engine(name: &str) -> bool {
-    name.to_lowercase().starts_with("bashni (")
+    let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+    squeezed.to_lowercase().starts_with("bashni(")
 }
 
 impl Player {
@@ -2048,6 +2050,8 @@ mod tests {
             ("A\u{0300}\u{0300}\u{0300}", "three marks on a letter"),
             ("bashni (Skill 20)", "the engine's name"),
             ("BASHNI (skill 20)", "the engine's name in capitals"),
+            ("bashni  (Skill 20)", "the engine's name with two spaces"),
+            ("bashni(Skill 20)", "the engine's name with none"),
         ] {
             assert_eq!(
                 Player::human(name, hash.clone()),
