@@ -84,8 +84,9 @@ impl Study {
         let games = parse_pasted_pdn(text).map_err(|e| format!("PDN: {e}"))?;
         let game = games.first().ok_or("PDN: no game in it")?;
         let variant = game.tag("Variant").unwrap_or("bashni").to_ascii_lowercase();
-        let rules =
-            rules_of_tags(game, parse_variant(&variant)?).map_err(|e| format!("PDN: {e}"))?;
+        let rules = parse_variant(&variant)
+            .and_then(|v| rules_of_tags(game, v))
+            .map_err(|e| format!("PDN: {e}"))?;
         let study = Study::new(&variant, Some(&rules), game.tag("FEN"), &game.moves, None)
             .map_err(|e| format!("PDN: {e}"))?;
         Ok((study, games.len()))
@@ -361,6 +362,8 @@ mod tests {
         assert!(forced.starts_with("PDN: move 1 'g3-h4'"), "{forced}");
         let unread = Study::from_pdn(&pdn("maybe")).expect_err("no such rule");
         assert_eq!(unread, "PDN: ForcedCapture 'maybe': true or false");
+        let chess = Study::from_pdn("[Variant \"chess\"]\n1. e4 *\n").expect_err("no such game");
+        assert!(chess.starts_with("PDN: variant"), "{chess}");
         // The page sends the rules back with the line; they are checked.
         let rules = RulesSetup {
             king_landing: "free".into(),
