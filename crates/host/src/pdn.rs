@@ -151,44 +151,86 @@ enum Token {
     Comment(String),
 }
 
-/// The move text of one game, split into words and comments (which may
-/// span lines; each run of whitespace in them becomes one space, since
-/// the writer wraps long comments); `None` while a comment is open.
-fn tokenize(text: &str) -> Option<Vec<Token>> {
-    let mut tokens = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_whitespace() {
-            continue;
-        }
-        if c == '{' {
-            let mut body = String::new();
-            loop {
-                match chars.next() {
-                    Some('}') => break,
-                    Some(c) if c.is_whitespace() => {
-                        if !body.ends_with(' ') {
-                            body.push(' ');
-                        }
+/// The move text of one game, split into words and comments line by
+/// line as it is read (comments may span lines; each run of whitespace
+/// in them becomes one space, since the writer wraps long comments). A
+/// game's end, its result word outside a comment, is seen as each line
+/// comes: tokenizing the whole text again after every line made a long
+/// paste quadratic.
+#[derive(Default)]
+struct MoveText {
+    tokens: Vec<Token>,
+    /// The body of a comment not closed yet.
+    open_comment: Option<String>,
+}
+
+impl MoveText {
+    /// Read the next line of the move text.
+    fn read(&mut self, line: &str) {
+        let mut chars = line.chars().peekable();
+        loop {
+            if let Some(mut body) = self.open_comment.take() {
+                if !read_comment(&mut body, &mut chars) {
+                    // The line's end is whitespace within the comment.
+                    if !body.ends_with(' ') {
+                        body.push(' ');
                     }
-                    Some(c) => body.push(c),
-                    None => return None,
+                    self.open_comment = Some(body);
+                    return;
+                }
+                self.tokens.push(Token::Comment(body.trim().to_string()));
+                continue;
+            }
+            let Some(c) = chars.next() else {
+                return;
+            };
+            if c.is_whitespace() {
+                continue;
+            }
+            if c == '{' {
+                self.open_comment = Some(String::new());
+                continue;
+            }
+            let mut word = String::from(c);
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == '{' {
+                    break;
+                }
+                word.push(c);
+                chars.next();
+            }
+            self.tokens.push(Token::Word(word));
+        }
+    }
+
+    /// Whether the text read ends its game: a result word last, outside
+    /// a comment.
+    fn ends_game(&self) -> bool {
+        self.open_comment.is_none()
+            && matches!(self.tokens.last(), Some(Token::Word(last)) if result_of(last).is_some())
+    }
+
+    /// The words and comments read; `None` while a comment is open.
+    fn finish(self) -> Option<Vec<Token>> {
+        self.open_comment.is_none().then_some(self.tokens)
+    }
+}
+
+/// Read a comment's body on to its closing `}`: whether it came before
+/// the line ended.
+fn read_comment(body: &mut String, chars: &mut impl Iterator<Item = char>) -> bool {
+    for c in chars {
+        match c {
+            '}' => return true,
+            c if c.is_whitespace() => {
+                if !body.ends_with(' ') {
+                    body.push(' ');
                 }
             }
-            tokens.push(Token::Comment(body.trim().to_string()));
-            continue;
+            c => body.push(c),
         }
-        let mut word = String::from(c);
-        while let Some(&c) = chars.peek() {
-            if c.is_whitespace() || c == '{' {
-                break;
-            }
-            word.push(c);
-            chars.next();
-        }
-        tokens.push(Token::Word(word));
     }
-    Some(tokens)
+    false
 }
 
 /// Read every game of a PDN text.
@@ -208,9 +250,8 @@ pub fn parse_pasted_pdn(text: &str) -> Result<Vec<PdnGame>, Error> {
 fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> {
     let mut games = Vec::new();
     let mut game = PdnGame::default();
-    let mut move_text = String::new();
+    let mut moves = MoveText::default();
     let mut in_moves = false;
-    let mut end = MoveTextEnd::default();
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.starts_with('[') && !in_moves {
@@ -223,16 +264,10 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
             continue;
         }
         in_moves = true;
-        move_text += line;
-        move_text.push('\n');
-        end.read(line);
-        if end.is_result()
-            && let Some(tokens) = tokenize(&move_text)
-        {
-            fill_moves(&mut game, tokens);
+        moves.read(line);
+        if moves.ends_game() {
+            fill_moves(&mut game, std::mem::take(&mut moves).tokens);
             games.push(std::mem::take(&mut game));
-            move_text.clear();
-            end = MoveTextEnd::default();
             in_moves = false;
         }
     }
@@ -240,56 +275,14 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
         if !unfinished_last {
             return Err(Error::Pdn("the last game has no result".into()));
         }
-        let mut tokens = tokenize(&move_text)
+        let mut tokens = moves
+            .finish()
             .ok_or_else(|| Error::Pdn("a comment ('{') is not closed".into()))?;
         tokens.push(Token::Word("*".into()));
         fill_moves(&mut game, tokens);
         games.push(game);
     }
     Ok(games)
-}
-
-/// How a game's move text read so far ends: inside a comment or not, and
-/// its last token if that is a word. Kept line by line as `tokenize`
-/// would split the text, so that finding where a game ends (its result
-/// word outside a comment) reads each line once; tokenizing the whole
-/// text again after every line made a long paste quadratic.
-#[derive(Default)]
-struct MoveTextEnd {
-    in_comment: bool,
-    last_word: Option<String>,
-}
-
-impl MoveTextEnd {
-    fn read(&mut self, line: &str) {
-        let mut in_word = false;
-        for c in line.chars() {
-            if self.in_comment {
-                self.in_comment = c != '}';
-            } else if c == '{' {
-                self.in_comment = true;
-                self.last_word = None;
-                in_word = false;
-            } else if c.is_whitespace() {
-                in_word = false;
-            } else {
-                let word = self.last_word.get_or_insert_default();
-                if !in_word {
-                    word.clear();
-                    in_word = true;
-                }
-                word.push(c);
-            }
-        }
-    }
-
-    fn is_result(&self) -> bool {
-        !self.in_comment
-            && self
-                .last_word
-                .as_deref()
-                .is_some_and(|w| result_of(w).is_some())
-    }
 }
 
 /// Moves, marks and comments of one game from its tokens (the last is the
