@@ -68,6 +68,24 @@ async fn moves_reach(client: &Client, n: usize) {
     wait_for(client, &script, &format!("{n} moves on the page")).await;
 }
 
+/// The squares of the board's columns that can move (they glow).
+async fn glowing_columns(client: &Client) -> Vec<String> {
+    strings(
+        client,
+        "return [...document.querySelectorAll('#board .glow')].map(g => g.dataset.glow)",
+    )
+    .await
+}
+
+/// The squares the picked column can land on next (green dots).
+async fn landing_dots(client: &Client) -> Vec<String> {
+    strings(
+        client,
+        "return [...document.querySelectorAll('#board .target')].map(t => t.dataset.target)",
+    )
+    .await
+}
+
 /// If it is this page's turn (its columns glow), play a move by clicks:
 /// a glowing column, then green dots until the move is made. A small
 /// linear congruential generator picks, so a run is repeatable.
@@ -78,21 +96,13 @@ async fn click_a_move(client: &Client, seed: &mut u64) -> bool {
             .wrapping_add(1442695040888963407);
         (*seed >> 33) as usize % n
     };
-    let columns = strings(
-        client,
-        "return [...document.querySelectorAll('#board .glow')].map(g => g.dataset.glow)",
-    )
-    .await;
+    let columns = glowing_columns(client).await;
     if columns.is_empty() {
         return false;
     }
     click_square(client, &columns[pick(seed, columns.len())]).await;
     loop {
-        let dots = strings(
-            client,
-            "return [...document.querySelectorAll('#board .target')].map(t => t.dataset.target)",
-        )
-        .await;
+        let dots = landing_dots(client).await;
         if dots.is_empty() {
             return true;
         }
@@ -106,11 +116,7 @@ async fn click_a_move(client: &Client, seed: &mut u64) -> bool {
 /// landings typed after it, one by one, play the move. The watcher sees
 /// no field to type in.
 async fn type_a_move(client: &Client, watcher: &Client) -> bool {
-    let columns = strings(
-        client,
-        "return [...document.querySelectorAll('#board .glow')].map(g => g.dataset.glow)",
-    )
-    .await;
+    let columns = glowing_columns(client).await;
     let Some(from) = columns.first() else {
         return false;
     };
@@ -131,11 +137,7 @@ async fn type_a_move(client: &Client, watcher: &Client) -> bool {
     )
     .await;
     loop {
-        let dots = strings(
-            client,
-            "return [...document.querySelectorAll('#board .target')].map(t => t.dataset.target)",
-        )
-        .await;
+        let dots = landing_dots(client).await;
         let Some(next) = dots.first() else {
             return true;
         };

@@ -175,19 +175,17 @@ impl ClientMessage {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         // A JSON array would be read field by field in order: refused.
-        let Some(kind) = value.as_object().map(|o| o.get("type").cloned()) else {
+        let Some(object) = value.as_object() else {
             return Err(bad("a JSON object with a \"type\" expected".into()));
         };
+        let kind = (object.get("type").and_then(serde_json::Value::as_str))
+            .map(|k| clip(k, 40).to_owned());
         if let Some(key) = list_in_place_of_object(&value) {
             return Err(bad(format!(
                 "'{}' is a list: only 'moves' is one",
                 clip(key, 40)
             )));
         }
-        let kind = kind
-            .as_ref()
-            .and_then(|k| k.as_str())
-            .map(|k| clip(k, 40).to_owned());
         ClientMessage::deserialize(value).map_err(|e| match kind {
             Some(kind) => bad(format!("'{kind}': {e}")),
             None => bad(e.to_string()),

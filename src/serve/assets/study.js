@@ -18,6 +18,13 @@ const SEND_GAP_MS = 100;
 // The line on the board, kept by this browser across reloads.
 const STUDY_KEY = "bashni.study";
 
+// Keep `line` ({variant, start_fen, moves, cursor, rules}) for the next
+// visit to the board.
+function keep(line) {
+  const { variant, start_fen, moves, cursor, rules } = line;
+  localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules }));
+}
+
 export class Study {
   // app: {send(message), welcome, go(path), playFrom(variant, fen, rules), edit(variant, fen)}
   constructor(app) {
@@ -64,7 +71,7 @@ export class Study {
   // Open `line` (as `send` takes it) when the board is entered next.
   load(line) {
     this.state = null;
-    localStorage.setItem(STUDY_KEY, JSON.stringify(line));
+    keep(line);
   }
 
   // The server refused a line: a kept one that no longer reads gives
@@ -130,8 +137,7 @@ export class Study {
   show(state) {
     const moved = !this.state || this.state.fen !== state.fen;
     this.state = state;
-    const { variant, start_fen, moves, cursor, rules } = state;
-    localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules }));
+    keep(state);
     this.draw();
     this.moves();
     const s = state;
