@@ -341,10 +341,7 @@ impl RoomSetup {
         ranges: &StrengthRanges,
     ) -> Result<(RoomConfig, Option<Colour>), WireError> {
         let bad = |what: &str| Err(WireError(what.to_owned()));
-        let variant: Variant = match self.variant.parse() {
-            Ok(v) => v,
-            Err(_) => return bad("variant: bashni or lasca"),
-        };
+        let variant = parse_variant(&self.variant).map_err(WireError)?;
         let game = self.rules.check(variant)?;
         let colour = match self.colour.as_str() {
             "random" => None,
