@@ -10,18 +10,20 @@
 //! becomes one by its seat token ([`Room::authenticate`]), an engine seat
 //! is driven by the server directly.
 
+mod outcome;
+mod player;
+
+pub use outcome::{AbortCause, EndReason, Outcome};
+pub use player::{MAX_MARKS_PER_CHAR, MAX_NAME_CHARS, Player};
+
 use super::config::{Opponent, RoomConfig};
-use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus, SeatRecord};
-use super::token::{SeatToken, TokenHash};
+use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus};
+use super::token::SeatToken;
 use bashni_host::clock::Clocks;
-use bashni_host::pdn::result_token;
 use bashni_host::protocol::Go;
-use bashni_rules::{Colour, Game, GameEnd, Move};
+use bashni_rules::{Colour, Game, Move};
 use std::fmt;
 use std::time::{Duration, Instant};
-
-/// The longest display name, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
 
 /// The longest move text accepted from a client (a capture of every
 /// piece on the board fits easily).
@@ -45,240 +47,6 @@ pub const FIRST_MOVE_WAIT: Duration = Duration::from_secs(30);
 /// history is loaded whole for a replay or its PDN, and two players
 /// aborting and rematching in a loop would otherwise grow it without end.
 pub const MAX_GAMES_PER_ROOM: u32 = 100;
-
-/// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// The display name (checked by [`Player::human`]; escaping is the
-    /// page's job).
-    pub name: String,
-    /// The hash of the seat's token; `None` for the engine.
-    pub token_hash: Option<TokenHash>,
-    /// Whether the engine sits here.
-    pub engine: bool,
-}
-
-/// Characters a name may not hold beside the control characters: those
-/// that reorder the text around them (embeddings, overrides, isolates,
-/// marks), which can make a name read as another's or spill over the
-/// text after it; invisible ones (zero-width spaces and joiners, fillers,
-/// the byte-order mark, soft hyphens, variation selectors, tags), which
-/// can make two names that look the same differ, or a name of nothing;
-/// and any space but the plain one (line and paragraph separators).
-fn is_unfit_for_a_name(c: char) -> bool {
-    c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{2800}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E0FFF}'
-        )
-}
-
-/// Whether `c` is a combining mark (of the blocks Latin, Greek and
-/// Cyrillic names use): it draws on the character before it.
-fn is_combining(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0300}'..='\u{036F}'
-            | '\u{0483}'..='\u{0489}'
-            | '\u{1AB0}'..='\u{1AFF}'
-            | '\u{1DC0}'..='\u{1DFF}'
-            | '\u{20D0}'..='\u{20FF}'
-            | '\u{FE20}'..='\u{FE2F}'
-    )
-}
-
-/// The most combining marks one character may carry (Vietnamese stacks
-/// two); more pile up over the text around the name.
-const MAX_MARKS_PER_CHAR: usize = 2;
-
-/// Whether the marks of `name` sit on characters, at most
-/// [`MAX_MARKS_PER_CHAR`] on each: a name of marks alone shows nothing.
-fn marks_fit(name: &str) -> bool {
-    let mut run = 0;
-    for (i, c) in name.chars().enumerate() {
-        run = if is_combining(c) { run + 1 } else { 0 };
-        if (i == 0 && run > 0) || run > MAX_MARKS_PER_CHAR {
-            return false;
-        }
-    }
-    true
-}
-
-/// Whether `name` reads as an engine seat's ("bashni (Skill 5)"), spaces
-/// aside (a page shows two as one).
-fn poses_as_the_engine(name: &str) -> bool {
-    let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
-    squeezed.to_lowercase().starts_with("bashni(")
-}
-
-impl Player {
-    /// A person with `name` who holds the token hashing to `token_hash`.
-    /// The name is trimmed; empty, too long or with a control, invisible
-    /// or text-direction character, or any space but the plain one, it is
-    /// refused.
-    pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
-        let name = name.trim();
-        if name.is_empty()
-            || name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(is_unfit_for_a_name)
-            || !marks_fit(name)
-            || poses_as_the_engine(name)
-        {
-            return Err(RoomError::BadName);
-        }
-        Ok(Player {
-            name: name.to_owned(),
-            token_hash: Some(token_hash),
-            engine: false,
-        })
-    }
-
-    /// This player's row for the store, in `seat`, taken at `joined_at_ms`.
-    pub fn seat_record(&self, seat: u8, joined_at_ms: i64) -> SeatRecord {
-        SeatRecord {
-            seat,
-            name: self.name.clone(),
-            token_hash: self.token_hash.clone(),
-            engine: self.engine,
-            joined_at_ms,
-        }
-    }
-
-    /// The engine, shown as `name`.
-    pub fn engine(name: &str) -> Player {
-        Player {
-            name: name.to_owned(),
-            token_hash: None,
-            engine: true,
-        }
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The rules ended it (no legal move, or a draw rule).
-    Rules(GameEnd),
-    /// This side's clock ran out.
-    Time {
-        /// Who ran out of time.
-        loser: Colour,
-    },
-    /// This side resigned.
-    Resignation {
-        /// Who resigned.
-        loser: Colour,
-    },
-    /// A draw offer was accepted.
-    DrawAgreed,
-    /// The game was called off before both sides had moved, and why. No
-    /// one won and it is no draw.
-    Aborted(AbortCause),
-}
-
-/// Why a game was aborted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AbortCause {
-    /// This side's player called it off.
-    By(Colour),
-    /// This side let [`FIRST_MOVE_WAIT`] pass without a first move.
-    NoFirstMove(Colour),
-    /// Stored before the cause was kept.
-    Unknown,
-}
-
-/// How a game ended: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The winner, or `None` for a draw.
-    pub winner: Option<Colour>,
-    /// Why.
-    pub reason: EndReason,
-}
-
-impl Outcome {
-    fn of(reason: EndReason) -> Outcome {
-        let winner = match reason {
-            EndReason::Rules(end) => end.winner(),
-            EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
-            EndReason::DrawAgreed | EndReason::Aborted(_) => None,
-        };
-        Outcome { winner, reason }
-    }
-
-    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` for an aborted game.
-    pub fn result_token(&self) -> &'static str {
-        match self.reason {
-            EndReason::Aborted(_) => "*",
-            _ => result_token(self.winner),
-        }
-    }
-
-    /// The outcome a stored reason stands for (the words [`Outcome`]'s
-    /// `Display` wrote), or the rules' end when the game's moves end it.
-    fn from_stored(reason: &str, end_by_rules: Option<GameEnd>) -> Option<Outcome> {
-        if let Some(end) = end_by_rules {
-            return Some(Outcome::of(EndReason::Rules(end)));
-        }
-        let loser = |words: &str| match words {
-            "White" => Some(Colour::White),
-            "Black" => Some(Colour::Black),
-            _ => None,
-        };
-        let reason = if reason == "draw agreed" {
-            EndReason::DrawAgreed
-        } else if reason == "game aborted" {
-            EndReason::Aborted(AbortCause::Unknown)
-        } else if let Some(who) = reason.strip_suffix(" aborted the game") {
-            EndReason::Aborted(AbortCause::By(loser(who)?))
-        } else if let Some(who) = reason.strip_suffix(" made no first move in time") {
-            EndReason::Aborted(AbortCause::NoFirstMove(loser(who)?))
-        } else if let Some(who) = reason.strip_suffix(" lost on time") {
-            EndReason::Time { loser: loser(who)? }
-        } else if let Some(who) = reason.strip_suffix(" resigned") {
-            EndReason::Resignation { loser: loser(who)? }
-        } else {
-            return None;
-        };
-        Some(Outcome::of(reason))
-    }
-}
-
-/// Why, in words, as the store keeps it and the page shows it.
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.reason {
-            EndReason::Rules(end) => write!(f, "{end}"),
-            EndReason::Time { loser } => write!(f, "{loser} lost on time"),
-            EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
-            EndReason::DrawAgreed => f.write_str("draw agreed"),
-            EndReason::Aborted(AbortCause::By(side)) => write!(f, "{side} aborted the game"),
-            EndReason::Aborted(AbortCause::NoFirstMove(side)) => {
-                write!(f, "{side} made no first move in time")
-            }
-            EndReason::Aborted(AbortCause::Unknown) => f.write_str("game aborted"),
-        }
-    }
-}
 
 /// Where the room stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1296,46 +1064,7 @@ mod tests {
     use crate::serve::config::{GameConfig, Strength};
     use crate::serve::store::{MoveRecord, SeatRecord};
     use bashni_host::clock::TimeControl;
-    use bashni_rules::{DrawRules, Variant};
-
-    #[test]
-    fn a_stored_outcome_reads_back_as_it_was_written() {
-        let reasons = [
-            EndReason::DrawAgreed,
-            EndReason::Aborted(AbortCause::Unknown),
-            EndReason::Aborted(AbortCause::By(Colour::Black)),
-            EndReason::Aborted(AbortCause::NoFirstMove(Colour::White)),
-            EndReason::Time {
-                loser: Colour::White,
-            },
-            EndReason::Time {
-                loser: Colour::Black,
-            },
-            EndReason::Resignation {
-                loser: Colour::White,
-            },
-            EndReason::Resignation {
-                loser: Colour::Black,
-            },
-        ];
-        for reason in reasons {
-            let outcome = Outcome::of(reason);
-            assert_eq!(
-                Outcome::from_stored(&outcome.to_string(), None),
-                Some(outcome)
-            );
-        }
-        let end = GameEnd::NoLegalMove {
-            loser: Colour::Black,
-        };
-        let by_rules = Outcome::of(EndReason::Rules(end));
-        assert_eq!(
-            Outcome::from_stored(&by_rules.to_string(), Some(end)),
-            Some(by_rules)
-        );
-        assert_eq!(Outcome::from_stored("Grey resigned", None), None);
-        assert_eq!(Outcome::from_stored("the moon fell", None), None);
-    }
+    use bashni_rules::{DrawRules, GameEnd, Variant};
 
     fn secs(s: u64) -> Duration {
         Duration::from_secs(s)
@@ -2008,7 +1737,7 @@ mod tests {
     }
 
     #[test]
-    fn engine_rooms_take_only_the_engine_and_names_are_checked() {
+    fn engine_rooms_take_only_the_engine() {
         let t0 = Instant::now();
         let mut room = engine_room(None, Colour::Black, t0);
         let bob = Player::human("Bob", SeatToken::generate().hash()).expect("name");
@@ -2029,54 +1758,6 @@ mod tests {
             open.join(Player::engine("x"), t0),
             Err(RoomError::WrongPlayer)
         );
-        let hash = SeatToken::generate().hash();
-        assert_eq!(Player::human("  ", hash.clone()), Err(RoomError::BadName));
-        assert_eq!(Player::human("a\nb", hash.clone()), Err(RoomError::BadName));
-        assert_eq!(
-            Player::human("Ann\u{202E}nimda", hash.clone()),
-            Err(RoomError::BadName),
-            "a right-to-left override"
-        );
-        for (name, what) in [
-            ("\u{200B}", "a zero-width space alone"),
-            ("\u{FEFF}", "a byte-order mark"),
-            ("x\u{2028}y", "a line separator"),
-            ("\u{3164}", "a Hangul filler"),
-            ("Ann\u{061C}nimda", "an Arabic letter mark"),
-            ("A\u{00A0}nn", "a no-break space"),
-            ("\u{2800}", "a Braille blank"),
-            ("\u{1D173}\u{1D174}", "musical format characters"),
-            ("\u{0301}\u{0301}\u{0301}", "marks alone"),
-            ("A\u{0300}\u{0300}\u{0300}", "three marks on a letter"),
-            ("bashni (Skill 20)", "the engine's name"),
-            ("BASHNI (skill 20)", "the engine's name in capitals"),
-            ("bashni  (Skill 20)", "the engine's name with two spaces"),
-            ("bashni(Skill 20)", "the engine's name with none"),
-        ] {
-            assert_eq!(
-                Player::human(name, hash.clone()),
-                Err(RoomError::BadName),
-                "{what}"
-            );
-        }
-        assert!(
-            Player::human("Аня 李", hash.clone()).is_ok(),
-            "any script is welcome"
-        );
-        assert!(
-            Player::human("Nguyễn Thị", hash.clone()).is_ok(),
-            "precomposed letters"
-        );
-        assert!(
-            Player::human("Nguye\u{0302}\u{0303}n", hash.clone()).is_ok(),
-            "two marks on a letter"
-        );
-        assert_eq!(
-            Player::human(&"x".repeat(41), hash.clone()),
-            Err(RoomError::BadName)
-        );
-        let html = Player::human(" <b>Ann</b> ", hash).expect("kept as text");
-        assert_eq!(html.name, "<b>Ann</b>");
     }
 
     /// What the store keeps of `events`: the moves played, less those

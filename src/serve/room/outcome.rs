@@ -1,0 +1,157 @@
+//! How a game ended: the winner and why, in the words the store keeps
+//! and the page shows.
+
+use bashni_host::pdn::result_token;
+use bashni_rules::{Colour, GameEnd};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The rules ended it (no legal move, or a draw rule).
+    Rules(GameEnd),
+    /// This side's clock ran out.
+    Time {
+        /// Who ran out of time.
+        loser: Colour,
+    },
+    /// This side resigned.
+    Resignation {
+        /// Who resigned.
+        loser: Colour,
+    },
+    /// A draw offer was accepted.
+    DrawAgreed,
+    /// The game was called off before both sides had moved, and why. No
+    /// one won and it is no draw.
+    Aborted(AbortCause),
+}
+
+/// Why a game was aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortCause {
+    /// This side's player called it off.
+    By(Colour),
+    /// This side let [`super::FIRST_MOVE_WAIT`] pass without a first move.
+    NoFirstMove(Colour),
+    /// Stored before the cause was kept.
+    Unknown,
+}
+
+/// How a game ended: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Colour>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    pub(super) fn of(reason: EndReason) -> Outcome {
+        let winner = match reason {
+            EndReason::Rules(end) => end.winner(),
+            EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
+            EndReason::DrawAgreed | EndReason::Aborted(_) => None,
+        };
+        Outcome { winner, reason }
+    }
+
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` for an aborted game.
+    pub fn result_token(&self) -> &'static str {
+        match self.reason {
+            EndReason::Aborted(_) => "*",
+            _ => result_token(self.winner),
+        }
+    }
+
+    /// The outcome a stored reason stands for (the words [`Outcome`]'s
+    /// `Display` wrote), or the rules' end when the game's moves end it.
+    pub(super) fn from_stored(reason: &str, end_by_rules: Option<GameEnd>) -> Option<Outcome> {
+        if let Some(end) = end_by_rules {
+            return Some(Outcome::of(EndReason::Rules(end)));
+        }
+        let loser = |words: &str| match words {
+            "White" => Some(Colour::White),
+            "Black" => Some(Colour::Black),
+            _ => None,
+        };
+        let reason = if reason == "draw agreed" {
+            EndReason::DrawAgreed
+        } else if reason == "game aborted" {
+            EndReason::Aborted(AbortCause::Unknown)
+        } else if let Some(who) = reason.strip_suffix(" aborted the game") {
+            EndReason::Aborted(AbortCause::By(loser(who)?))
+        } else if let Some(who) = reason.strip_suffix(" made no first move in time") {
+            EndReason::Aborted(AbortCause::NoFirstMove(loser(who)?))
+        } else if let Some(who) = reason.strip_suffix(" lost on time") {
+            EndReason::Time { loser: loser(who)? }
+        } else if let Some(who) = reason.strip_suffix(" resigned") {
+            EndReason::Resignation { loser: loser(who)? }
+        } else {
+            return None;
+        };
+        Some(Outcome::of(reason))
+    }
+}
+
+/// Why, in words, as the store keeps it and the page shows it.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.reason {
+            EndReason::Rules(end) => write!(f, "{end}"),
+            EndReason::Time { loser } => write!(f, "{loser} lost on time"),
+            EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
+            EndReason::DrawAgreed => f.write_str("draw agreed"),
+            EndReason::Aborted(AbortCause::By(side)) => write!(f, "{side} aborted the game"),
+            EndReason::Aborted(AbortCause::NoFirstMove(side)) => {
+                write!(f, "{side} made no first move in time")
+            }
+            EndReason::Aborted(AbortCause::Unknown) => f.write_str("game aborted"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_outcome_reads_back_as_it_was_written() {
+        let reasons = [
+            EndReason::DrawAgreed,
+            EndReason::Aborted(AbortCause::Unknown),
+            EndReason::Aborted(AbortCause::By(Colour::Black)),
+            EndReason::Aborted(AbortCause::NoFirstMove(Colour::White)),
+            EndReason::Time {
+                loser: Colour::White,
+            },
+            EndReason::Time {
+                loser: Colour::Black,
+            },
+            EndReason::Resignation {
+                loser: Colour::White,
+            },
+            EndReason::Resignation {
+                loser: Colour::Black,
+            },
+        ];
+        for reason in reasons {
+            let outcome = Outcome::of(reason);
+            assert_eq!(
+                Outcome::from_stored(&outcome.to_string(), None),
+                Some(outcome)
+            );
+        }
+        let end = GameEnd::NoLegalMove {
+            loser: Colour::Black,
+        };
+        let by_rules = Outcome::of(EndReason::Rules(end));
+        assert_eq!(
+            Outcome::from_stored(&by_rules.to_string(), Some(end)),
+            Some(by_rules)
+        );
+        assert_eq!(Outcome::from_stored("Grey resigned", None), None);
+        assert_eq!(Outcome::from_stored("the moon fell", None), None);
+    }
+}
