@@ -508,12 +508,17 @@ async fn kill_nine_and_restart(database: &str) {
         black_ms(&over),
         black_ms(&finished_state)
     );
+    let waiting = waiting_room_as_black_from(&server, SET_POSITION).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     server.kill9();
     let downtime = Duration::from_secs(6);
     tokio::time::sleep(downtime).await;
     let server = Serve::start(database, &[]);
-    assert_eq!(server.restored, 3, "every unfinished game comes back");
+    assert_eq!(
+        server.restored, 4,
+        "every unfinished game comes back, and the room still waiting"
+    );
+    waiting_room_opens_as_made(&server, &waiting, SET_POSITION).await;
     let mut watcher = server.page().await;
     watcher
         .send(json!({"type": "open", "room": finished}))
@@ -573,6 +578,34 @@ async fn kill_nine_and_restart(database: &str) {
         let played = room_state(&mut page, |s| moves(s).len() == moves(before).len() + 1).await;
         assert_eq!(played["phase"], "playing");
     }
+}
+
+/// A position set for a room's games: Black to move at move 12.
+const SET_POSITION: &str = "B:g1w,c3w,e3w,b6b,d6b,h8b 0 12";
+
+/// Cat opens a room in which she plays Black from `start`, and nobody
+/// joins yet: its id.
+async fn waiting_room_as_black_from(server: &Serve, start: &str) -> String {
+    let mut cat = server.page().await;
+    let mut made = setup("anyone", None, "black");
+    made["start"] = json!(start);
+    let (room, _) = create(&mut cat, "Cat", made).await;
+    room_state(&mut cat, |s| s["phase"] == "waiting").await;
+    room
+}
+
+/// Dan joins the waiting `room` after a restart: the game is the one its
+/// creator made, Cat Black and the board at `start`.
+async fn waiting_room_opens_as_made(server: &Serve, room: &str, start: &str) {
+    let mut dan = server.page().await;
+    dan.send(json!({"type": "join", "room": room, "name": "Dan"}))
+        .await;
+    let state = room_state(&mut dan, |s| s["phase"] == "playing").await;
+    assert_eq!(state["seats"][0]["name"], "Cat");
+    assert_eq!(state["seats"][0]["colour"], "black", "the creator's colour");
+    assert_eq!(state["seats"][1]["colour"], "white");
+    assert_eq!(state["start_fen"], start, "the creator's start position");
+    assert_eq!(state["to_move"], "black");
 }
 
 /// With White (Ann) to move, she thinks a while, and Black (Bob) asks to

@@ -12,12 +12,12 @@ mod temp;
 use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
 use bashni::serve::store::writer::{MoveWriter, WriteError};
 use bashni::serve::store::{
-    MoveRecord, NewGame, NewRoom, OffersRecord, ResultRecord, RoomStatus, SeatRecord, Store,
-    StoreError, Write,
+    MoveRecord, NewGame, NewRoom, OffersRecord, Opening, ResultRecord, RoomStatus, SeatRecord,
+    Store, StoreError, Write,
 };
 use bashni::serve::token::{SeatToken, random_hex128};
 use bashni_host::clock::TimeControl;
-use bashni_rules::Variant;
+use bashni_rules::{Colour, Variant};
 use temp::TempDir;
 
 // ----------------------------------------------------------------------
@@ -67,6 +67,14 @@ fn config(opponent: Opponent) -> RoomConfig {
     }
 }
 
+/// How a room opens when its creator chose nothing.
+fn white_from_the_start() -> Opening {
+    Opening {
+        creator_colour: Colour::White,
+        start_fen: None,
+    }
+}
+
 fn seat(seat: u8, name: &str, token: &SeatToken) -> SeatRecord {
     SeatRecord {
         seat,
@@ -86,6 +94,7 @@ async fn room_with_game(store: &Store, opponent: Opponent) -> String {
                 id: id.clone(),
                 config: config(opponent),
                 created_at_ms: 1_000,
+                opening: white_from_the_start(),
             },
             &seat(0, "Ann", &SeatToken::generate()),
         )
@@ -280,6 +289,10 @@ async fn unfinished_games_come_back(store: Store) {
 
 async fn tokens_stored_hashed(store: Store) {
     let token = SeatToken::generate();
+    let opening = Opening {
+        creator_colour: Colour::Black,
+        start_fen: Some("B:g1w,c3w,e3w,b6b,d6b,h8b 0 12".into()),
+    };
     let id = random_hex128();
     store
         .create_room(
@@ -287,6 +300,7 @@ async fn tokens_stored_hashed(store: Store) {
                 id: id.clone(),
                 config: config(Opponent::Engine(Strength::Elo(1500))),
                 created_at_ms: 5,
+                opening: opening.clone(),
             },
             &seat(0, "Ann", &token),
         )
@@ -321,6 +335,7 @@ async fn tokens_stored_hashed(store: Store) {
         loaded[0].config.opponent,
         Opponent::Engine(Strength::Elo(1500))
     );
+    assert_eq!(loaded[0].opening, opening, "the creator's colour and start");
 }
 
 async fn group_commit(store: Store) {
@@ -490,6 +505,7 @@ async fn seats_takebacks_results_lobby(store: Store) {
                         ..config(opponent)
                     },
                     created_at_ms: 7,
+                    opening: white_from_the_start(),
                 },
                 &seat(0, "<b>Ann</b>", &SeatToken::generate()),
             )

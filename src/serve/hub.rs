@@ -7,7 +7,7 @@ use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
 use super::room::{Player, Room};
-use super::store::{BoardLine, NewRoom, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
+use super::store::{BoardLine, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
@@ -428,6 +428,10 @@ impl Founding {
             id,
             config,
             created_at_ms: now_ms,
+            opening: Opening {
+                creator_colour: colour,
+                start_fen: start.map(str::to_owned),
+            },
         };
         Ok(Founding { row, seat, room })
     }

@@ -330,9 +330,14 @@ impl Room {
             loaded.id.clone(),
             loaded.config,
             creator,
-            Colour::White,
+            loaded.opening.creator_colour,
             now,
         );
+        if let Some(fen) = &loaded.opening.start_fen {
+            room = room
+                .with_start(fen)
+                .map_err(|e| RoomError::Corrupt(e.to_string()))?;
+        }
         room.seats = seats;
         if let Some(game) = &loaded.game {
             room.resume(game, loaded.status, thinking, now)?;
@@ -1062,7 +1067,7 @@ impl Room {
 mod tests {
     use super::*;
     use crate::serve::config::{GameConfig, Strength};
-    use crate::serve::store::{MoveRecord, SeatRecord};
+    use crate::serve::store::{MoveRecord, Opening, SeatRecord};
     use bashni_host::clock::TimeControl;
     use bashni_rules::{DrawRules, GameEnd, Variant};
 
@@ -1819,6 +1824,10 @@ mod tests {
             config: *room.config(),
             status: RoomStatus::Playing,
             created_at_ms: 0,
+            opening: Opening {
+                creator_colour: Colour::White,
+                start_fen: None,
+            },
             seats: vec![seat(0, "Ann", &tokens[0]), seat(1, "Bob", &tokens[1])],
             game: Some(GameRecord {
                 game_no: 1,

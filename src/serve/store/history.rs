@@ -4,7 +4,7 @@
 //! its PDN), and the offers pending in a game.
 
 use super::{
-    GameRecord, LoadedRoom, OffersRecord, Pool, RoomStatus, SeatRecord, Store, StoreError,
+    GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord, Store, StoreError,
     config_from_row, join_clock, move_from_row, result_from_row, seat_from_row, to_seat, to_u32,
 };
 use crate::serve::config::RoomConfig;
@@ -23,6 +23,34 @@ pub struct StoredRoom {
     pub seats: Vec<SeatRecord>,
     /// Its games, game 1 first.
     pub games: Vec<GameRecord>,
+}
+
+/// A room's own row.
+struct RoomRow {
+    config: RoomConfig,
+    status: RoomStatus,
+    created_at_ms: i64,
+    opening: Opening,
+}
+
+/// How the room's first game opens; a row from before this was kept
+/// (no colour) opens as such rooms always did, the creator White.
+fn opening_from_row<R>(row: &R) -> Result<Opening, StoreError>
+where
+    R: Row,
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let colour: Option<String> = row.try_get("creator_colour")?;
+    let creator_colour = match colour.as_deref() {
+        None => Colour::White,
+        Some(name) => Colour::from_name(name)
+            .ok_or_else(|| StoreError::Corrupt(format!("creator colour '{name}'")))?,
+    };
+    Ok(Opening {
+        creator_colour,
+        start_fen: row.try_get("start_fen")?,
+    })
 }
 
 /// Which games of a room to read.
@@ -54,14 +82,15 @@ impl Store {
     /// One room, whatever its status, with its latest game; `None` if no
     /// room has this id.
     pub async fn load_room(&self, id: &str) -> Result<Option<LoadedRoom>, StoreError> {
-        let Some((config, status, created_at_ms)) = self.room_row(id).await? else {
+        let Some(row) = self.room_row(id).await? else {
             return Ok(None);
         };
         Ok(Some(LoadedRoom {
             id: id.to_owned(),
-            config,
-            status,
-            created_at_ms,
+            config: row.config,
+            status: row.status,
+            created_at_ms: row.created_at_ms,
+            opening: row.opening,
             seats: self.seats_of(id).await?,
             game: self.games_of(id, Games::Latest).await?.pop(),
         }))
@@ -69,22 +98,19 @@ impl Store {
 
     /// One room with every game it played; `None` if no room has this id.
     pub async fn stored_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
-        let Some((config, _, _)) = self.room_row(id).await? else {
+        let Some(row) = self.room_row(id).await? else {
             return Ok(None);
         };
         Ok(Some(StoredRoom {
             id: id.to_owned(),
-            config,
+            config: row.config,
             seats: self.seats_of(id).await?,
             games: self.games_of(id, Games::All).await?,
         }))
     }
 
-    /// The room's own row: configuration, status, creation instant.
-    async fn room_row(
-        &self,
-        id: &str,
-    ) -> Result<Option<(RoomConfig, RoomStatus, i64)>, StoreError> {
+    /// The room's own row.
+    async fn room_row(&self, id: &str) -> Result<Option<RoomRow>, StoreError> {
         on_readers!(self, p => {
             let Some(row) = sqlx::query("SELECT * FROM rooms WHERE id = $1")
                 .bind(id)
@@ -93,8 +119,12 @@ impl Store {
             else {
                 return Ok(None);
             };
-            let status = RoomStatus::parse(&row.try_get::<String, _>("status")?)?;
-            Ok(Some((config_from_row(&row)?, status, row.try_get("created_at")?)))
+            Ok(Some(RoomRow {
+                config: config_from_row(&row)?,
+                status: RoomStatus::parse(&row.try_get::<String, _>("status")?)?,
+                created_at_ms: row.try_get("created_at")?,
+                opening: opening_from_row(&row)?,
+            }))
         })
     }
 

@@ -65,6 +65,16 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "stopped clocks",
         include_str!("../../../migrations/0004_stopped_clocks.sql"),
     ),
+    (
+        5,
+        "runs by device",
+        include_str!("../../../migrations/0005_runs_by_device.sql"),
+    ),
+    (
+        6,
+        "room opening",
+        include_str!("../../../migrations/0006_room_opening.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -234,6 +244,19 @@ pub struct NewRoom {
     pub config: RoomConfig,
     /// When, in Unix milliseconds.
     pub created_at_ms: i64,
+    /// How its first game opens.
+    pub opening: Opening,
+}
+
+/// How a room's first game opens, as its creator chose: kept with the
+/// room, so that one still waiting for its opponent comes back from a
+/// restart as it was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The colour the creator plays.
+    pub creator_colour: Colour,
+    /// The start position's FEN; `None` for the variant's own.
+    pub start_fen: Option<String>,
 }
 
 /// A seat as stored: seat 0 is the creator's, seat 1 the other.
@@ -362,6 +385,9 @@ pub struct LoadedRoom {
     pub status: RoomStatus,
     /// When it was created, in Unix milliseconds.
     pub created_at_ms: i64,
+    /// How its first game opens (the creator White from the usual start
+    /// for rooms stored before this was kept).
+    pub opening: Opening,
     /// The seats taken, seat 0 first.
     pub seats: Vec<SeatRecord>,
     /// Its latest game, if one has started.
@@ -542,8 +568,9 @@ impl Store {
                 "INSERT INTO rooms (id, variant, forced_capture, king_landing, \
                  no_progress_plies, max_plies, repetitions, clock_base_ms, \
                  clock_increment_ms, clock_moves, opponent, engine_skill, engine_elo, \
-                 status, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                 status, created_at, creator_colour, start_fen) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
+                 $16, $17)",
             )
             .bind(&room.id)
             .bind(c.game.variant.name())
@@ -560,6 +587,8 @@ impl Store {
             .bind(elo)
             .bind(RoomStatus::Open.as_str())
             .bind(room.created_at_ms)
+            .bind(room.opening.creator_colour.name())
+            .bind(room.opening.start_fen.as_deref())
             .execute(&mut *tx)
             .await?;
             insert_seat!(&mut *tx, &room.id, creator)?;
@@ -851,4 +880,34 @@ where
         finished_at_ms: row.try_get("finished_at")?,
         clock_ms: join_clock(row.try_get("white_ms")?, row.try_get("black_ms")?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MIGRATIONS;
+
+    /// A migration file that is not in [`MIGRATIONS`] is never applied:
+    /// every file of `migrations/` is there, by its number, word for word.
+    #[test]
+    fn every_migration_file_is_applied() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("the migrations folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
+            let version: i64 = name
+                .split('_')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{name} starts with its number"));
+            let text = std::fs::read_to_string(&path).expect("readable");
+            files.push((version, text));
+        }
+        files.sort();
+        let listed: Vec<(i64, String)> = MIGRATIONS
+            .iter()
+            .map(|&(version, _, sql)| (version, sql.to_owned()))
+            .collect();
+        assert_eq!(files, listed);
+    }
 }
