@@ -13,7 +13,7 @@ use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
 use bashni::serve::store::writer::{MoveWriter, WriteError};
 use bashni::serve::store::{
     MoveRecord, NewGame, NewRoom, OffersRecord, Opening, ResultRecord, RoomStatus, SeatRecord,
-    Store, StoreError, Write,
+    Store, StoreError, Work, Write,
 };
 use bashni::serve::token::{SeatToken, random_hex128};
 use bashni_host::clock::TimeControl;
@@ -420,6 +420,28 @@ async fn group_commit(store: Store) {
     offered.expect("the offers are stored beside a refused write");
     moved.expect("the move is stored beside a refused write");
     assert_eq!(moves_of(&store, &rooms[2]).await.len(), 11);
+    // One action's writes are stored all or none: a move and a seat
+    // already taken (as a join that starts a game, or a move that ends
+    // one, is written) leave nothing behind when the seat is refused.
+    let seat_again = Write::Seat {
+        room_id: rooms[2].clone(),
+        seat: seat(1, "Eve", &SeatToken::generate()),
+    };
+    let action = writer
+        .submit(vec![
+            Work::Move(mv(&rooms[2], 12, "c3-d4")),
+            Work::Other(seat_again),
+        ])
+        .await;
+    assert!(
+        matches!(action, Err(WriteError::Store(StoreError::SeatTaken))),
+        "{action:?}"
+    );
+    assert_eq!(
+        moves_of(&store, &rooms[2]).await.len(),
+        11,
+        "the move of a refused action is not stored"
+    );
     let loaded = store.load_room(&rooms[3]).await.expect("load");
     let game = loaded.and_then(|room| room.game).expect("a game");
     assert_eq!(
@@ -447,7 +469,10 @@ async fn refused_write_undone_alone(store: Store) {
         room_id: room.clone(),
         seat: seat(0, "Eve", &SeatToken::generate()),
     };
-    let refused = tx.apply_alone(&taken).await.expect("transaction");
+    let refused = tx
+        .run_alone(&[Work::Move(mv(&room, 2, "f6-g5")), Work::Other(taken)])
+        .await
+        .expect("transaction");
     assert!(matches!(refused, Err(StoreError::SeatTaken)), "{refused:?}");
     let doubled = [mv(&elsewhere, 1, "c3-d4"), mv(&room, 1, "c3-d4")];
     let refused = tx.append_moves_alone(&doubled).await.expect("transaction");
@@ -470,11 +495,11 @@ async fn refused_write_undone_alone(store: Store) {
         finished_at_ms: 5_000,
         clock_ms: Some([61_000, 0]),
     };
-    tx.apply_alone(&Write::GameEnd {
+    tx.run_alone(&[Work::Other(Write::GameEnd {
         room_id: elsewhere.clone(),
         game_no: 1,
         result: result.clone(),
-    })
+    })])
     .await
     .expect("transaction")
     .expect("result after the refusals");

@@ -13,8 +13,8 @@ use super::config::{Opponent, RoomConfig};
 use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
 use super::room::{Allowed, EndReason, Event, Phase, Player, Room, RoomError};
-use super::store::writer::{MoveWriter, Work};
-use super::store::{MoveRecord, NewGame, ResultRecord, Store, Write, unix_ms_now};
+use super::store::writer::MoveWriter;
+use super::store::{MoveRecord, NewGame, ResultRecord, Store, Work, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
     AnalysisStatus, AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView,
@@ -561,32 +561,31 @@ impl Actor {
         self.commit(events, before).await
     }
 
-    /// Store `events` through the writer, then publish. If the store
-    /// refuses, the room goes back to `before`.
+    /// Store `events` through the writer, all or none, then publish. If
+    /// the store refuses, the room goes back to `before` (and the store
+    /// is as it was).
     async fn commit(&mut self, events: Vec<Event>, before: Room) -> Result<(), String> {
         if events.is_empty() {
             return Ok(());
         }
+        let stored = match self.work_of_all(&events) {
+            Ok(work) => self
+                .shared
+                .writer
+                .submit(work)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = stored {
+            return Err(self.refused(before, &e));
+        }
         for event in &events {
-            if let Err(e) = self.store(event).await {
-                return Err(self.refused(before, &e));
-            }
             match event {
                 Event::GameStarted { .. } => self.analysis = None,
                 Event::GameOver { .. } => self.climb_due = self.climb.is_some(),
                 _ => {}
             }
-        }
-        if let Err(e) = self.store_offers(&events).await {
-            if events.iter().all(changes_offers) {
-                return Err(self.refused(before, &e));
-            }
-            // What else happened is stored already (an agreed rematch's new
-            // game): keep it; only the offers would be lost to a restart.
-            eprintln!(
-                "bashni serve: room {}: offers not stored: {e}",
-                self.room.id()
-            );
         }
         // A move alone in a game that goes on changes only the turn.
         let only_a_move = matches!(events.as_slice(), [Event::Moved { .. }])
@@ -603,37 +602,23 @@ impl Actor {
         format!("not stored, not played: {why}")
     }
 
-    /// Keep the offers pending once `events` changed them, so a restart
-    /// brings them back. Written from the room as the events left it (a
-    /// rematch agreed has started the next game, whose row exists by now).
-    async fn store_offers(&self, events: &[Event]) -> Result<(), String> {
-        if !events.iter().any(changes_offers) {
-            return Ok(());
+    /// What the store keeps of `events`, in order, and then of the offers
+    /// they leave pending (written from the room as the events left it,
+    /// so that a restart brings them back).
+    fn work_of_all(&self, events: &[Event]) -> Result<Vec<Work>, String> {
+        let now_ms = unix_ms_now();
+        let mut work = Vec::with_capacity(events.len() + 1);
+        for event in events {
+            work.extend(work_of(&self.room, event, now_ms)?);
         }
-        let (id, game_no) = (self.room.id().to_owned(), self.room.game_no());
-        let offers = self.room.offers_record();
-        self.shared
-            .writer
-            .write(Write::Offers {
-                room_id: id,
-                game_no,
-                offers,
-            })
-            .await
-            .map_err(|e| e.to_string())
-    }
-
-    /// Store one event through the writer: moves in its group commits,
-    /// the rest each in its own transaction in the writer's turn.
-    async fn store(&self, event: &Event) -> Result<(), String> {
-        let Some(work) = work_of(&self.room, event, unix_ms_now())? else {
-            return Ok(());
-        };
-        self.shared
-            .writer
-            .submit(work)
-            .await
-            .map_err(|e| e.to_string())
+        if events.iter().any(changes_offers) {
+            work.push(Work::Other(Write::Offers {
+                room_id: self.room.id().to_owned(),
+                game_no: self.room.game_no(),
+                offers: self.room.offers_record(),
+            }));
+        }
+        Ok(work)
     }
 
     /// Send the room's state to every viewer and its line to the lobby.
@@ -986,8 +971,8 @@ fn changes_offers(event: &Event) -> bool {
 }
 
 /// What the store keeps of `event` in `room` at `now_ms` (Unix
-/// milliseconds), if anything: offers are stored once all of an action's
-/// events are (see `Actor::store_offers`).
+/// milliseconds), if anything: the offers an action leaves are written
+/// after all its events (see `Actor::work_of_all`).
 fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<Work>, String> {
     let room_id = room.id().to_owned();
     let work = match event {

@@ -465,7 +465,7 @@ mod ladder_runs;
 mod tx;
 pub use history::StoredRoom;
 pub use ladder_runs::{BoardLine, RunRecord};
-pub use tx::{Tx, Write};
+pub use tx::{Tx, Work, Write};
 
 /// Milliseconds since the Unix epoch now (for `stored_at`).
 pub fn unix_ms_now() -> i64 {

@@ -5,7 +5,7 @@
 //! The writer ([`super::writer`]) runs every write waiting for it and
 //! every move in one transaction: one commit (one fsync) for all. When
 //! one of them is refused (a seat taken already), the writer runs each in
-//! a savepoint of its own ([`Tx::apply_alone`]), so that it is undone
+//! a savepoint of its own ([`Tx::run_alone`]), so that it is undone
 //! alone and the others still commit.
 
 use super::{
@@ -15,6 +15,16 @@ use super::{
 };
 use bashni_rules::Colour;
 use sqlx::{Postgres, QueryBuilder, Sqlite, Transaction};
+
+/// One of a room's writes as the writer takes them: a move, or any
+/// other write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A move.
+    Move(MoveRecord),
+    /// Anything else.
+    Other(Write),
+}
 
 /// A write of a room other than a move, as the room hands it to the
 /// writer.
@@ -184,21 +194,29 @@ impl Tx {
         }
     }
 
-    /// Run `write` in a savepoint: if the database refuses it, only it is
-    /// undone and the transaction goes on. The outer error is the
-    /// transaction's own failure (nothing more can be written in it).
-    pub async fn apply_alone(
-        &mut self,
-        write: &Write,
-    ) -> Result<Result<(), StoreError>, StoreError> {
+    /// Run each of `work` in order, stopping at the first refusal.
+    pub async fn run(&mut self, work: &[Work]) -> Result<(), StoreError> {
+        for step in work {
+            match step {
+                Work::Move(mv) => self.append_moves_together(std::slice::from_ref(mv)).await?,
+                Work::Other(write) => self.apply(write).await?,
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Tx::run`] in a savepoint: if the database refuses any of `work`,
+    /// all of it is undone and the transaction goes on. The outer error is
+    /// the transaction's own failure (nothing more can be written in it).
+    pub async fn run_alone(&mut self, work: &[Work]) -> Result<Result<(), StoreError>, StoreError> {
         self.savepoint().await?;
-        let written = self.apply(write).await;
+        let written = self.run(work).await;
         self.end_savepoint(written.is_ok()).await?;
         Ok(written)
     }
 
     /// [`Tx::append_moves_together`] in a savepoint, as
-    /// [`Tx::apply_alone`]: all or none.
+    /// [`Tx::run_alone`]: all or none.
     pub async fn append_moves_alone(
         &mut self,
         moves: &[MoveRecord],

@@ -16,10 +16,14 @@
 //! as it comes, in as few statements as it takes: with SQLite each
 //! statement is a round trip to sqlx's database thread, and under load
 //! each round trip waits for a CPU. If anything in it is refused, the
-//! batch is written again with each write, and then each move, in a
-//! savepoint of its own, so that only what is at fault is refused.
+//! batch is written again with each room's action, and then each move,
+//! in a savepoint of its own, so that only what is at fault is refused.
+//! An action's writes (a move and the result it brings, a seat and the
+//! game it starts) are stored together or not at all, so a room that
+//! goes back to where it was when the store refuses finds the store
+//! where it left it.
 
-use super::{MoveRecord, Store, StoreError, Tx, Write};
+use super::{MoveRecord, Store, StoreError, Tx, Work, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
@@ -54,18 +58,11 @@ impl std::error::Error for WriteError {
     }
 }
 
-/// What the writer stores: a move, in the group commits, or any other
-/// write, in its own transaction in the writer's turn.
-#[derive(Debug)]
-pub enum Work {
-    /// A move.
-    Move(MoveRecord),
-    /// Anything else.
-    Other(Write),
-}
-
+/// What one room hands the writer at once: the writes of one action (a
+/// seat and the game it starts, a move and the result it brings, the
+/// offers they leave), stored all or none, in order.
 struct Pending {
-    work: Work,
+    work: Vec<Work>,
     done: oneshot::Sender<Result<(), WriteError>>,
 }
 
@@ -130,16 +127,20 @@ impl MoveWriter {
 
     /// Store `record`; returns once it is committed (or refused).
     pub async fn append(&self, record: MoveRecord) -> Result<(), WriteError> {
-        self.submit(Work::Move(record)).await
+        self.submit(vec![Work::Move(record)]).await
     }
 
     /// Store `write`; returns once it is committed (or refused).
     pub async fn write(&self, write: Write) -> Result<(), WriteError> {
-        self.submit(Work::Other(write)).await
+        self.submit(vec![Work::Other(write)]).await
     }
 
-    /// Store `work`; returns once it is committed (or refused).
-    pub async fn submit(&self, work: Work) -> Result<(), WriteError> {
+    /// Store all of `work` in order, or none of it; returns once it is
+    /// committed (or refused).
+    pub async fn submit(&self, work: Vec<Work>) -> Result<(), WriteError> {
+        if work.is_empty() {
+            return Ok(());
+        }
         let (done, answer) = oneshot::channel();
         self.queue
             .send(Pending { work, done })
@@ -164,36 +165,38 @@ async fn run(
 ) {
     let mut waiting = Vec::with_capacity(max_batch);
     while rx.recv_many(&mut waiting, max_batch).await > 0 {
-        let (mut writes, mut moves) = (Vec::new(), Vec::with_capacity(waiting.len()));
-        for Pending { work, done } in waiting.drain(..) {
-            match work {
-                Work::Move(record) => moves.push((record, done)),
-                Work::Other(write) => writes.push((write, done)),
+        let (mut actions, mut moves) = (Vec::new(), Vec::with_capacity(waiting.len()));
+        for Pending { mut work, done } in waiting.drain(..) {
+            match work.as_slice() {
+                [Work::Move(_)] => {
+                    if let Some(Work::Move(record)) = work.pop() {
+                        moves.push((record, done));
+                    }
+                }
+                _ => actions.push((work, done)),
             }
         }
         // Each room waits for its write before it makes the next, so no
         // room has two writes here and their order does not matter.
-        store_batch(&store, writes, moves, &stats).await;
+        store_batch(&store, actions, moves, &stats).await;
     }
 }
 
-/// Store `writes` and `moves` in one transaction and answer each.
+/// Store `actions` and `moves` in one transaction and answer each.
 async fn store_batch(
     store: &Store,
-    writes: Vec<(Write, Answer)>,
+    actions: Vec<(Vec<Work>, Answer)>,
     moves: Vec<(MoveRecord, Answer)>,
     stats: &WriterStats,
 ) {
-    let (writes, write_answers): (Vec<Write>, Vec<Answer>) = writes.into_iter().unzip();
+    let (actions, action_answers): (Vec<Vec<Work>>, Vec<Answer>) = actions.into_iter().unzip();
     let (moves, move_answers): (Vec<MoveRecord>, Vec<Answer>) = moves.into_iter().unzip();
-    let answers = write_answers.into_iter().chain(move_answers);
-    match write_batch(store, &writes, &moves).await {
+    let answers = action_answers.into_iter().chain(move_answers);
+    match write_batch(store, &actions, &moves).await {
         Ok(outcomes) => {
             stats.batches.fetch_add(1, Ordering::Relaxed);
-            let stored = outcomes[writes.len()..].iter().filter(|o| o.is_ok());
-            stats
-                .moves
-                .fetch_add(stored.count() as u64, Ordering::Relaxed);
+            let stored = stored_moves(&actions, &outcomes);
+            stats.moves.fetch_add(stored, Ordering::Relaxed);
             for (done, outcome) in answers.zip(outcomes) {
                 let _ = done.send(outcome.map_err(WriteError::Store));
             }
@@ -207,44 +210,63 @@ async fn store_batch(
     }
 }
 
-/// Run `writes`, then store `moves`, in one transaction: the outcome of
-/// each write, then of each move, once committed; an error if the
+/// How many moves a batch whose `actions` came before its lone moves
+/// stored, by the `outcomes` of each.
+fn stored_moves(actions: &[Vec<Work>], outcomes: &[Result<(), StoreError>]) -> u64 {
+    let moves_in = |work: &Vec<Work>| work.iter().filter(|w| matches!(w, Work::Move(_))).count();
+    let (of_actions, alone) = outcomes.split_at(actions.len());
+    let in_actions: usize = actions
+        .iter()
+        .zip(of_actions)
+        .filter(|(_, outcome)| outcome.is_ok())
+        .map(|(work, _)| moves_in(work))
+        .sum();
+    (in_actions + alone.iter().filter(|o| o.is_ok()).count()) as u64
+}
+
+/// Run `actions`, then store `moves`, in one transaction: the outcome of
+/// each action, then of each move, once committed; an error if the
 /// transaction itself failed (then nothing of it is stored).
 async fn write_batch(
     store: &Store,
-    writes: &[Write],
+    actions: &[Vec<Work>],
     moves: &[MoveRecord],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     let mut tx = store.begin().await?;
-    if write_all(&mut tx, writes, moves).await.is_ok() {
+    if write_all(&mut tx, actions, moves).await.is_ok() {
         tx.commit().await?;
-        return Ok((0..writes.len() + moves.len()).map(|_| Ok(())).collect());
+        return Ok((0..actions.len() + moves.len()).map(|_| Ok(())).collect());
     }
     tx.rollback().await?;
     let mut tx = store.begin().await?;
-    let outcomes = write_each_alone(&mut tx, writes, moves).await?;
+    let outcomes = write_each_alone(&mut tx, actions, moves).await?;
     tx.commit().await?;
     Ok(outcomes)
 }
 
-/// Run `writes` and store `moves`, stopping at the first refusal.
-async fn write_all(tx: &mut Tx, writes: &[Write], moves: &[MoveRecord]) -> Result<(), StoreError> {
-    for write in writes {
-        tx.apply(write).await?;
+/// Run `actions` and store `moves`, stopping at the first refusal.
+async fn write_all(
+    tx: &mut Tx,
+    actions: &[Vec<Work>],
+    moves: &[MoveRecord],
+) -> Result<(), StoreError> {
+    for work in actions {
+        tx.run(work).await?;
     }
     tx.append_moves_together(moves).await
 }
 
-/// Run each of `writes`, then store `moves`, each in a savepoint: the
-/// outcome of each; an error if the transaction itself failed.
+/// Run each of `actions`, then store each of `moves`, in a savepoint of
+/// its own: the outcome of each; an error if the transaction itself
+/// failed.
 async fn write_each_alone(
     tx: &mut Tx,
-    writes: &[Write],
+    actions: &[Vec<Work>],
     moves: &[MoveRecord],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    let mut outcomes = Vec::with_capacity(writes.len() + moves.len());
-    for write in writes {
-        outcomes.push(tx.apply_alone(write).await?);
+    let mut outcomes = Vec::with_capacity(actions.len() + moves.len());
+    for work in actions {
+        outcomes.push(tx.run_alone(work).await?);
     }
     for mv in moves {
         outcomes.push(tx.append_moves_alone(std::slice::from_ref(mv)).await?);
