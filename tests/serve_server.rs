@@ -694,6 +694,23 @@ async fn an_engine_seat_waits_for_a_free_engine_and_survives_a_crash() {
     );
 }
 
+#[tokio::test]
+async fn an_engine_that_plays_an_illegal_move_is_replaced() {
+    let dir = TempDir::new("serve-illegal-engine");
+    let marker = dir.path().join("started");
+    let engine = serve::illegal_once_engine(&marker);
+    let server = Serve::start(&sqlite(&dir), &["--max-engines", "1", "--engine", &engine]);
+    let mut page = server.page().await;
+    let mut engine_setup = setup("engine", None, "black");
+    engine_setup["skill"] = json!(1);
+    create(&mut page, "Ann", engine_setup).await;
+    // The first process answers a move that is not legal and would answer
+    // so for ever: a fresh one, not it again, is asked next.
+    let moved = room_state(&mut page, |s| moves(s).len() == 1).await;
+    assert!(marker.exists(), "the first engine process was asked");
+    assert_eq!(moved["to_move"], "black");
+}
+
 /// The engine's move (100 ms at full strength) in a room state's position.
 fn engine_move(engine: &mut Engine, state: &Value) -> String {
     let start = state["start_fen"].as_str().expect("start");

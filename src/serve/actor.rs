@@ -793,6 +793,7 @@ impl Actor {
                 fen: game.start().to_fen(),
                 moves: game.moves().iter().map(ToString::to_string).collect(),
             },
+            to_move: game.position().clone(),
             go,
         })
     }

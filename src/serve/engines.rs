@@ -1,8 +1,9 @@
 //! The engine processes of the play server: at most `--max-engines` run
 //! at once; a search past the cap waits its turn (the room shows how many
 //! wait). Processes are kept between searches and reused; one that
-//! crashes, stalls or answers nonsense is dropped (killed), and the next
-//! search starts a fresh one, from the position the room holds.
+//! crashes, stalls or answers nonsense (a move not legal in the position)
+//! is dropped (killed), and the next search starts a fresh one, from the
+//! position the room holds.
 //!
 //! A room chooses only its variant, rules and one whitelisted strength
 //! ([`Strength`]); the options sent are built here, never taken from a
@@ -14,6 +15,7 @@ use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
 use bashni_host::protocol::{Command, Event, Go};
 use bashni_host::spec::EngineSpec;
+use bashni_rules::Position;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -33,6 +35,9 @@ pub struct SearchJob {
     pub strength: Strength,
     /// The position: start and moves.
     pub position: Command,
+    /// The same position, to check the answer by: a process that plays a
+    /// move not legal there is not asked again.
+    pub to_move: Position,
     /// The limit: the room's clocks, or a time per move.
     pub go: Go,
 }
@@ -220,12 +225,20 @@ impl EnginePool {
     ) -> Result<String, Error> {
         let mut worker = self.worker().await?;
         let answer = tokio::time::timeout(job.patience(), run_job(&mut worker, job)).await;
+        // Dropping the worker kills its process.
         match answer {
-            Ok(Ok(text)) => {
-                self.give_back(worker);
-                Ok(text)
-            }
-            // Dropping the worker kills its process.
+            Ok(Ok(text)) => match job.to_move.parse_move(&text) {
+                Ok(_) => {
+                    self.give_back(worker);
+                    Ok(text)
+                }
+                Err(e) => {
+                    let shown: String = text.chars().take(40).collect();
+                    Err(Error::Crashed(format!(
+                        "played '{shown}', not a legal move here: {e}"
+                    )))
+                }
+            },
             Ok(Err(e)) => Err(e),
             Err(_) => Err(Error::Stalled("no bestmove in time".into())),
         }
@@ -460,6 +473,9 @@ mod tests {
                 fen: Variant::Lasca.start_fen().into(),
                 moves: Vec::new(),
             },
+            to_move: bashni_rules::Game::new(GameConfig::online(Variant::Lasca).rules())
+                .position()
+                .clone(),
             go: Go::MoveTime(100),
         };
         let names: Vec<String> = job.options().into_iter().map(|(n, _)| n).collect();

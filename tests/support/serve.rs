@@ -206,9 +206,21 @@ pub fn exited(pid: u32) -> bool {
 /// `marker` behind), and every later one is this program: an engine that
 /// crashes once and is then replaced.
 pub fn crash_once_engine(marker: &std::path::Path) -> String {
+    once_engine("crashonce", marker)
+}
+
+/// An engine spec whose first process (which leaves the file `marker`
+/// behind) answers every search with a move that is not legal and lives
+/// on, and every later one is this program.
+pub fn illegal_once_engine(marker: &std::path::Path) -> String {
+    once_engine("illegalonce", marker)
+}
+
+/// The fake engine in `mode` for its first process, this program after.
+fn once_engine(mode: &str, marker: &std::path::Path) -> String {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
     format!(
-        "cmd={script},arg=crashonce,arg={},arg={}",
+        "cmd={script},arg={mode},arg={},arg={}",
         marker.display(),
         env!("CARGO_BIN_EXE_bashni")
     )

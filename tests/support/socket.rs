@@ -14,6 +14,11 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// Generous: these tests check behaviour, not speed.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
+/// How long [`Page::until`] reads messages that are not the one wanted (a
+/// room that keeps changing, never to the state a test waits for, must
+/// fail the test, not hold it for ever).
+pub const UNTIL_PATIENCE: Duration = Duration::from_secs(120);
+
 /// A page's read buffer: bytes per read from the socket.
 const READ_BUFFER_BYTES: usize = 16 * 1024;
 
@@ -133,12 +138,17 @@ impl Page {
     /// Read messages until one passes `wanted`; the ones passed over are
     /// returned too, for tests that look at what came before.
     pub async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let deadline = tokio::time::Instant::now() + UNTIL_PATIENCE;
         let mut seen = Vec::new();
         loop {
             let message = self.next().await;
             if wanted(&message) {
                 return (message, seen);
             }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no wanted message in {UNTIL_PATIENCE:?}; the last was {message}"
+            );
             seen.push(message);
         }
     }
