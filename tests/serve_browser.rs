@@ -617,9 +617,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(bob, "return document.body.dataset.view === 'lobby'", "Bob back in the lobby").await;
         wait_for(cat, "return document.querySelector('#open-rooms tr[data-room]') === null", "Bob's game gone").await;
 
-        // Against the engine, before both sides have moved, the game is
-        // aborted, not resigned.
+        // Against the engine (at the Elo the form offers: any whole number
+        // in the range is taken), before both sides have moved, the game
+        // is aborted, not resigned.
         select(cat, "opponent", "engine").await;
+        select(cat, "strength-kind", "elo").await;
+        let elo = cat.execute("return document.getElementById('elo').value", vec![]).await.expect("script");
         click(cat, "#create-button").await;
         wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
         let actions = "return ['abort', 'resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)";
@@ -655,7 +658,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let moved_on = format!("return location.pathname !== {resigned_in} && document.body.dataset.phase === 'playing'");
         wait_for(cat, &moved_on, "the new game").await;
         assert_eq!(text_of(cat, "#room-title").await, title);
-        assert!(text_of(cat, "#player-top .name").await.starts_with("bashni (Skill"));
+        let engine = text_of(cat, "#player-top .name").await;
+        assert_eq!(engine, format!("bashni (Elo {})", elo.as_str().expect("text")));
     })
     .await;
 }
