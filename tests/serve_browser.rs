@@ -550,6 +550,11 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, &study_end, "the game on the analysis board").await;
         let rules = text_of(ann, "#study-rules").await;
         assert!(rules.contains("15-move draw"), "{rules}");
+        // Its pieces are painted: one set of gradients serves every board
+        // (a second board's copy of an id is passed over, and a board in a
+        // hidden view painted nothing).
+        let gradients = "return ['face-white', 'face-black'].map((id) => document.querySelectorAll(`[id=\"${id}\"]`).length)";
+        assert_eq!(ann.execute(gradients, vec![]).await.expect("script"), json!([1, 1]));
 
         // The watcher's name stayed text (Cat is no seat, so check the
         // lobby's copy of a markup name instead: Cat creates a room).

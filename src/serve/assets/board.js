@@ -66,21 +66,11 @@ export class Board {
     svg.replaceChildren();
     svg.setAttribute("viewBox", `0 0 ${size * CELL} ${size * CELL}`);
     svg.dataset.fen = fen;
-    this.defs();
     this.squares();
     this.marks();
     for (const [square, pieces] of columnsOf(fen)) this.column(square, pieces);
     this.targets();
     this.hitAreas();
-  }
-
-  defs() {
-    const d = el("defs", {}, this.svg);
-    for (const [id, inner, outer] of [["face-white", "#fffdf6", "#e4dbc2"], ["face-black", "#c2452f", "#6e1d12"]]) {
-      const g = el("radialGradient", { id, cx: "40%", cy: "35%", r: "70%" }, d);
-      el("stop", { offset: "0%", "stop-color": inner }, g);
-      el("stop", { offset: "100%", "stop-color": outer }, g);
-    }
   }
 
   squares() {
