@@ -647,6 +647,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         }
         wait_for(cat, "return document.getElementById('abort').hidden", "no abort once both moved").await;
         assert_eq!(strings(cat, actions).await, ["resign"]);
+        // Stepped back while the game is played, the clocks are the
+        // game's, not the position's shown: the one to move still runs.
+        cat.execute(&key("ArrowLeft"), vec![]).await.expect("key");
+        let running = "return !document.getElementById('replay-bar').hidden && document.querySelector('.clock.running') !== null";
+        wait_for(cat, running, "a clock running while stepped back").await;
+        cat.execute(&key("End"), vec![]).await.expect("key");
         // One click only asks; the second resigns.
         click(cat, "#resign").await;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;

@@ -425,12 +425,13 @@ export class Room {
   }
 
   // Both clocks: the live ones, the side to move's counting down from
-  // when the state came, or during a replay both as they stood after the
-  // move shown.
+  // when the state came, also while a player steps back through a game
+  // being played (its clock runs all the same); in a replay once the game
+  // is over, both as they stood after the move shown.
   tickClocks() {
     const s = this.state;
     const r = this.replay;
-    const live = !r.game;
+    const live = !r.game || (Boolean(s) && s.phase === "playing");
     const replayed = () => (r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms);
     const clocks = !s ? null : live ? s.clock_ms : replayed();
     const passed = s && live && s.phase === "playing" ? performance.now() - this.receivedAt : 0;
