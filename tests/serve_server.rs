@@ -711,6 +711,48 @@ async fn an_engine_that_plays_an_illegal_move_is_replaced() {
     assert_eq!(moved["to_move"], "black");
 }
 
+#[tokio::test]
+async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restart() {
+    use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
+    use bashni::serve::store::{NewRoom, Opening, SeatRecord, Store};
+    use bashni::serve::token::{SeatToken, random_hex128};
+    let dir = TempDir::new("serve-engine-unseated");
+    // The server stopped between storing the room and seating the engine:
+    // the creator alone in a room nobody else may join.
+    let (id, token) = (random_hex128(), SeatToken::generate());
+    let store = Store::connect(&sqlite(&dir)).await.expect("the store");
+    let room = NewRoom {
+        id: id.clone(),
+        config: RoomConfig {
+            game: GameConfig::online(bashni_rules::Variant::Bashni),
+            clock: None,
+            opponent: Opponent::Engine(Strength::Skill(1)),
+        },
+        created_at_ms: 1,
+        opening: Opening {
+            creator_colour: bashni_rules::Colour::Black,
+            start_fen: None,
+        },
+    };
+    let creator = SeatRecord {
+        seat: 0,
+        name: "Ann".into(),
+        token_hash: Some(token.hash()),
+        engine: false,
+        joined_at_ms: 1,
+    };
+    store.create_room(&room, &creator).await.expect("stored");
+    drop(store);
+    let server = Serve::start(&sqlite(&dir), &[]);
+    assert_eq!(server.restored, 1);
+    let mut page = server.page().await;
+    page.send(json!({"type": "open", "room": id, "token": token.as_str()}))
+        .await;
+    let moved = room_state(&mut page, |s| moves(s).len() == 1).await;
+    assert_eq!(moved["seats"][1]["name"], "bashni (Skill 1)");
+    assert_eq!(moved["to_move"], "black", "the engine, White, moved");
+}
+
 /// The engine's move (100 ms at full strength) in a room state's position.
 fn engine_move(engine: &mut Engine, state: &Value) -> String {
     let start = state["start_fen"].as_str().expect("start");
@@ -775,6 +817,31 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         assert_eq!(started["type"], "seated", "{variant} on {device}");
         assert_ne!(started["room"], seated["room"]);
     }
+    // Three tabs of one browser climbing at the same instant start one run.
+    let tabs = [
+        server.page().await,
+        server.page().await,
+        server.page().await,
+    ];
+    let racing = tabs.map(|mut tab| async move {
+        tab.send(climb("bashni", "fedcba9876543210fedcba9876543210"))
+            .await;
+        let (answer, _) = tab
+            .until(|m| m["type"] == "run_going" || m["type"] == "seated")
+            .await;
+        answer
+    });
+    let answers = futures_util::future::join_all(racing).await;
+    let kinds: Vec<&Value> = answers.iter().map(|a| &a["type"]).collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "seated").count(),
+        1,
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().all(|a| a["room"] == answers[0]["room"]),
+        "{answers:?}"
+    );
     assert_eq!(
         first["start_fen"],
         bashni_rules::Variant::Bashni.start_fen()

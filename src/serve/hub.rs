@@ -6,7 +6,7 @@ use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
-use super::room::{Player, Room};
+use super::room::{Phase, Player, Room};
 use super::store::{BoardLine, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
@@ -77,6 +77,9 @@ pub struct Hub {
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
+    /// Held while a ladder run is looked for and started: two requests of
+    /// one browser at once would each find none going and start one.
+    ladder_starts: tokio::sync::Mutex<()>,
 }
 
 impl Hub {
@@ -101,6 +104,7 @@ impl Hub {
             created: Mutex::new(HashMap::new()),
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
+            ladder_starts: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -256,7 +260,11 @@ impl Hub {
             match Room::restore(room, thinking, now) {
                 Ok(restored_room) => {
                     let climb = self.climb_of(&room.id).await?;
-                    self.spawn(restored_room, climb);
+                    let engine = engine_to_seat(&restored_room, climb.is_some());
+                    let handle = self.spawn(restored_room, climb);
+                    if let Some(name) = engine {
+                        seat_engine(&handle, &name).await?;
+                    }
                     restored += 1;
                 }
                 Err(e) => eprintln!("bashni serve: room {} not restored: {e}", room.id),
@@ -291,6 +299,7 @@ impl Hub {
         let device_hash = SeatToken::parse(device)
             .ok_or("device: 32 lowercase hex digits")?
             .hash();
+        let _one_at_a_time = self.ladder_starts.lock().await;
         if let Some(room) = self.run_going(variant, device_hash.as_str()).await? {
             return Ok(LadderStart::Going(room));
         }
@@ -443,6 +452,23 @@ pub const LEADERBOARD_LINES: u32 = 20;
 /// The engine's display name at `strength`.
 fn engine_name(strength: Strength) -> String {
     format!("bashni ({strength})")
+}
+
+/// The name of the engine a restored `room` still waits for, if it was
+/// made for the engine and the server stopped before the engine sat down
+/// (nobody else may take that seat): a ladder's rival or the engine at
+/// the room's strength.
+fn engine_to_seat(room: &Room, ladder: bool) -> Option<String> {
+    let Opponent::Engine(strength) = room.config().opponent else {
+        return None;
+    };
+    if room.phase() != Phase::Waiting || room.player(1).is_some() {
+        return None;
+    }
+    Some(match ladder {
+        true => RIVAL_SEAT.to_owned(),
+        false => engine_name(strength),
+    })
 }
 
 /// Seat the engine, shown as `name`, in the room's free seat.
