@@ -647,6 +647,35 @@ async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
 }
 
 #[tokio::test]
+async fn two_restarts_in_one_turn_charge_neither_downtime() {
+    let dir = TempDir::new("serve-two-restarts");
+    let mut server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, room, tokens, state) = two_players(&server, Some("5+3")).await;
+    // Past the free first moves, White's clock runs.
+    let before = play_plies(&mut ann, &mut bob, state, 3).await;
+    assert_eq!(before["to_move"], "black");
+    let black_ms = |s: &Value| s["clock_ms"][1].as_i64().expect("Black's clock");
+    let down = Duration::from_secs(4);
+    for up in [Duration::from_millis(1000), Duration::from_millis(2500)] {
+        tokio::time::sleep(up).await;
+        server.kill9();
+        tokio::time::sleep(down).await;
+        server = Serve::start(&sqlite(&dir), &[]);
+    }
+    let mut page = server.page().await;
+    page.send(json!({"type": "open", "room": room, "token": tokens[1]}))
+        .await;
+    let after = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+    // Black thought 3.5 s while a server was up (charged up to each run's
+    // last heartbeat, every 2 s): never the 8 s the servers were down.
+    let charged = black_ms(&before) - black_ms(&after);
+    assert!(
+        (0..=3_500).contains(&charged),
+        "{charged} ms charged over two restarts"
+    );
+}
+
+#[tokio::test]
 async fn an_engine_seat_waits_for_a_free_engine_and_survives_a_crash() {
     let dir = TempDir::new("serve-engine");
     let marker = dir.path().join("crashed");

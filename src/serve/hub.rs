@@ -7,7 +7,9 @@ use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
 use super::room::{Phase, Player, Room};
-use super::store::{BoardLine, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, unix_ms_now};
+use super::store::{
+    BoardLine, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, Write, unix_ms_now,
+};
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
@@ -259,6 +261,7 @@ impl Hub {
                 .map_or(Duration::ZERO, |g| g.thought_before_stop(alive));
             match Room::restore(room, thinking, now) {
                 Ok(restored_room) => {
+                    self.restart_turn(&restored_room, thinking).await?;
                     let climb = self.climb_of(&room.id).await?;
                     let engine = engine_to_seat(&restored_room, climb.is_some());
                     let handle = self.spawn(restored_room, climb);
@@ -271,6 +274,28 @@ impl Hub {
             }
         }
         Ok(restored)
+    }
+}
+
+impl Hub {
+    /// Store where the turn of a restored `room`'s game being played now
+    /// counts from (`thinking` ago): the time the server was down is left
+    /// out, and a second restart in the same turn must not charge it.
+    async fn restart_turn(&self, room: &Room, thinking: Duration) -> Result<(), String> {
+        if room.phase() != Phase::Playing {
+            return Ok(());
+        }
+        let thought_ms = i64::try_from(thinking.as_millis()).unwrap_or(i64::MAX);
+        let write = Write::TurnStart {
+            room_id: room.id().to_owned(),
+            game_no: room.game_no(),
+            turn_started_at_ms: unix_ms_now().saturating_sub(thought_ms),
+        };
+        self.shared
+            .store
+            .apply(&write)
+            .await
+            .map_err(|e| format!("room {}: cannot store its turn: {e}", room.id()))
     }
 }
 

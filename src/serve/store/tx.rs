@@ -77,6 +77,17 @@ pub enum Write {
         /// The offers.
         offers: OffersRecord,
     },
+    /// The turn of a game being played counts from `turn_started_at_ms`
+    /// on: a restart moves its start by the time the server was down, so
+    /// that a second restart does not charge that time.
+    TurnStart {
+        /// The room.
+        room_id: String,
+        /// The game.
+        game_no: u32,
+        /// When the turn counts from, in Unix milliseconds.
+        turn_started_at_ms: i64,
+    },
     /// A room nobody joined is closed; one that is not open any more is
     /// left as it is.
     CloseRoom {
@@ -189,6 +200,14 @@ impl Tx {
                 game_no,
                 offers,
             } => self.save_offers(room_id, *game_no, offers).await,
+            Write::TurnStart {
+                room_id,
+                game_no,
+                turn_started_at_ms,
+            } => {
+                self.move_turn_start(room_id, *game_no, *turn_started_at_ms)
+                    .await
+            }
             Write::CloseRoom { room_id } => self.close_room(room_id).await,
             Write::Run { run, now_ms } => self.update_run(run, *now_ms).await,
         }
@@ -356,6 +375,23 @@ impl Tx {
                 );
                 update.build().persistent(false).execute(&mut **t).await?;
             }
+            Ok(())
+        })
+    }
+
+    async fn move_turn_start(
+        &mut self,
+        room_id: &str,
+        game_no: u32,
+        turn_started_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        on_tx!(self, t => {
+            sqlx::query("UPDATE games SET turn_started_at = $1 WHERE room_id = $2 AND game_no = $3")
+                .bind(turn_started_at_ms)
+                .bind(room_id)
+                .bind(i64::from(game_no))
+                .execute(&mut **t)
+                .await?;
             Ok(())
         })
     }
