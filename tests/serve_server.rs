@@ -740,28 +740,31 @@ async fn an_engine_that_plays_an_illegal_move_is_replaced() {
     assert_eq!(moved["to_move"], "black");
 }
 
-#[tokio::test]
-async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restart() {
-    use bashni::serve::config::{GameConfig, Opponent, RoomConfig, Strength};
-    use bashni::serve::store::{NewRoom, Opening, SeatRecord, Store};
+/// A room as a server left it in `dir`'s database: made with `opponent`,
+/// `opening`, its creator Ann seated. Its id, Ann's token and the store.
+async fn stored_room(
+    dir: &TempDir,
+    opponent: bashni::serve::config::Opponent,
+    opening: bashni::serve::store::Opening,
+) -> (
+    String,
+    bashni::serve::token::SeatToken,
+    bashni::serve::store::Store,
+) {
+    use bashni::serve::config::{GameConfig, RoomConfig};
+    use bashni::serve::store::{NewRoom, SeatRecord, Store};
     use bashni::serve::token::{SeatToken, random_hex128};
-    let dir = TempDir::new("serve-engine-unseated");
-    // The server stopped between storing the room and seating the engine:
-    // the creator alone in a room nobody else may join.
     let (id, token) = (random_hex128(), SeatToken::generate());
-    let store = Store::connect(&sqlite(&dir)).await.expect("the store");
+    let store = Store::connect(&sqlite(dir)).await.expect("the store");
     let room = NewRoom {
         id: id.clone(),
         config: RoomConfig {
             game: GameConfig::online(bashni_rules::Variant::Bashni),
             clock: None,
-            opponent: Opponent::Engine(Strength::Skill(1)),
+            opponent,
         },
         created_at_ms: 1,
-        opening: Opening {
-            creator_colour: bashni_rules::Colour::Black,
-            start_fen: None,
-        },
+        opening,
     };
     let creator = SeatRecord {
         seat: 0,
@@ -771,6 +774,21 @@ async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restar
         joined_at_ms: 1,
     };
     store.create_room(&room, &creator).await.expect("stored");
+    (id, token, store)
+}
+
+#[tokio::test]
+async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restart() {
+    use bashni::serve::config::{Opponent, Strength};
+    use bashni::serve::store::Opening;
+    let dir = TempDir::new("serve-engine-unseated");
+    // The server stopped between storing the room and seating the engine:
+    // the creator alone in a room nobody else may join.
+    let opening = Opening {
+        creator_colour: bashni_rules::Colour::Black,
+        start_fen: None,
+    };
+    let (id, token, store) = stored_room(&dir, Opponent::Engine(Strength::Skill(1)), opening).await;
     drop(store);
     let server = Serve::start(&sqlite(&dir), &[]);
     assert_eq!(server.restored, 1);
@@ -780,6 +798,63 @@ async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restar
     let moved = room_state(&mut page, |s| moves(s).len() == 1).await;
     assert_eq!(moved["seats"][1]["name"], "bashni (Skill 1)");
     assert_eq!(moved["to_move"], "black", "the engine, White, moved");
+}
+
+#[tokio::test]
+async fn a_game_its_stored_moves_ended_gets_its_result_on_a_restart() {
+    use bashni::serve::config::Opponent;
+    use bashni::serve::store::{MoveRecord, NewGame, Opening, SeatRecord, Write};
+    let dir = TempDir::new("serve-result-reached");
+    // An older server stored the capture that left Black nothing, and
+    // stopped before it stored the result.
+    let start = "W:c3w,e3w,d4b 0 1";
+    let opening = Opening {
+        creator_colour: bashni_rules::Colour::White,
+        start_fen: Some(start.into()),
+    };
+    let (id, _, store) = stored_room(&dir, Opponent::Anyone, opening).await;
+    let bob = SeatRecord {
+        seat: 1,
+        name: "Bob".into(),
+        token_hash: Some(bashni::serve::token::SeatToken::generate().hash()),
+        engine: false,
+        joined_at_ms: 2,
+    };
+    let game = NewGame {
+        game_no: 1,
+        white_seat: 0,
+        started_at_ms: 2,
+        clock_ms: None,
+        start_fen: Some(start.into()),
+    };
+    for write in [
+        Write::Seat {
+            room_id: id.clone(),
+            seat: bob,
+        },
+        Write::GameStart {
+            room_id: id.clone(),
+            game,
+        },
+    ] {
+        store.apply(&write).await.expect("stored");
+    }
+    let capture = MoveRecord {
+        room_id: id.clone(),
+        game_no: 1,
+        ply: 1,
+        text: "c3xe5".into(),
+        elapsed_ms: 10,
+        clock_ms: None,
+        moved_at_ms: 3,
+    };
+    store.append_moves(&[capture]).await.expect("stored");
+    drop(store);
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let host = format!("127.0.0.1:{}", server.port);
+    let (status, pdn) = server.get(&format!("/pdn/{id}"), &host, &[]);
+    assert_eq!(status, 200);
+    assert!(pdn.contains("[Result \"2-0\"]"), "{pdn}");
 }
 
 /// The engine's move (100 ms at full strength) in a room state's position.

@@ -14,7 +14,7 @@ use super::engines::{EnginePool, SearchJob};
 use super::lobby::Lobby;
 use super::room::{Allowed, EndReason, Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
-use super::store::{MoveRecord, NewGame, ResultRecord, Store, Work, Write, unix_ms_now};
+use super::store::{MoveRecord, NewGame, Store, Work, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
     AnalysisStatus, AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView,
@@ -1034,12 +1034,7 @@ fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<Work>, Stri
         } => Work::Other(Write::GameEnd {
             room_id,
             game_no: *game_no,
-            result: ResultRecord {
-                result: outcome.result_token().to_owned(),
-                reason: outcome.to_string(),
-                finished_at_ms: now_ms,
-                clock_ms: *clock_ms,
-            },
+            result: outcome.record(*clock_ms, now_ms),
         }),
         Event::DrawOffered { .. }
         | Event::DrawDeclined { .. }

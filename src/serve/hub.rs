@@ -6,9 +6,9 @@ use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
-use super::room::{Phase, Player, Room};
+use super::room::{Phase, Player, Room, RoomError};
 use super::store::{
-    BoardLine, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, Write, unix_ms_now,
+    BoardLine, LoadedRoom, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, Write, unix_ms_now,
 };
 use super::token::{SeatToken, is_hex128, random_hex128};
 use super::view::{Json, ServerMessage, VariantInfo, Welcome};
@@ -155,10 +155,8 @@ impl Hub {
             (RoomStatus::Playing, Some(game)) => game.thought_before_stop(Some(unix_ms_now())),
         };
         self.room_for_one_more()?;
-        let room = Room::restore(&loaded, thinking, Instant::now())
-            .map_err(|e| format!("room {id} cannot be shown: {e}"))?;
-        let climb = self.climb_of(id).await?;
-        Ok(self.spawn(room, climb))
+        let revived = self.revive(&loaded, thinking, Instant::now()).await?;
+        revived.map_err(|e| FindError::Unavailable(format!("room {id} cannot be shown: {e}")))
     }
 
     /// Count a new connection from `addr`; false when it has too many.
@@ -259,21 +257,61 @@ impl Hub {
                 .game
                 .as_ref()
                 .map_or(Duration::ZERO, |g| g.thought_before_stop(alive));
-            match Room::restore(room, thinking, now) {
-                Ok(restored_room) => {
-                    self.restart_turn(&restored_room, thinking).await?;
-                    let climb = self.climb_of(&room.id).await?;
-                    let engine = engine_to_seat(&restored_room, climb.is_some());
-                    let handle = self.spawn(restored_room, climb);
-                    if let Some(name) = engine {
-                        seat_engine(&handle, &name).await?;
-                    }
-                    restored += 1;
-                }
+            match self.revive(room, thinking, now).await? {
+                Ok(_) => restored += 1,
                 Err(e) => eprintln!("bashni serve: room {} not restored: {e}", room.id),
             }
         }
         Ok(restored)
+    }
+
+    /// Bring `loaded` back into memory, its side to move charged
+    /// `thinking` at `now`, and make the store whole where a server
+    /// stopped halfway: the turn counted from its new start, a result the
+    /// moves reached stored, the engine seated in a room made for it. The
+    /// inner error: the room does not replay (it is left out); the outer:
+    /// the store failed.
+    async fn revive(
+        &self,
+        loaded: &LoadedRoom,
+        thinking: Duration,
+        now: Instant,
+    ) -> Result<Result<RoomHandle, RoomError>, String> {
+        let room = match Room::restore(loaded, thinking, now) {
+            Ok(room) => room,
+            Err(e) => return Ok(Err(e)),
+        };
+        self.restart_turn(&room, thinking).await?;
+        self.store_reached_result(loaded, &room).await?;
+        let climb = self.climb_of(&loaded.id).await?;
+        let engine = engine_to_seat(&room, climb.is_some());
+        let handle = self.spawn(room, climb);
+        if let Some(name) = engine {
+            seat_engine(&handle, &name).await?;
+        }
+        Ok(Ok(handle))
+    }
+
+    /// Store the result of `loaded`'s game when its moves ended it and
+    /// the result was not stored with them (servers before one action's
+    /// writes were stored together), so the replay and the PDN have it.
+    async fn store_reached_result(&self, loaded: &LoadedRoom, room: &Room) -> Result<(), String> {
+        let (Phase::Over(outcome), Some(game)) = (room.phase(), &loaded.game) else {
+            return Ok(());
+        };
+        if game.result.is_some() {
+            return Ok(());
+        }
+        let write = Write::GameEnd {
+            room_id: loaded.id.clone(),
+            game_no: game.game_no,
+            result: outcome.record(room.clock_ms(Instant::now()), unix_ms_now()),
+        };
+        self.shared
+            .store
+            .apply(&write)
+            .await
+            .map_err(|e| format!("room {}: cannot store its result: {e}", loaded.id))
     }
 }
 

@@ -1,6 +1,7 @@
 //! How a game ended: the winner and why, in the words the store keeps
 //! and the page shows.
 
+use crate::serve::store::ResultRecord;
 use bashni_host::pdn::result_token;
 use bashni_rules::{Colour, GameEnd};
 use std::fmt;
@@ -62,6 +63,17 @@ impl Outcome {
         match self.reason {
             EndReason::Aborted(_) => "*",
             _ => result_token(self.winner),
+        }
+    }
+
+    /// The row the store keeps of this outcome, the clocks as they
+    /// stopped (`None` without a clock), at `finished_at_ms`.
+    pub fn record(&self, clock_ms: Option<[i64; 2]>, finished_at_ms: i64) -> ResultRecord {
+        ResultRecord {
+            result: self.result_token().to_owned(),
+            reason: self.to_string(),
+            finished_at_ms,
+            clock_ms,
         }
     }
 
