@@ -905,20 +905,27 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     // back to it; another variant or browser starts its own.
     let climb = |variant: &str, device: &str| json!({"type": "ladder", "variant": variant, "name": "Lia", "device": device});
     page.send(climb("bashni", device)).await;
-    let (going, _) = page
-        .until(|m| m["type"] == "run_going" || m["type"] == "seated")
+    let (going, _) = page.until(|m| m["type"] == "seated").await;
+    assert_eq!(going["room"], seated["room"], "the run going");
+    assert_ne!(going["token"], seated["token"], "its seat's new token");
+    let mut stale = server.page().await;
+    stale
+        .send(json!({"type": "open", "room": seated["room"], "token": seated["token"]}))
         .await;
-    assert_eq!(going, json!({"type": "run_going", "room": seated["room"]}));
+    let (watching, _) = stale
+        .until(|m| m["type"] == "seated" || m["type"] == "error")
+        .await;
+    assert_eq!(
+        watching["type"], "error",
+        "the old token seats nobody: {watching}"
+    );
     let mut other = server.page().await;
     for (variant, device) in [
         ("lasca", device),
         ("bashni", "0123456789abcdef0123456789abcdef"),
     ] {
         other.send(climb(variant, device)).await;
-        let (started, _) = other
-            .until(|m| m["type"] == "run_going" || m["type"] == "seated")
-            .await;
-        assert_eq!(started["type"], "seated", "{variant} on {device}");
+        let (started, _) = other.until(|m| m["type"] == "seated").await;
         assert_ne!(started["room"], seated["room"]);
     }
     // Three tabs of one browser climbing at the same instant start one run.
@@ -930,21 +937,13 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     let racing = tabs.map(|mut tab| async move {
         tab.send(climb("bashni", "fedcba9876543210fedcba9876543210"))
             .await;
-        let (answer, _) = tab
-            .until(|m| m["type"] == "run_going" || m["type"] == "seated")
-            .await;
+        let (answer, _) = tab.until(|m| m["type"] == "seated").await;
         answer
     });
     let answers = futures_util::future::join_all(racing).await;
-    let kinds: Vec<&Value> = answers.iter().map(|a| &a["type"]).collect();
-    assert_eq!(
-        kinds.iter().filter(|k| **k == "seated").count(),
-        1,
-        "{answers:?}"
-    );
     assert!(
         answers.iter().all(|a| a["room"] == answers[0]["room"]),
-        "{answers:?}"
+        "one run's room for all: {answers:?}"
     );
     assert_eq!(
         first["start_fen"],
@@ -1027,10 +1026,8 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     // The next run (a new one: the last is over) starts at rival 1 and
     // knows the best.
     page.send(climb("bashni", device)).await;
-    let (seated_again, _) = page
-        .until(|m| m["type"] == "run_going" || m["type"] == "seated")
-        .await;
-    assert_eq!(seated_again["type"], "seated");
+    let (seated_again, _) = page.until(|m| m["type"] == "seated").await;
+    assert_ne!(seated_again["room"], seated["room"], "a new run's room");
     let again = room_state(&mut page, |s| {
         s["ladder"]["wins"] == 0 && s["phase"] == "playing"
     })

@@ -147,6 +147,17 @@ pub enum ToRoom {
         /// The answer.
         reply: oneshot::Sender<Option<u8>>,
     },
+    /// Give a person's seat a new token (the old one seats nobody any
+    /// more): a ladder run's browser proves it by its device, and may
+    /// have lost the token the run was started with.
+    Reissue {
+        /// The seat.
+        seat: u8,
+        /// The new token.
+        token: SeatToken,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     /// Take the free seat.
     Join {
         /// Who.
@@ -393,6 +404,9 @@ impl Actor {
             ToRoom::Authenticate { token, reply } => {
                 let _ = reply.send(self.room.authenticate(&token));
             }
+            ToRoom::Reissue { seat, token, reply } => {
+                let _ = reply.send(self.reissue(seat, token).await);
+            }
             ToRoom::Join { player, reply } => {
                 let before = self.room.clone();
                 let result = match self.room.join(player, Instant::now()) {
@@ -426,6 +440,27 @@ impl Actor {
                 self.publish();
             }
         }
+    }
+
+    /// Store `token`'s hash for `seat`, then seat only it.
+    async fn reissue(&mut self, seat: u8, token: SeatToken) -> Result<(), String> {
+        let hash = token.hash();
+        let mut after = self.room.clone();
+        after
+            .reissue(seat, hash.clone())
+            .map_err(|e| e.to_string())?;
+        let write = Write::SeatToken {
+            room_id: self.room.id().to_owned(),
+            seat,
+            token_hash: hash,
+        };
+        self.shared
+            .writer
+            .write(write)
+            .await
+            .map_err(|e| format!("cannot store the seat's token: {e}"))?;
+        self.room = after;
+        Ok(())
     }
 
     fn attach(&mut self, seat: Option<u8>, delta: isize) {

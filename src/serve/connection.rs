@@ -6,7 +6,7 @@
 use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
-use super::hub::{FindError, Hub, LadderStart};
+use super::hub::{FindError, Hub};
 use super::room::Player;
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
@@ -260,16 +260,10 @@ impl Connection {
                 device,
             } => {
                 let hub = Arc::clone(&self.hub);
-                return match hub
+                let (room, token) = hub
                     .start_ladder(self.addr, &name, &device, &variant)
-                    .await?
-                {
-                    LadderStart::New(room, token) => self.seated(&room, 0, token).await,
-                    LadderStart::Going(room) => {
-                        self.say(&ServerMessage::RunGoing { room: &room });
-                        Ok(())
-                    }
-                };
+                    .await?;
+                return self.seated(&room, 0, token).await;
             }
             ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
             study @ (ClientMessage::StudyPosition { .. }

@@ -337,20 +337,19 @@ impl Hub {
     }
 }
 
-/// What "Climb the ladder" leads to.
-pub enum LadderStart {
-    /// A new run: its room, and the player's token.
-    New(String, SeatToken),
-    /// The run of this browser still going in the variant: its room.
-    Going(String),
-}
+/// What "Climb the ladder" leads to: a run's room and the player's
+/// token, of a new run or of the run this browser has going in the
+/// variant.
+pub type LadderStart = (String, SeatToken);
 
 impl Hub {
     /// Start a ladder run in `variant` for `name` on the browser whose
     /// device id is `device` (32 hex digits): a private room against
     /// rival 1, the player White; or, if this browser has a run going in
     /// the variant, that run (one at a time: a second run would leave the
-    /// first going for ever).
+    /// first going for ever), its seat given a new token: the device is
+    /// the run's proof, and the token the run began with may never have
+    /// reached the browser (a server stopped before it answered).
     pub async fn start_ladder(
         &self,
         addr: IpAddr,
@@ -363,8 +362,17 @@ impl Hub {
             .ok_or("device: 32 lowercase hex digits")?
             .hash();
         let _one_at_a_time = self.ladder_starts.lock().await;
-        if let Some(room) = self.run_going(variant, device_hash.as_str()).await? {
-            return Ok(LadderStart::Going(room));
+        if let Some((room, handle)) = self.run_going(variant, device_hash.as_str()).await? {
+            let token = SeatToken::generate();
+            let reissued = token.clone();
+            handle
+                .ask(|reply| ToRoom::Reissue {
+                    seat: 0,
+                    token: reissued,
+                    reply,
+                })
+                .await??;
+            return Ok((room, token));
         }
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
@@ -418,7 +426,7 @@ impl Hub {
         };
         let handle = self.spawn(founding.room, Some(climb));
         seat_engine(&handle, RIVAL_SEAT).await?;
-        Ok(LadderStart::New(id, token))
+        Ok((id, token))
     }
 
     /// The room of the newest run of this device still going in `variant`
@@ -427,7 +435,7 @@ impl Hub {
         &self,
         variant: Variant,
         device_hash: &str,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<(String, RoomHandle)>, String> {
         let rooms = self
             .shared
             .store
@@ -435,8 +443,8 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot read the ladder runs: {e}"))?;
         for room in rooms {
-            if self.find(&room).await.is_ok() {
-                return Ok(Some(room));
+            if let Ok(handle) = self.find(&room).await {
+                return Ok(Some((room, handle)));
             }
         }
         Ok(None)

@@ -44,13 +44,6 @@ pub enum ServerMessage<'a> {
     },
     /// You left the room.
     Left,
-    /// "Climb the ladder" found a run of this browser still going in the
-    /// variant: open its room (the page has its token) rather than start
-    /// another.
-    RunGoing {
-        /// The run's room.
-        room: &'a str,
-    },
     /// The ladder's best runs.
     Leaderboard {
         /// `bashni` or `lasca`.

@@ -163,10 +163,6 @@ function receive(message) {
     case "leaderboard":
       lobby.renderLeaderboard(message.variant, message.lines);
       break;
-    case "run_going":
-      // This browser's run in that variant goes on: back to it.
-      go(`/room/${message.room}`);
-      break;
     case "left":
       break;
     case "no_room":

@@ -18,7 +18,7 @@ pub use player::{MAX_MARKS_PER_CHAR, MAX_NAME_CHARS, Player};
 
 use super::config::{Opponent, RoomConfig};
 use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus};
-use super::token::SeatToken;
+use super::token::{SeatToken, TokenHash};
 use bashni_host::clock::Clocks;
 use bashni_host::protocol::Go;
 use bashni_rules::{Colour, Game, Move};
@@ -562,6 +562,22 @@ impl Room {
     /// Which seats asked for a rematch of the game that is over.
     pub fn rematch_requests(&self) -> [bool; 2] {
         self.rematch
+    }
+
+    /// Seat by `token_hash` the person in `seat` from now on; the token
+    /// the seat had seats nobody. The engine's seat has no token.
+    pub fn reissue(&mut self, seat: u8, token_hash: TokenHash) -> Result<(), RoomError> {
+        match self
+            .seats
+            .get_mut(usize::from(seat))
+            .and_then(Option::as_mut)
+        {
+            Some(player) if !player.engine => {
+                player.token_hash = Some(token_hash);
+                Ok(())
+            }
+            _ => Err(RoomError::WrongPlayer),
+        }
     }
 
     /// The seat whose token this is, if any. Both seats' hashes are

@@ -13,6 +13,7 @@ use super::{
     RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game, split_clock, to_i64,
     unix_ms_now,
 };
+use crate::serve::token::TokenHash;
 use bashni_rules::Colour;
 use sqlx::{Postgres, QueryBuilder, Sqlite, Transaction};
 
@@ -36,6 +37,15 @@ pub enum Write {
         room_id: String,
         /// Who sits where.
         seat: SeatRecord,
+    },
+    /// A person's seat holds a new token: only its hash is kept.
+    SeatToken {
+        /// The room.
+        room_id: String,
+        /// The seat.
+        seat: u8,
+        /// The new token's hash.
+        token_hash: TokenHash,
     },
     /// A game started (the first, or a rematch): the room is playing.
     GameStart {
@@ -178,6 +188,11 @@ impl Tx {
     pub async fn apply(&mut self, write: &Write) -> Result<(), StoreError> {
         match write {
             Write::Seat { room_id, seat } => self.take_seat(room_id, seat).await,
+            Write::SeatToken {
+                room_id,
+                seat,
+                token_hash,
+            } => self.new_token(room_id, *seat, token_hash).await,
             Write::GameStart { room_id, game } => self.start_game(room_id, game).await,
             Write::TakeBack {
                 room_id,
@@ -374,6 +389,29 @@ impl Tx {
                     ") AS v WHERE games.room_id = v.column1 AND games.game_no = v.column2",
                 );
                 update.build().persistent(false).execute(&mut **t).await?;
+            }
+            Ok(())
+        })
+    }
+
+    async fn new_token(
+        &mut self,
+        room_id: &str,
+        seat: u8,
+        token_hash: &TokenHash,
+    ) -> Result<(), StoreError> {
+        on_tx!(self, t => {
+            let updated = sqlx::query(
+                "UPDATE seats SET token_hash = $1 WHERE room_id = $2 AND seat = $3 \
+                 AND token_hash IS NOT NULL",
+            )
+            .bind(token_hash.as_str())
+            .bind(room_id)
+            .bind(i64::from(seat))
+            .execute(&mut **t)
+            .await?;
+            if updated.rows_affected() == 0 {
+                return Err(StoreError::Missing(format!("seat {seat} of room {room_id}")));
             }
             Ok(())
         })
