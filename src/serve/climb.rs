@@ -1,9 +1,10 @@
 //! A ladder run as the play server keeps it: the run's rules
 //! ([`super::ladder::Run`]), its stored row, and what the page is shown.
 //! The room's task owns one of these when its room is a ladder's: after
-//! each game it records the result, stores the run, and starts the next
-//! rival's game in the same room; on the rival's turns it decides between
-//! a seeded random move and a search of the rival's depth.
+//! each game it records the result and stores the run, and the next
+//! rival's game starts in the same room when the player asks for it; on
+//! the rival's turns it decides between a seeded random move and a search
+//! of the rival's depth.
 
 use super::config::Strength;
 use super::ladder::{

@@ -151,7 +151,8 @@ pub enum RoomError {
     /// This seat is the engine's, or the engine's seat was offered to a
     /// person.
     WrongPlayer,
-    /// The name is empty, too long or has control characters.
+    /// The name does not pass [`Player::human`]'s checks (empty, too
+    /// long, characters that show nothing or mislead, the engine's name).
     BadName,
     /// No game is being played.
     NotPlaying,

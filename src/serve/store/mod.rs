@@ -316,7 +316,8 @@ pub struct ResultRecord {
     /// `2-0`, `0-2` or `1-1` ([`bashni_host::pdn::result_token`]), or `*` for an
     /// aborted game.
     pub result: String,
-    /// Why, in words (`resignation`, `time`, `threefold repetition`...).
+    /// Why, in words, as the room's outcome says it (`Black resigned`,
+    /// `White lost on time`, `threefold repetition`...).
     pub reason: String,
     /// When, in Unix milliseconds.
     pub finished_at_ms: i64,
