@@ -307,6 +307,10 @@ export class Room {
     $("ladder-info").hidden = !run;
     if (!run) return;
     if (this.myColour()) noteRun(this.state.config.variant, this.state.id, run.status === "playing");
+    // Between games the run's rival is the next one, not the one just met.
+    const between = this.state.phase === "over" && run.status === "playing";
+    $("ladder-rival-label").textContent = between ? "Next: rival" : "Rival";
+    $("ladder-whose").textContent = this.myColour() ? "Your" : `${this.climber()}'s`;
     $("ladder-rival").textContent = String(run.rival);
     $("ladder-last").textContent = String(run.last_rival);
     $("ladder-wins").textContent = String(run.wins);
@@ -317,12 +321,22 @@ export class Room {
     $("ladder-per-win").textContent = perWin;
   }
 
-  // After a ladder game: where the run stands, and what comes next.
+  // Who climbs: the run's player sits first.
+  climber() {
+    const seat = this.state.seats[0];
+    return seat ? seat.name : "The player";
+  }
+
+  // After a ladder game: where the run stands, and what comes next, to
+  // the player or, for a watcher, about them.
   runText() {
     const run = this.state.ladder;
-    if (run.status === "complete") return `You beat every rival: the run is complete, score ${run.score}.`;
+    const mine = Boolean(this.myColour());
+    const who = mine ? "You" : this.climber();
+    if (run.status === "complete") return `${who} beat every rival: the run is complete, score ${run.score}.`;
     if (run.status !== "playing") return `The run ends here, score ${run.score}.`;
-    return `You beat rival ${run.rival - 1}. Rival ${run.rival} is next: the game starts when you ask.`;
+    const next = mine ? "the game starts when you ask" : `the game starts when ${who} asks`;
+    return `${who} beat rival ${run.rival - 1}. Rival ${run.rival} is next: ${next}.`;
   }
 
   // Before a game: the creator is told how an opponent comes; a visitor,
@@ -429,6 +443,12 @@ export class Room {
   // being played (its clock runs all the same); in a replay once the game
   // is over, both as they stood after the move shown.
   tickClocks() {
+    // Offline, the clocks stay as last drawn, greyed: the server keeps the
+    // time, and a count of the page's own would jump back once the room
+    // comes again.
+    const offline = document.body.dataset.connection !== "online";
+    for (const clock of document.querySelectorAll("#board-area .clock")) clock.classList.toggle("stale", offline);
+    if (offline) return;
     const s = this.state;
     const r = this.replay;
     const live = !r.game || (Boolean(s) && s.phase === "playing");
@@ -457,7 +477,8 @@ export class Room {
     if (!s || !s.ladder) return;
     const counting = s.phase === "playing" && s.to_move === "white";
     const ms = s.ladder.game_think_ms + (counting ? passed : 0);
-    $("ladder-this-game").textContent = `${(ms / 1000).toFixed(1)} s`;
+    // In tenths cut short, as the run's time per win is counted.
+    $("ladder-this-game").textContent = `${(Math.floor(ms / 100) / 10).toFixed(1)} s`;
   }
 
   // Before both sides have moved no clock runs; the side to move has a
