@@ -185,7 +185,7 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
         )
         .await;
         click(client, "#editor-empty").await;
-        for (piece, times) in [("b", 6), ("w", 2), ("W", 1)] {
+        for (piece, times) in [("b", 5), ("B", 1), ("w", 2), ("W", 1)] {
             tool(client, piece).await;
             for _ in 0..times {
                 click_square(client, "h6").await;
@@ -197,10 +197,19 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
             "the tall column",
         )
         .await;
-        assert_eq!(stack["order"], "Wwwbbbbbb", "top first: {stack}");
+        assert_eq!(stack["order"], "WwwBbbbbb", "top first: {stack}");
         assert_eq!(stack["strictly"], true, "{stack}");
         assert_eq!(stack["badge"], "9");
         assert_eq!(stack["crown"], true, "the king commands");
+        // The buried king is marked, and the column says what it holds.
+        let marked = "return [...document.querySelectorAll(\"#editor-board .column[data-square='h6'] .buried-king\")].map(k => k.parentNode.classList[1])";
+        assert_eq!(run(client, marked).await, json!(["B"]));
+        let told = "return document.querySelector(\"#editor-board .hit[data-square='h6'] title\").textContent";
+        assert_eq!(
+            run(client, told).await,
+            "h6: 9 pieces, top first: white king, white man, white man, black king, \
+             black man, black man, black man, black man, black man"
+        );
         // A man on the far rank: the server names the square, the editor stays.
         tool(client, "w").await;
         click_square(client, "b8").await;

@@ -68,9 +68,10 @@ export class Board {
     svg.dataset.fen = fen;
     this.squares();
     this.marks();
-    for (const [square, pieces] of columnsOf(fen)) this.column(square, pieces);
+    const columns = columnsOf(fen);
+    for (const [square, pieces] of columns) this.column(square, pieces);
     this.targets();
-    this.hitAreas();
+    this.hitAreas(columns);
   }
 
   squares() {
@@ -135,7 +136,15 @@ export class Board {
       el("ellipse", { cx, cy: top + thick, rx, ry, class: "band" }, p);
       el("rect", { x: cx - rx, y: top, width: 2 * rx, height: thick, class: "band", "stroke-width": 0 }, p);
       el("ellipse", { cx, cy: top, rx, ry, class: "face" }, p);
-      if (i === 0 && (letter === "W" || letter === "B")) crown(p, cx, top);
+      const king = letter === "W" || letter === "B";
+      if (king && i === 0) crown(p, cx, top);
+      // A king inside the column commands again once it is uncovered: a
+      // gold stripe on the front of its band says it is there.
+      if (king && i > 0) {
+        const shown = Math.min(step, thick);
+        const stripe = Math.max(3, shown - 1);
+        el("rect", { x: cx - 20, y: top + ry + thick - shown / 2 - stripe / 2, width: 40, height: stripe, rx: 1.5, class: "buried-king" }, p);
+      }
     }
     if (height < 2) return;
     const badge = el("g", { class: "badge" }, g);
@@ -159,7 +168,9 @@ export class Board {
     }
   }
 
-  hitAreas() {
+  // The squares that take clicks, on top of all; one with a column says
+  // what the column holds when the pointer rests on it.
+  hitAreas(columns) {
     const size = this.view.size;
     for (let rank = 0; rank < size; rank++) {
       for (let file = 0; file < size; file++) {
@@ -168,6 +179,7 @@ export class Board {
         const [x, y] = this.corner(square);
         const hit = el("rect", { x, y, width: CELL, height: CELL, class: "hit", "data-square": square }, this.svg);
         hit.addEventListener("click", () => this.click(square));
+        if (columns.has(square)) el("title", {}, hit).textContent = columnText(square, columns.get(square));
       }
     }
   }
@@ -201,6 +213,16 @@ export class Board {
     this.onMove(text);
     this.draw();
   }
+}
+
+const PIECE_NAMES = { w: "white man", W: "white king", b: "black man", B: "black king" };
+
+// A column in words, top first: "d4: black man" or "d4: 3 pieces, top
+// first: black man, white king, white man".
+function columnText(square, pieces) {
+  const names = [...pieces].map((letter) => PIECE_NAMES[letter]);
+  if (names.length === 1) return `${square}: ${names[0]}`;
+  return `${square}: ${names.length} pieces, top first: ${names.join(", ")}`;
 }
 
 function crown(parent, cx, cy) {
