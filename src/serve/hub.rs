@@ -313,9 +313,7 @@ impl Hub {
             .await
             .map_err(|e| format!("room {}: cannot store its result: {e}", loaded.id))
     }
-}
 
-impl Hub {
     /// Store where the turn of a restored `room`'s game being played now
     /// counts from (`thinking` ago): the time the server was down is left
     /// out, and a second restart in the same turn must not charge it.
