@@ -10,7 +10,6 @@ use crate::Error;
 use crate::lines::{MAX_LINE_BYTES, engine_line};
 use crate::protocol::{Client, Command, Event, Go, HANDSHAKE_TIMEOUT};
 use crate::spec::EngineSpec;
-use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command as Process};
@@ -46,14 +45,10 @@ impl Engine {
         events: UnboundedSender<EngineEvent>,
         inbox: &mut UnboundedReceiver<EngineEvent>,
     ) -> Result<Engine, Error> {
-        let mut child = Process::new(&spec.cmd)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+        let mut child = Process::from(spec.command())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| Error::Crashed(format!("cannot start '{}': {e}", spec.cmd.display())))?;
+            .map_err(|e| spec.start_failed(e))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(Error::Crashed("no pipes to the engine".into()));
         };

@@ -11,7 +11,7 @@ use crate::lines::{MAX_LINE_BYTES, engine_line};
 use crate::protocol::{BestMove, Client, Command, Event, Go};
 use crate::spec::EngineSpec;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -48,13 +48,7 @@ impl Engine {
         setup: &[(String, String)],
         handshake: Duration,
     ) -> Result<Engine, Error> {
-        let mut child = Process::new(&spec.cmd)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| Error::Crashed(format!("cannot start '{}': {e}", spec.cmd.display())))?;
+        let mut child = spec.command().spawn().map_err(|e| spec.start_failed(e))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();

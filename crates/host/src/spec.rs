@@ -24,6 +24,24 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// The engine's process as both clients start it: its arguments, the
+    /// protocol on stdin and stdout, stderr dropped (an engine that fills
+    /// it unread would block).
+    pub fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.cmd);
+        command
+            .args(&self.args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        command
+    }
+
+    /// Why the engine's process did not start, named.
+    pub(crate) fn start_failed(&self, e: std::io::Error) -> Error {
+        Error::Crashed(format!("cannot start '{}': {e}", self.cmd.display()))
+    }
+
     /// A spec that runs `cmd` with no arguments or options, named after it.
     pub fn new(cmd: impl Into<PathBuf>) -> EngineSpec {
         let cmd = cmd.into();
