@@ -6,28 +6,31 @@
 //!
 //! The task also keeps the clock (it wakes at the side to move's
 //! deadline and ends the game on time), drives an engine seat through the
-//! [`EnginePool`], and runs the analysis of a finished game.
+//! [`EnginePool`] (`engine_seat`), and runs the analysis of a finished
+//! game (`analysis`); `persist` turns an action's events into the writes
+//! the store keeps together.
 
-use super::climb::{Climb, RivalMove};
-use super::config::{Opponent, RoomConfig};
-use super::engines::{EnginePool, SearchJob};
+mod analysis;
+mod engine_seat;
+mod persist;
+
+pub use analysis::ANALYSIS_NODES;
+
+use super::climb::Climb;
+use super::config::Opponent;
+use super::engines::EnginePool;
 use super::lobby::Lobby;
-use super::room::{Allowed, EndReason, Event, Phase, Player, Room, RoomError};
+use super::room::{Allowed, Event, Phase, Player, Room, RoomError};
 use super::store::writer::MoveWriter;
-use super::store::{MoveRecord, NewGame, Store, Work, Write, unix_ms_now};
+use super::store::{Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
-    AnalysisStatus, AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView,
-    TurnView, phase_name,
+    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
 };
-use bashni_host::protocol::{Command, Go};
 use bashni_rules::Colour;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot, watch};
-
-/// Nodes per position when a finished game is analysed.
-pub const ANALYSIS_NODES: u64 = 20_000;
 
 /// Why a ladder game is not aborted: a run goes on from game to game,
 /// each against the rival it has reached.
@@ -61,45 +64,9 @@ fn when_idle(phase: Phase, timed: bool, watchers: usize, online: [usize; 2]) -> 
     }
 }
 
-/// How long an engine seat waits before it tries again after a failure.
-const ENGINE_RETRY: Duration = Duration::from_secs(1);
-
 /// How long a room waits to store a fallen flag again after the store
 /// refused it.
 const STORE_RETRY: Duration = Duration::from_secs(1);
-
-/// The time an engine seat thinks per move in a room without a clock.
-const ENGINE_MOVETIME_MS: u64 = 1000;
-
-/// The most time left, and the most increment, an engine seat is shown
-/// on a room's clock: it thinks seconds a move whatever the clock (as
-/// lichess's engines do), so that rooms with long clocks cannot hold the
-/// pool's engines for hours, and an engine left searching by a killed
-/// server soon ends.
-const ENGINE_CLOCK_CAP_MS: u64 = 60_000;
-const ENGINE_INCREMENT_CAP_MS: u64 = 3_000;
-
-/// The clock as an engine seat is shown it: capped at
-/// [`ENGINE_CLOCK_CAP_MS`] and [`ENGINE_INCREMENT_CAP_MS`].
-fn engine_clock(go: Go) -> Go {
-    let (time, inc) = (ENGINE_CLOCK_CAP_MS, ENGINE_INCREMENT_CAP_MS);
-    match go {
-        Go::Clock {
-            wtime,
-            btime,
-            winc,
-            binc,
-            moves_to_go,
-        } => Go::Clock {
-            wtime: wtime.min(time),
-            btime: btime.min(time),
-            winc: winc.min(inc),
-            binc: binc.min(inc),
-            moves_to_go,
-        },
-        other => other,
-    }
-}
 
 /// What a player may do in their seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -637,25 +604,6 @@ impl Actor {
         format!("not stored, not played: {why}")
     }
 
-    /// What the store keeps of `events`, in order, and then of the offers
-    /// they leave pending (written from the room as the events left it,
-    /// so that a restart brings them back).
-    fn work_of_all(&self, events: &[Event]) -> Result<Vec<Work>, String> {
-        let now_ms = unix_ms_now();
-        let mut work = Vec::with_capacity(events.len() + 1);
-        for event in events {
-            work.extend(work_of(&self.room, event, now_ms)?);
-        }
-        if events.iter().any(changes_offers) {
-            work.push(Work::Other(Write::Offers {
-                room_id: self.room.id().to_owned(),
-                game_no: self.room.game_no(),
-                offers: self.room.offers_record(),
-            }));
-        }
-        Ok(work)
-    }
-
     /// Send the room's state to every viewer and its line to the lobby.
     fn publish(&mut self) {
         self.publish_as(false);
@@ -727,120 +675,6 @@ impl Actor {
         });
     }
 
-    fn engine_seat(&self) -> Option<u8> {
-        (0u8..2).find(|&s| self.room.player(s).is_some_and(|p| p.engine))
-    }
-
-    /// The game and ply now, if it is the engine seat's turn.
-    fn engine_turn(&self) -> Option<(u8, (u32, usize))> {
-        let seat = self.engine_seat()?;
-        let game = self.room.game();
-        let on_move = self.room.phase() == Phase::Playing
-            && self.room.colour_of(seat) == game.position().side_to_move();
-        on_move.then_some((seat, (self.room.game_no(), game.moves().len())))
-    }
-
-    /// Start the engine's search if it is its turn and none runs for it.
-    fn ask_engine(&mut self) {
-        let Some((_, at)) = self.engine_turn() else {
-            if self.engine_status.take().is_some() {
-                self.publish();
-            }
-            return;
-        };
-        if self.engine_asked == Some(at) {
-            return;
-        }
-        if let Some(RivalMove::Play(text)) = self.rival_move() {
-            // The seed chose a random move: no engine needed.
-            self.engine_asked = Some(at);
-            let me = self.me.clone();
-            tokio::spawn(async move {
-                let answer = Ok(text);
-                let _ = me.send(ToRoom::EngineAnswer { at, answer }).await;
-            });
-            return;
-        }
-        let Some(job) = self.search_job() else {
-            return;
-        };
-        self.engine_asked = Some(at);
-        let pool = Arc::clone(&self.shared.engines);
-        self.engine_status = Some(match pool.is_full() {
-            true => format!("waiting for a free engine: {} ahead", pool.waiting()),
-            false => "thinking".into(),
-        });
-        self.publish();
-        let me = self.me.clone();
-        let delay = match self.engine_failures {
-            0 => Duration::ZERO,
-            n => ENGINE_RETRY * n.min(30),
-        };
-        tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
-            let answer = match pool.slot().await {
-                Ok(slot) => {
-                    let _ = me.send(ToRoom::EngineThinking { at }).await;
-                    pool.search(&job, &slot).await.map_err(|e| e.to_string())
-                }
-                Err(e) => Err(e.to_string()),
-            };
-            let _ = me.send(ToRoom::EngineAnswer { at, answer }).await;
-        });
-    }
-
-    /// A ladder rival's move now, if the room is a ladder's.
-    fn rival_move(&self) -> Option<RivalMove> {
-        let climb = self.climb.as_ref()?;
-        let game = self.room.game();
-        let legal: Vec<String> = game
-            .position()
-            .legal_moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        let ply = u32::try_from(game.moves().len()).unwrap_or(u32::MAX);
-        climb.rival_move(ply, &legal)
-    }
-
-    fn search_job(&self) -> Option<SearchJob> {
-        let RoomConfig {
-            game: config,
-            opponent: Opponent::Engine(strength),
-            ..
-        } = *self.room.config()
-        else {
-            return None;
-        };
-        let game = self.room.game();
-        let (strength, go) = match self.rival_move() {
-            Some(RivalMove::Search {
-                depth,
-                nodes,
-                strength,
-            }) => (strength, Go::DepthWithin { depth, nodes }),
-            _ => (strength, self.clock_go()),
-        };
-        Some(SearchJob {
-            game: config,
-            strength,
-            position: Command::Position {
-                fen: game.start().to_fen(),
-                moves: game.moves().iter().map(ToString::to_string).collect(),
-            },
-            to_move: game.position().clone(),
-            go,
-        })
-    }
-
-    /// The search limit of an engine seat: the room's clocks (capped),
-    /// or a time per move without one.
-    fn clock_go(&self) -> Go {
-        self.room
-            .engine_go(Instant::now())
-            .map_or(Go::MoveTime(ENGINE_MOVETIME_MS), engine_clock)
-    }
-
     /// A ladder game has ended: record it for the run and store the run.
     /// The next rival's game waits for the player to ask for it
     /// ([`Actor::next_rival`]): the result is seen, and the time to
@@ -874,117 +708,6 @@ impl Actor {
         }
         self.publish();
     }
-
-    async fn engine_answer(&mut self, at: (u32, usize), answer: Result<String, String>) {
-        if self.engine_asked != Some(at) {
-            return;
-        }
-        let Some((seat, now_at)) = self.engine_turn() else {
-            return;
-        };
-        if now_at != at {
-            return;
-        }
-        let failure = match answer {
-            Ok(text) => {
-                let before = self.room.clone();
-                match self.room.play(seat, &text, Instant::now()) {
-                    Ok(events) => self.commit(events, before).await.err(),
-                    Err(e) => Some(format!("the engine played '{text}': {e}")),
-                }
-            }
-            Err(e) => Some(e),
-        };
-        match failure {
-            None => self.engine_failures = 0,
-            Some(why) => {
-                // Ask again (a fresh process), from the position the room
-                // holds; the engine's clock keeps running meanwhile.
-                eprintln!("bashni serve: room {}: engine: {why}", self.room.id());
-                self.engine_failures += 1;
-                self.engine_asked = None;
-                self.engine_status = Some(format!("restarting the engine ({why})"));
-                self.publish();
-            }
-        }
-    }
-
-    /// Why the game cannot be analysed, if it cannot.
-    fn analysis_refused(&self) -> Option<&'static str> {
-        match self.room.phase() {
-            Phase::Over(outcome) if matches!(outcome.reason, EndReason::Aborted(_)) => {
-                Some("an aborted game is not analysed")
-            }
-            Phase::Over(_) if self.room.game().moves().is_empty() => {
-                Some("a game without moves has nothing to analyse")
-            }
-            Phase::Over(_) => None,
-            _ => Some("a game is analysed once it is over"),
-        }
-    }
-
-    /// Whether this game's analysis runs or is done.
-    fn analysed(&self) -> bool {
-        let game_no = self.room.game_no();
-        self.analysis
-            .as_ref()
-            .is_some_and(|a| a.game_no == game_no && a.status != AnalysisStatus::Failed)
-    }
-
-    fn analyse(&mut self) -> Result<(), String> {
-        if let Some(why) = self.analysis_refused() {
-            return Err(why.into());
-        }
-        if self.analysed() {
-            return Ok(());
-        }
-        let game_no = self.room.game_no();
-        let running = AnalysisView {
-            status: AnalysisStatus::Running,
-            game_no,
-            marks: Vec::new(),
-            evals: Vec::new(),
-        };
-        self.analysis = Some(running);
-        self.publish();
-        let game = self.room.game();
-        let rules = *game.rules();
-        let fen = game.start().to_fen();
-        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
-        let pool = Arc::clone(&self.shared.engines);
-        let me = self.me.clone();
-        tokio::spawn(async move {
-            // The analysis takes an engine slot: it costs what a search does.
-            let notes = match pool.analysis_slot().await {
-                Ok(_slot) => tokio::task::spawn_blocking(move || {
-                    crate::annotate::judge_game(rules, &fen, &moves, ANALYSIS_NODES)
-                })
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string())),
-                Err(e) => Err(e.to_string()),
-            };
-            let analysis = match notes {
-                Ok(notes) => AnalysisView {
-                    status: AnalysisStatus::Done,
-                    game_no,
-                    marks: notes.iter().map(|n| n.mark.map(str::to_owned)).collect(),
-                    evals: notes.iter().map(|n| n.white_cp).collect(),
-                },
-                Err(e) => {
-                    eprintln!("bashni serve: analysis: {e}");
-                    AnalysisView {
-                        status: AnalysisStatus::Failed,
-                        game_no,
-                        marks: Vec::new(),
-                        evals: Vec::new(),
-                    }
-                }
-            };
-            let _ = me.send(ToRoom::AnalysisDone { analysis }).await;
-        });
-        Ok(())
-    }
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {
@@ -994,163 +717,11 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-/// Whether `event` is an offer, an answer to one, or a rematch request.
-fn changes_offers(event: &Event) -> bool {
-    matches!(
-        event,
-        Event::DrawOffered { .. }
-            | Event::DrawDeclined { .. }
-            | Event::TakebackRequested { .. }
-            | Event::TakebackDeclined { .. }
-            | Event::RematchOffered { .. }
-    )
-}
-
-/// What the store keeps of `event` in `room` at `now_ms` (Unix
-/// milliseconds), if anything: the offers an action leaves are written
-/// after all its events (see `Actor::work_of_all`).
-fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<Work>, String> {
-    let room_id = room.id().to_owned();
-    let work = match event {
-        Event::SeatTaken { seat, .. } => {
-            let player = room
-                .player(*seat)
-                .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
-            Work::Other(Write::Seat {
-                room_id,
-                seat: player.seat_record(*seat, now_ms),
-            })
-        }
-        Event::GameStarted {
-            game_no,
-            white_seat,
-            clock_ms,
-            start_fen,
-        } => Work::Other(Write::GameStart {
-            room_id,
-            game: NewGame {
-                game_no: *game_no,
-                white_seat: *white_seat,
-                started_at_ms: now_ms,
-                clock_ms: *clock_ms,
-                start_fen: start_fen.clone(),
-            },
-        }),
-        Event::Moved {
-            game_no,
-            ply,
-            text,
-            elapsed_ms,
-            clock_ms,
-        } => Work::Move(MoveRecord {
-            room_id,
-            game_no: *game_no,
-            ply: *ply,
-            text: text.clone(),
-            elapsed_ms: *elapsed_ms,
-            clock_ms: *clock_ms,
-            moved_at_ms: now_ms,
-        }),
-        Event::TookBack {
-            game_no,
-            plies,
-            clock_ms,
-        } => Work::Other(Write::TakeBack {
-            room_id,
-            game_no: *game_no,
-            keep_plies: *plies,
-            clock_ms: *clock_ms,
-            turn_started_at_ms: now_ms,
-        }),
-        Event::GameOver {
-            game_no,
-            outcome,
-            clock_ms,
-        } => Work::Other(Write::GameEnd {
-            room_id,
-            game_no: *game_no,
-            result: outcome.record(*clock_ms, now_ms),
-        }),
-        Event::DrawOffered { .. }
-        | Event::DrawDeclined { .. }
-        | Event::TakebackRequested { .. }
-        | Event::TakebackDeclined { .. }
-        | Event::RematchOffered { .. } => return Ok(None),
-    };
-    Ok(Some(work))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::config::{GameConfig, Opponent};
-    use crate::serve::room::{EndReason, Outcome};
-    use bashni_rules::Variant;
 
-    #[test]
-    fn an_engine_seat_sees_at_most_a_minute_and_three_seconds_a_move() {
-        let go = |wtime, btime, inc| Go::Clock {
-            wtime,
-            btime,
-            winc: inc,
-            binc: inc,
-            moves_to_go: None,
-        };
-        // Three hours plus three minutes a move read as a minute plus
-        // three seconds; what is under the caps stays.
-        let long = go(10_800_000, 10_000, 180_000);
-        assert_eq!(engine_clock(long), go(60_000, 10_000, 3_000));
-        assert_eq!(
-            engine_clock(go(5_000, 7_000, 2_000)),
-            go(5_000, 7_000, 2_000)
-        );
-        assert_eq!(engine_clock(Go::MoveTime(1000)), Go::MoveTime(1000));
-    }
-    #[test]
-    fn an_event_is_stored_as_it_happened_at_the_time_given() {
-        let config = RoomConfig {
-            game: GameConfig::online(Variant::Bashni),
-            clock: None,
-            opponent: Opponent::Anyone,
-        };
-        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("a name");
-        let room = Room::new("r".into(), config, ann, Colour::White, Instant::now());
-        let taken = |seat| Event::SeatTaken {
-            seat,
-            name: "Ann".into(),
-            engine: false,
-        };
-        match work_of(&room, &taken(0), 1234) {
-            Ok(Some(Work::Other(Write::Seat { room_id, seat }))) => {
-                assert_eq!((room_id.as_str(), seat.seat), ("r", 0));
-                assert_eq!((seat.name.as_str(), seat.joined_at_ms), ("Ann", 1234));
-            }
-            other => panic!("a seat row, not {other:?}"),
-        }
-        assert!(work_of(&room, &taken(1), 0).is_err(), "nobody sits there");
-        let moved = Event::Moved {
-            game_no: 2,
-            ply: 7,
-            text: "c3-d4".into(),
-            elapsed_ms: 900,
-            clock_ms: Some([1, 2]),
-        };
-        match work_of(&room, &moved, 5678) {
-            Ok(Some(Work::Move(mv))) => {
-                assert_eq!((mv.game_no, mv.ply, mv.text.as_str()), (2, 7, "c3-d4"));
-                assert_eq!(
-                    (mv.elapsed_ms, mv.clock_ms, mv.moved_at_ms),
-                    (900, Some([1, 2]), 5678)
-                );
-            }
-            other => panic!("a move row, not {other:?}"),
-        }
-        let offered = Event::DrawOffered { by: Colour::White };
-        assert!(
-            matches!(work_of(&room, &offered, 0), Ok(None)),
-            "offers are stored with the room's offers record"
-        );
-    }
+    use crate::serve::room::{EndReason, Outcome};
 
     #[test]
     fn an_idle_room_leaves_memory_or_closes_by_its_phase() {

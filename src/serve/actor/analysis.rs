@@ -1,0 +1,89 @@
+//! The analysis of a room's finished game: who may ask for it, and the
+//! search of every move that marks mistakes and draws the graph.
+
+use super::{Actor, ToRoom};
+use crate::serve::room::{EndReason, Phase};
+use crate::serve::view::{AnalysisStatus, AnalysisView};
+use std::sync::Arc;
+
+/// Nodes per position when a finished game is analysed.
+pub const ANALYSIS_NODES: u64 = 20_000;
+
+impl Actor {
+    /// Why the game cannot be analysed, if it cannot.
+    pub(super) fn analysis_refused(&self) -> Option<&'static str> {
+        match self.room.phase() {
+            Phase::Over(outcome) if matches!(outcome.reason, EndReason::Aborted(_)) => {
+                Some("an aborted game is not analysed")
+            }
+            Phase::Over(_) if self.room.game().moves().is_empty() => {
+                Some("a game without moves has nothing to analyse")
+            }
+            Phase::Over(_) => None,
+            _ => Some("a game is analysed once it is over"),
+        }
+    }
+
+    /// Whether this game's analysis runs or is done.
+    pub(super) fn analysed(&self) -> bool {
+        let game_no = self.room.game_no();
+        self.analysis
+            .as_ref()
+            .is_some_and(|a| a.game_no == game_no && a.status != AnalysisStatus::Failed)
+    }
+
+    pub(super) fn analyse(&mut self) -> Result<(), String> {
+        if let Some(why) = self.analysis_refused() {
+            return Err(why.into());
+        }
+        if self.analysed() {
+            return Ok(());
+        }
+        let game_no = self.room.game_no();
+        let running = AnalysisView {
+            status: AnalysisStatus::Running,
+            game_no,
+            marks: Vec::new(),
+            evals: Vec::new(),
+        };
+        self.analysis = Some(running);
+        self.publish();
+        let game = self.room.game();
+        let rules = *game.rules();
+        let fen = game.start().to_fen();
+        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        let pool = Arc::clone(&self.shared.engines);
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            // The analysis takes an engine slot: it costs what a search does.
+            let notes = match pool.analysis_slot().await {
+                Ok(_slot) => tokio::task::spawn_blocking(move || {
+                    crate::annotate::judge_game(rules, &fen, &moves, ANALYSIS_NODES)
+                })
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.map_err(|e| e.to_string())),
+                Err(e) => Err(e.to_string()),
+            };
+            let analysis = match notes {
+                Ok(notes) => AnalysisView {
+                    status: AnalysisStatus::Done,
+                    game_no,
+                    marks: notes.iter().map(|n| n.mark.map(str::to_owned)).collect(),
+                    evals: notes.iter().map(|n| n.white_cp).collect(),
+                },
+                Err(e) => {
+                    eprintln!("bashni serve: analysis: {e}");
+                    AnalysisView {
+                        status: AnalysisStatus::Failed,
+                        game_no,
+                        marks: Vec::new(),
+                        evals: Vec::new(),
+                    }
+                }
+            };
+            let _ = me.send(ToRoom::AnalysisDone { analysis }).await;
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,170 @@
+//! What the store keeps of a room's events: an action's events become
+//! the writes the writer stores together (a move and the result it
+//! brings, the offers they leave).
+
+use super::Actor;
+use crate::serve::room::{Event, Room};
+use crate::serve::store::{MoveRecord, NewGame, Work, Write, unix_ms_now};
+
+/// Whether `event` is an offer, an answer to one, or a rematch request.
+pub(super) fn changes_offers(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::DrawOffered { .. }
+            | Event::DrawDeclined { .. }
+            | Event::TakebackRequested { .. }
+            | Event::TakebackDeclined { .. }
+            | Event::RematchOffered { .. }
+    )
+}
+
+/// What the store keeps of `event` in `room` at `now_ms` (Unix
+/// milliseconds), if anything: the offers an action leaves are written
+/// after all its events (see `Actor::work_of_all`).
+pub(super) fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<Work>, String> {
+    let room_id = room.id().to_owned();
+    let work = match event {
+        Event::SeatTaken { seat, .. } => {
+            let player = room
+                .player(*seat)
+                .ok_or_else(|| format!("nobody sits in seat {seat}"))?;
+            Work::Other(Write::Seat {
+                room_id,
+                seat: player.seat_record(*seat, now_ms),
+            })
+        }
+        Event::GameStarted {
+            game_no,
+            white_seat,
+            clock_ms,
+            start_fen,
+        } => Work::Other(Write::GameStart {
+            room_id,
+            game: NewGame {
+                game_no: *game_no,
+                white_seat: *white_seat,
+                started_at_ms: now_ms,
+                clock_ms: *clock_ms,
+                start_fen: start_fen.clone(),
+            },
+        }),
+        Event::Moved {
+            game_no,
+            ply,
+            text,
+            elapsed_ms,
+            clock_ms,
+        } => Work::Move(MoveRecord {
+            room_id,
+            game_no: *game_no,
+            ply: *ply,
+            text: text.clone(),
+            elapsed_ms: *elapsed_ms,
+            clock_ms: *clock_ms,
+            moved_at_ms: now_ms,
+        }),
+        Event::TookBack {
+            game_no,
+            plies,
+            clock_ms,
+        } => Work::Other(Write::TakeBack {
+            room_id,
+            game_no: *game_no,
+            keep_plies: *plies,
+            clock_ms: *clock_ms,
+            turn_started_at_ms: now_ms,
+        }),
+        Event::GameOver {
+            game_no,
+            outcome,
+            clock_ms,
+        } => Work::Other(Write::GameEnd {
+            room_id,
+            game_no: *game_no,
+            result: outcome.record(*clock_ms, now_ms),
+        }),
+        Event::DrawOffered { .. }
+        | Event::DrawDeclined { .. }
+        | Event::TakebackRequested { .. }
+        | Event::TakebackDeclined { .. }
+        | Event::RematchOffered { .. } => return Ok(None),
+    };
+    Ok(Some(work))
+}
+
+impl Actor {
+    /// What the store keeps of `events`, in order, and then of the offers
+    /// they leave pending (written from the room as the events left it,
+    /// so that a restart brings them back).
+    pub(super) fn work_of_all(&self, events: &[Event]) -> Result<Vec<Work>, String> {
+        let now_ms = unix_ms_now();
+        let mut work = Vec::with_capacity(events.len() + 1);
+        for event in events {
+            work.extend(work_of(&self.room, event, now_ms)?);
+        }
+        if events.iter().any(changes_offers) {
+            work.push(Work::Other(Write::Offers {
+                room_id: self.room.id().to_owned(),
+                game_no: self.room.game_no(),
+                offers: self.room.offers_record(),
+            }));
+        }
+        Ok(work)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::config::{GameConfig, Opponent, RoomConfig};
+    use crate::serve::room::Player;
+    use crate::serve::token::SeatToken;
+    use bashni_rules::{Colour, Variant};
+    use std::time::Instant;
+
+    #[test]
+    fn an_event_is_stored_as_it_happened_at_the_time_given() {
+        let config = RoomConfig {
+            game: GameConfig::online(Variant::Bashni),
+            clock: None,
+            opponent: Opponent::Anyone,
+        };
+        let ann = Player::human("Ann", SeatToken::generate().hash()).expect("a name");
+        let room = Room::new("r".into(), config, ann, Colour::White, Instant::now());
+        let taken = |seat| Event::SeatTaken {
+            seat,
+            name: "Ann".into(),
+            engine: false,
+        };
+        match work_of(&room, &taken(0), 1234) {
+            Ok(Some(Work::Other(Write::Seat { room_id, seat }))) => {
+                assert_eq!((room_id.as_str(), seat.seat), ("r", 0));
+                assert_eq!((seat.name.as_str(), seat.joined_at_ms), ("Ann", 1234));
+            }
+            other => panic!("a seat row, not {other:?}"),
+        }
+        assert!(work_of(&room, &taken(1), 0).is_err(), "nobody sits there");
+        let moved = Event::Moved {
+            game_no: 2,
+            ply: 7,
+            text: "c3-d4".into(),
+            elapsed_ms: 900,
+            clock_ms: Some([1, 2]),
+        };
+        match work_of(&room, &moved, 5678) {
+            Ok(Some(Work::Move(mv))) => {
+                assert_eq!((mv.game_no, mv.ply, mv.text.as_str()), (2, 7, "c3-d4"));
+                assert_eq!(
+                    (mv.elapsed_ms, mv.clock_ms, mv.moved_at_ms),
+                    (900, Some([1, 2]), 5678)
+                );
+            }
+            other => panic!("a move row, not {other:?}"),
+        }
+        let offered = Event::DrawOffered { by: Colour::White };
+        assert!(
+            matches!(work_of(&room, &offered, 0), Ok(None)),
+            "offers are stored with the room's offers record"
+        );
+    }
+}
