@@ -11,6 +11,7 @@
 
 use super::config::{GameConfig, Strength};
 use super::view::PvLine;
+use super::wire::clip;
 use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
 use bashni_host::protocol::{Command, Event, Go};
@@ -232,12 +233,10 @@ impl EnginePool {
                     self.give_back(worker);
                     Ok(text)
                 }
-                Err(e) => {
-                    let shown: String = text.chars().take(40).collect();
-                    Err(Error::Crashed(format!(
-                        "played '{shown}', not a legal move here: {e}"
-                    )))
-                }
+                Err(e) => Err(Error::Crashed(format!(
+                    "played '{}', not a legal move here: {e}",
+                    clip(&text, 40)
+                ))),
             },
             Ok(Err(e)) => Err(e),
             Err(_) => Err(Error::Stalled("no bestmove in time".into())),

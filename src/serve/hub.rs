@@ -308,8 +308,8 @@ impl Hub {
             result: outcome.record(room.clock_ms(Instant::now()), unix_ms_now()),
         };
         self.shared
-            .store
-            .apply(&write)
+            .writer
+            .write(write)
             .await
             .map_err(|e| format!("room {}: cannot store its result: {e}", loaded.id))
     }
@@ -328,8 +328,8 @@ impl Hub {
             turn_started_at_ms: unix_ms_now().saturating_sub(thought_ms),
         };
         self.shared
-            .store
-            .apply(&write)
+            .writer
+            .write(write)
             .await
             .map_err(|e| format!("room {}: cannot store its turn: {e}", room.id()))
     }
