@@ -531,6 +531,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         told(ann, "Your opponent asks for a rematch.", "Ann told of Bob's rematch request").await;
         assert_eq!(text_of(ann, "#rematch").await, "Accept rematch");
 
+        // Cat goes back to the lobby, which the finished room has left
+        // (before the rematch brings it back as a game being played).
+        click(cat, "#to-lobby").await;
+        let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
+        wait_for(cat, &gone, "the finished room leaves the lobby").await;
+
         // Ann has the game analysed; a click on the graph replays it to
         // the move clicked, marked on the graph.
         click(ann, "#analyse").await;
@@ -542,6 +548,16 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, "return document.querySelector('#graph line.cursor') !== null", "the move marked on the graph").await;
         screenshot(ann, &screenshot_path("serve-analysis.png")).await;
         click(ann, "#replay-live").await;
+        // Once the rematch has begun, a replay of the first game still
+        // brings its analysis (stored with the game): the graph, the marks.
+        let marked = move_list(ann).await;
+        click(ann, "#rematch").await;
+        wait_for(ann, "return !document.getElementById('games').hidden", "the second game").await;
+        wait_for(ann, "return document.querySelectorAll('#graph rect.hit').length === 0", "no analysis of the new game").await;
+        click(ann, "#game-buttons button[data-game='1']").await;
+        wait_for(ann, "return document.querySelectorAll('#graph rect.hit').length > 0", "the first game's graph").await;
+        assert_eq!(move_list(ann).await, marked, "the first game's moves with their marks");
+        click(ann, "#replay-last").await;
         // The finished game goes to the analysis board whole, with its
         // rules (the room's 15-move draw, not the variant's own).
         let end = ann.execute("return document.getElementById('board').dataset.fen", vec![]).await.expect("script");
@@ -558,9 +574,6 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
 
         // The watcher's name stayed text (Cat is no seat, so check the
         // lobby's copy of a markup name instead: Cat creates a room).
-        click(cat, "#to-lobby").await;
-        let gone = format!("return !document.querySelector(\"tr[data-room='{room}']\")");
-        wait_for(cat, &gone, "the finished room leaves the lobby").await;
         // Lasca's kings do not fly: where they land is no choice there
         // (and Bashni's choice is kept while Lasca is looked at).
         let landing_hidden = "return document.getElementById('king-landing-choice').hidden";

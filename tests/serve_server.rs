@@ -508,6 +508,9 @@ async fn kill_nine_and_restart(database: &str) {
         black_ms(&over),
         black_ms(&finished_state)
     );
+    ann.send(json!({"type": "analyse"})).await;
+    let analysis =
+        room_state(&mut ann, |s| s["analysis"]["status"] == "done").await["analysis"].clone();
     let waiting = waiting_room_as_black_from(&server, SET_POSITION).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     server.kill9();
@@ -535,6 +538,14 @@ async fn kill_nine_and_restart(database: &str) {
         ended["clock_ms"], over["clock_ms"],
         "the clocks as they stopped, not as the last move left them"
     );
+    assert_eq!(ended["analysis"], analysis, "the analysis as it was shown");
+    assert_eq!(ended["may_analyse"], false, "and not asked for again");
+    assert_eq!(
+        replay(&mut watcher, 1).await["analysis"],
+        analysis,
+        "a replay carries it"
+    );
+    analysis_in_pdn(&server, &finished, &analysis);
     assert_eq!(games[0].2["draw_offer"], "white");
     for (room, tokens, before) in &games {
         let to_move = usize::from(before["to_move"] == "black");
@@ -578,6 +589,32 @@ async fn kill_nine_and_restart(database: &str) {
         let played = room_state(&mut page, |s| moves(s).len() == moves(before).len() + 1).await;
         assert_eq!(played["phase"], "playing");
     }
+}
+
+/// The PDN file of `room` holds `analysis` of its one game: each move's
+/// mark, and the score after it as its comment.
+fn analysis_in_pdn(server: &Serve, room: &str, analysis: &Value) {
+    let (status, pdn) = server.get(
+        &format!("/pdn/{room}"),
+        &format!("127.0.0.1:{}", server.port),
+        &[],
+    );
+    assert_eq!(status, 200);
+    let games = bashni_host::pdn::parse_pdn(&pdn).expect("the PDN reads back");
+    let game = &games[0];
+    assert!(
+        game.tag("Annotator")
+            .is_some_and(|a| a.starts_with("bashni serve")),
+        "{pdn}"
+    );
+    let marks: Vec<Value> = game.marks.iter().map(|m| json!(m)).collect();
+    assert_eq!(Value::from(marks), analysis["marks"], "{pdn}");
+    let pawns = |cp: &Value| format!("{:+.2}", cp.as_f64().unwrap_or(f64::NAN) / 100.0);
+    let scores: Vec<Option<String>> = match analysis["evals"].as_array() {
+        Some(evals) => evals.iter().map(|cp| Some(pawns(cp))).collect(),
+        None => panic!("no scores: {analysis}"),
+    };
+    assert_eq!(game.comments, scores, "{pdn}");
 }
 
 /// A position set for a room's games: Black to move at move 12.

@@ -1,14 +1,15 @@
 //! A room's games as the store keeps them, read back for people: every
 //! game of the room as one PDN file (a ladder run is all its rivals), and
 //! one game position by position, so a finished game can be replayed move
-//! by move. Both come from the store alone, not from the room's task: a
-//! finished room may have left memory, and what was stored is what every
-//! viewer saw.
+//! by move; both with the game's analysis once one was made. Both come
+//! from the store alone, not from the room's task: a finished room may
+//! have left memory, and what was stored is what every viewer saw.
 
+use super::actor::ANALYSIS_NODES;
 use super::config::RoomConfig;
 use super::ladder::seat_name_in_game;
 use super::store::{GameRecord, StoredRoom};
-use super::view::{LegalMove, ResultView};
+use super::view::{AnalysisView, LegalMove, ResultView};
 use bashni_host::clock::Clocks;
 use bashni_host::pdn::{PdnGame, date_of_unix_ms, result_token, winner_of};
 use bashni_rules::Game;
@@ -39,6 +40,8 @@ pub struct ReplayView {
     pub plies: Vec<PlyView>,
     /// The result, if the game has ended.
     pub result: Option<ResultView>,
+    /// The game's analysis, if one was stored.
+    pub analysis: Option<AnalysisView>,
 }
 
 /// A move of a replay and the position it led to.
@@ -87,6 +90,10 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
             result: result_static(&r.result),
             reason: r.reason.clone(),
         }),
+        analysis: game
+            .analysis
+            .as_ref()
+            .map(|a| AnalysisView::stored(game_no, a)),
     })
 }
 
@@ -129,11 +136,32 @@ fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
     if let Some(r) = &game.result {
         tags.push(("Termination", r.reason.clone()));
     }
-    Ok(PdnGame::new(
+    if game.analysis.is_some() {
+        tags.push((
+            "Annotator",
+            format!("bashni serve, {ANALYSIS_NODES} nodes a position"),
+        ));
+    }
+    let mut pdn = PdnGame::new(
         tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
         game.moves.iter().map(|m| m.text.clone()).collect(),
         result,
-    ))
+    );
+    if let Some(analysis) = game
+        .analysis
+        .as_ref()
+        .filter(|a| a.marks.len() == pdn.moves.len())
+    {
+        pdn.marks = analysis.marks.clone();
+        pdn.comments = analysis.evals.iter().map(|&cp| Some(pawns(cp))).collect();
+    }
+    Ok(pdn)
+}
+
+/// A score in centipawns as pawns with a sign (`+0.35`, `-10.00` for a
+/// mate, which the analysis counts as 1000).
+fn pawns(cp: i32) -> String {
+    format!("{:+.2}", f64::from(cp) / 100.0)
 }
 
 /// The game's start: its own position (a ladder's handicap) or the

@@ -11,7 +11,7 @@ use super::store::{
     BoardLine, LoadedRoom, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, Write, unix_ms_now,
 };
 use super::token::{SeatToken, is_hex128, random_hex128};
-use super::view::{Json, ServerMessage, VariantInfo, Welcome};
+use super::view::{AnalysisView, Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
 use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
@@ -193,7 +193,7 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
         let id = founding.row.id.clone();
-        let handle = self.spawn(founding.room, None);
+        let handle = self.spawn(founding.room, None, None);
         if let Opponent::Engine(strength) = config.opponent {
             seat_engine(&handle, &engine_name(strength)).await?;
         }
@@ -230,10 +230,15 @@ impl Hub {
         Ok(())
     }
 
-    fn spawn(&self, room: Room, climb: Option<Climb>) -> RoomHandle {
+    fn spawn(
+        &self,
+        room: Room,
+        climb: Option<Climb>,
+        analysis: Option<AnalysisView>,
+    ) -> RoomHandle {
         let id = room.id().to_owned();
         let rooms = Arc::clone(&self.rooms);
-        let handle = actor::spawn(room, self.shared.clone(), climb, move |id| {
+        let handle = actor::spawn(room, self.shared.clone(), climb, analysis, move |id| {
             rooms.remove(id);
         });
         self.rooms.insert(id, handle.clone());
@@ -285,7 +290,11 @@ impl Hub {
         self.store_reached_result(loaded, &room).await?;
         let climb = self.climb_of(&loaded.id).await?;
         let engine = engine_to_seat(&room, climb.is_some());
-        let handle = self.spawn(room, climb);
+        let analysis = loaded.game.as_ref().and_then(|game| {
+            let record = game.analysis.as_ref()?;
+            Some(AnalysisView::stored(game.game_no, record))
+        });
+        let handle = self.spawn(room, climb, analysis);
         if let Some(name) = engine {
             seat_engine(&handle, &name).await?;
         }
@@ -422,7 +431,7 @@ impl Hub {
             record,
             best_before,
         };
-        let handle = self.spawn(founding.room, Some(climb));
+        let handle = self.spawn(founding.room, Some(climb), None);
         seat_engine(&handle, RIVAL_SEAT).await?;
         Ok((id, token))
     }

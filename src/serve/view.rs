@@ -10,6 +10,7 @@ use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::ladder::seat_name_in_game;
 use super::room::{Allowed, Phase, Room};
+use super::store::AnalysisRecord;
 use super::study::StudyView;
 use super::wire::{RulesSetup, StrengthRanges, clock_text};
 use bashni_host::info::Info;
@@ -477,6 +478,36 @@ pub struct AnalysisView {
     /// Per position after each move: the score in centipawns from White's
     /// view (mates capped at ±1000).
     pub evals: Vec<i32>,
+}
+
+impl AnalysisView {
+    /// Game `game_no`'s analysis as stored.
+    pub fn stored(game_no: u32, record: &AnalysisRecord) -> AnalysisView {
+        AnalysisView {
+            status: AnalysisStatus::Done,
+            game_no,
+            marks: record.marks.clone(),
+            evals: record.evals.clone(),
+        }
+    }
+
+    /// Game `game_no`'s analysis failed.
+    pub fn failed(game_no: u32) -> AnalysisView {
+        AnalysisView {
+            status: AnalysisStatus::Failed,
+            game_no,
+            marks: Vec::new(),
+            evals: Vec::new(),
+        }
+    }
+
+    /// What the store keeps of it.
+    pub fn record(&self) -> AnalysisRecord {
+        AnalysisRecord {
+            marks: self.marks.clone(),
+            evals: self.evals.clone(),
+        }
+    }
 }
 
 /// What the room's task knows beside the [`Room`].

@@ -3,6 +3,7 @@
 
 use super::{Actor, ToRoom};
 use crate::serve::room::{EndReason, Phase};
+use crate::serve::store::Write;
 use crate::serve::view::{AnalysisStatus, AnalysisView};
 use std::sync::Arc;
 
@@ -74,16 +75,30 @@ impl Actor {
                 },
                 Err(e) => {
                     eprintln!("bashni serve: analysis: {e}");
-                    AnalysisView {
-                        status: AnalysisStatus::Failed,
-                        game_no,
-                        marks: Vec::new(),
-                        evals: Vec::new(),
-                    }
+                    AnalysisView::failed(game_no)
                 }
             };
             let _ = me.send(ToRoom::AnalysisDone { analysis }).await;
         });
         Ok(())
+    }
+
+    /// The analysis ended: a finished one is stored before it is shown (a
+    /// restart shows it again, and a replay of the game carries it); one
+    /// the store refuses is shown as failed, and may be asked for again.
+    pub(super) async fn analysis_done(&mut self, mut analysis: AnalysisView) {
+        if analysis.status == AnalysisStatus::Done {
+            let write = Write::Analysis {
+                room_id: self.room.id().to_owned(),
+                game_no: analysis.game_no,
+                analysis: analysis.record(),
+            };
+            if let Err(e) = self.shared.writer.write(write).await {
+                eprintln!("bashni serve: cannot store the analysis: {e}");
+                analysis = AnalysisView::failed(analysis.game_no);
+            }
+        }
+        self.analysis = Some(analysis);
+        self.publish();
     }
 }

@@ -272,12 +272,14 @@ fn first_state_number() -> u64 {
         .saturating_mul(1000)
 }
 
-/// Start the task of `room` (with the ladder run played in it, if any);
-/// `on_exit` runs when it ends (idle, closed).
+/// Start the task of `room` (with the ladder run played in it, if any,
+/// and its game's stored analysis); `on_exit` runs when it ends (idle,
+/// closed).
 pub fn spawn(
     room: Room,
     shared: Shared,
     climb: Option<Climb>,
+    analysis: Option<AnalysisView>,
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
@@ -301,7 +303,7 @@ pub fn spawn(
         engine_asked: None,
         engine_status: None,
         engine_failures: 0,
-        analysis: None,
+        analysis,
         closed: false,
         idle_since: None,
         climb_due: climb.is_some() && game_over,
@@ -402,10 +404,7 @@ impl Actor {
                 }
             }
             ToRoom::EngineAnswer { at, answer } => self.engine_answer(at, answer).await,
-            ToRoom::AnalysisDone { analysis } => {
-                self.analysis = Some(analysis);
-                self.publish();
-            }
+            ToRoom::AnalysisDone { analysis } => self.analysis_done(analysis).await,
         }
     }
 

@@ -224,18 +224,27 @@ export class Room {
     return this.replay.game ? this.replay.game.game_no : this.state.game_no;
   }
 
-  // The analysis graph, when the game shown is the one analysed: a click
-  // on it replays that game to the move clicked.
-  graph() {
+  // The analysis of the game shown: the room's own, or the stored one a
+  // replay of an earlier game brought.
+  shownAnalysis() {
     const a = this.state.analysis;
-    const shown = a && a.status === "done" && a.game_no === this.shownGameNo();
+    if (a && a.game_no === this.shownGameNo()) return a;
+    const r = this.replay.game;
+    return r && r.analysis ? r.analysis : null;
+  }
+
+  // The analysis graph of the game shown, once analysed: a click on it
+  // replays that game to the move clicked.
+  graph() {
+    const a = this.shownAnalysis();
+    const shown = a && a.status === "done";
     const r = this.replay;
     drawGraph($("graph"), shown ? a.evals : [], {
       labels: shown && !r.game ? this.state.moves : r.moves(),
       current: shown && r.game ? r.ply : null,
       onPick: (ply) => r.open(a.game_no, ply),
     });
-    $("analysis-status").textContent = a && a.game_no === this.shownGameNo() ? `analysis: ${a.status}` : "";
+    $("analysis-status").textContent = a ? `analysis: ${a.status}` : "";
   }
 
   // The replay's controls: where it stands, and a button per game of the
@@ -421,10 +430,9 @@ export class Room {
   moves() {
     const s = this.state;
     const r = this.replay;
-    const gameNo = r.game ? r.game.game_no : s.game_no;
     const moves = r.game ? r.moves() : s.moves;
     const startFen = r.game ? r.game.start_fen : s.start_fen;
-    const analysis = s.analysis && s.analysis.game_no === gameNo ? s.analysis : null;
+    const analysis = this.shownAnalysis();
     const texts = moves.map((text, j) => text + markOf(analysis, j));
     const list = $("moves");
     fillMoveList(list, texts, startFen, r.game ? r.ply : null, (ply) => this.replayAt(ply));

@@ -1856,6 +1856,7 @@ mod tests {
                 moves: moves.to_vec(),
                 result: None,
                 offers: None,
+                analysis: None,
             }),
         }
     }

@@ -4,8 +4,9 @@
 //! its PDN), and the offers pending in a game.
 
 use super::{
-    GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord, Store, StoreError,
-    config_from_row, join_clock, move_from_row, result_from_row, seat_from_row, to_seat, to_u32,
+    AnalysisRecord, GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord,
+    Store, StoreError, config_from_row, join_clock, move_from_row, result_from_row, seat_from_row,
+    to_seat, to_u32,
 };
 use crate::serve::config::RoomConfig;
 use bashni_rules::Colour;
@@ -178,6 +179,15 @@ impl Store {
                         rematch: rematch_of(g.try_get("rematch_seats")?),
                     }),
                 };
+                let analysis = match (
+                    g.try_get::<Option<String>, _>("analysis_marks")?,
+                    g.try_get::<Option<String>, _>("analysis_evals")?,
+                ) {
+                    (Some(marks), Some(evals)) => {
+                        Some(AnalysisRecord::from_columns(&marks, &evals)?)
+                    }
+                    _ => None,
+                };
                 games.push(GameRecord {
                     game_no,
                     white_seat: to_seat(g.try_get("white_seat")?)?,
@@ -188,6 +198,7 @@ impl Store {
                     moves,
                     result,
                     offers,
+                    analysis,
                 });
             }
             Ok(games)

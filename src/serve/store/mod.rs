@@ -75,6 +75,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "room opening",
         include_str!("../../../migrations/0006_room_opening.sql"),
     ),
+    (
+        7,
+        "game analysis",
+        include_str!("../../../migrations/0007_game_analysis.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -347,6 +352,59 @@ pub struct GameRecord {
     pub result: Option<ResultRecord>,
     /// The offers pending when last stored, if any.
     pub offers: Option<OffersRecord>,
+    /// The finished game's analysis, once one is done.
+    pub analysis: Option<AnalysisRecord>,
+}
+
+/// A finished game's analysis as stored: per move, its mark and the score
+/// after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnalysisRecord {
+    /// Per move: `?`, `??` or none.
+    pub marks: Vec<Option<String>>,
+    /// Per position after each move: centipawns from White's view.
+    pub evals: Vec<i32>,
+}
+
+impl AnalysisRecord {
+    /// The two columns it is stored in: marks (`-` for none) and scores,
+    /// each one token a move, separated by spaces.
+    pub fn columns(&self) -> (String, String) {
+        let marks: Vec<&str> = self
+            .marks
+            .iter()
+            .map(|m| m.as_deref().unwrap_or("-"))
+            .collect();
+        let evals: Vec<String> = self.evals.iter().map(i32::to_string).collect();
+        (marks.join(" "), evals.join(" "))
+    }
+
+    /// The record stored as `marks` and `evals` ([`AnalysisRecord::columns`]);
+    /// a token that is no mark or no score, or columns of unequal length,
+    /// are [`StoreError::Corrupt`].
+    pub fn from_columns(marks: &str, evals: &str) -> Result<AnalysisRecord, StoreError> {
+        let corrupt = |what: &str| StoreError::Corrupt(format!("analysis {what}"));
+        let marks = marks
+            .split_whitespace()
+            .map(|token| match token {
+                "-" => Ok(None),
+                "?" | "??" => Ok(Some(token.to_owned())),
+                other => Err(corrupt(&format!("mark '{other}'"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let evals = evals
+            .split_whitespace()
+            .map(|token| {
+                token
+                    .parse()
+                    .map_err(|_| corrupt(&format!("score '{token}'")))
+            })
+            .collect::<Result<Vec<i32>, _>>()?;
+        if marks.len() != evals.len() {
+            return Err(corrupt("with unequal columns"));
+        }
+        Ok(AnalysisRecord { marks, evals })
+    }
 }
 
 /// The offers pending in a game, as stored after each offer, answer or
@@ -885,7 +943,29 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::MIGRATIONS;
+    use super::{AnalysisRecord, MIGRATIONS, StoreError};
+
+    #[test]
+    fn an_analysis_reads_back_as_stored_and_a_damaged_one_is_an_error() {
+        let analysis = AnalysisRecord {
+            marks: vec![None, Some("??".into()), Some("?".into())],
+            evals: vec![35, -1000, 12],
+        };
+        let (marks, evals) = analysis.columns();
+        assert_eq!((marks.as_str(), evals.as_str()), ("- ?? ?", "35 -1000 12"));
+        let read = |marks: &str, evals: &str| AnalysisRecord::from_columns(marks, evals).ok();
+        assert_eq!(read(&marks, &evals), Some(analysis));
+        assert_eq!(read("", ""), Some(AnalysisRecord::default()));
+        for (marks, evals) in [("- !", "1 2"), ("- -", "1 x"), ("- -", "1")] {
+            assert!(
+                matches!(
+                    AnalysisRecord::from_columns(marks, evals),
+                    Err(StoreError::Corrupt(_))
+                ),
+                "{marks} / {evals}"
+            );
+        }
+    }
 
     /// A migration file that is not in [`MIGRATIONS`] is never applied:
     /// every file of `migrations/` is there, by its number, word for word.

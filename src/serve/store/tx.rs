@@ -1,5 +1,5 @@
 //! A write transaction and the writes of a room that run in one: a seat
-//! taken, a game's start and end, a takeback, the offers, a room closed,
+//! taken, a game's start and end, a takeback, the offers, a game's analysis, a room closed,
 //! a ladder run's standing, and moves.
 //!
 //! The writer ([`super::writer`]) runs every write waiting for it and
@@ -9,9 +9,9 @@
 //! alone and the others still commit.
 
 use super::{
-    MoveRecord, NewGame, NewRow, OffersRecord, Pool, ROWS_PER_STATEMENT, ResultRecord, RoomStatus,
-    RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game, split_clock, to_i64,
-    unix_ms_now,
+    AnalysisRecord, MoveRecord, NewGame, NewRow, OffersRecord, Pool, ROWS_PER_STATEMENT,
+    ResultRecord, RoomStatus, RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game,
+    split_clock, to_i64, unix_ms_now,
 };
 use crate::serve::token::TokenHash;
 use bashni_rules::Colour;
@@ -77,6 +77,15 @@ pub enum Write {
         game_no: u32,
         /// How it ended.
         result: ResultRecord,
+    },
+    /// A finished game's analysis.
+    Analysis {
+        /// The room.
+        room_id: String,
+        /// The game.
+        game_no: u32,
+        /// The analysis.
+        analysis: AnalysisRecord,
     },
     /// The offers pending in a game (replacing those kept before).
     Offers {
@@ -215,6 +224,11 @@ impl Tx {
                 game_no,
                 offers,
             } => self.save_offers(room_id, *game_no, offers).await,
+            Write::Analysis {
+                room_id,
+                game_no,
+                analysis,
+            } => self.save_analysis(room_id, *game_no, analysis).await,
             Write::TurnStart {
                 room_id,
                 game_no,
@@ -515,6 +529,34 @@ impl Tx {
             .bind(offers.draw_offer.map(Colour::name))
             .bind(offers.takeback_by.map(Colour::name))
             .bind(rematch_seats)
+            .bind(room_id)
+            .bind(i64::from(game_no))
+            .execute(&mut **t)
+            .await?
+            .rows_affected()
+        });
+        match updated {
+            0 => Err(StoreError::Missing(format!(
+                "game {game_no} in room {room_id}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    async fn save_analysis(
+        &mut self,
+        room_id: &str,
+        game_no: u32,
+        analysis: &AnalysisRecord,
+    ) -> Result<(), StoreError> {
+        let (marks, evals) = analysis.columns();
+        let updated = on_tx!(self, t => {
+            sqlx::query(
+                "UPDATE games SET analysis_marks = $1, analysis_evals = $2 \
+                 WHERE room_id = $3 AND game_no = $4",
+            )
+            .bind(&marks)
+            .bind(&evals)
             .bind(room_id)
             .bind(i64::from(game_no))
             .execute(&mut **t)
