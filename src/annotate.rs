@@ -13,9 +13,9 @@
 use crate::search_args::{Networks, SearchArgs};
 use anyhow::Context;
 use bashni_engine::nnue::Network;
-use bashni_engine::protocol::EMBEDDED;
 use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
+use bashni_host::info::Score;
 use bashni_host::pdn::{PdnGame, parse_pdn};
 use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
 use std::path::PathBuf;
@@ -23,6 +23,13 @@ use std::sync::Arc;
 
 /// The depth of each search when no limit is given.
 const DEFAULT_DEPTH: u32 = 8;
+
+/// The loss in centipawns from which a move is a mistake (`?`), unless
+/// `--mistake` says otherwise.
+const DEFAULT_MISTAKE: i32 = 100;
+
+/// The loss from which a move is a blunder (`??`).
+const DEFAULT_BLUNDER: i32 = 300;
 
 /// Options of `bashni annotate`.
 #[derive(clap::Args, Debug)]
@@ -36,10 +43,10 @@ pub struct AnnotateArgs {
     /// How long to search each move.
     pub search: SearchArgs,
     /// A loss of this many centipawns or more marks a mistake (`?`).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = DEFAULT_MISTAKE)]
     pub mistake: i32,
     /// A loss of this many centipawns or more marks a blunder (`??`).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = DEFAULT_BLUNDER)]
     pub blunder: i32,
 }
 
@@ -132,37 +139,163 @@ pub struct MoveNote {
     pub white_cp: i32,
 }
 
-/// Judge every move of a game (start `fen`, `moves` in the rules'
-/// notation) with `nodes` nodes per position on one thread, with the
-/// default thresholds of `bashni annotate`: what the play server shows
-/// after a game.
-pub fn judge_game(
+/// An engine's answer in one position of a game: its best move (in the
+/// rules' notation, as the engine sent it) and its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineAnswer {
+    /// The move.
+    pub best: String,
+    /// The score, from the side to move's view.
+    pub score: Score,
+}
+
+/// The plies after which a game's position needs an engine's answer to
+/// be judged (0: the start): every position the rules have not ended,
+/// in order. The play server asks its engines for these, then hands the
+/// answers to [`judge_answers`].
+pub fn positions_to_search(
     rules: RuleSet,
     fen: &str,
     moves: &[String],
-    nodes: u64,
+) -> anyhow::Result<Vec<usize>> {
+    let mut game = Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
+    let mut plies = Vec::with_capacity(moves.len() + 1);
+    for (i, text) in moves.iter().enumerate() {
+        if game.result().is_none() {
+            plies.push(i);
+        }
+        game.play_text(text)
+            .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
+    }
+    if game.result().is_none() {
+        plies.push(moves.len());
+    }
+    Ok(plies)
+}
+
+/// Judge every move of a game (start `fen`, `moves` in the rules'
+/// notation) from an engine's `answers` for the positions
+/// [`positions_to_search`] lists, in order, with the default thresholds
+/// of `bashni annotate`: what the play server shows after a game. An
+/// answer missing, or a best move not legal in its position, is an error.
+pub fn judge_answers(
+    rules: RuleSet,
+    fen: &str,
+    moves: &[String],
+    answers: Vec<EngineAnswer>,
 ) -> anyhow::Result<Vec<MoveNote>> {
-    let annotator = Annotator {
-        limits: Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        },
-        threads: 1,
-        tt: LockFreeTable::try_with_megabytes(16).context("cannot allocate a 16 MiB table")?,
-        mistake: 100,
-        blunder: 300,
-        description: format!("nodes {nodes}"),
-        networks: Networks::new(EMBEDDED),
-    };
     let game = Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
-    Ok(annotator
-        .judge(game, moves)?
+    let mut answers = answers.into_iter();
+    let thresholds = Thresholds {
+        mistake: DEFAULT_MISTAKE,
+        blunder: DEFAULT_BLUNDER,
+    };
+    let judged = judge_moves(game, moves, thresholds, |game| {
+        let answer = answers
+            .next()
+            .context("fewer answers than positions to judge")?;
+        let best = game
+            .position()
+            .parse_move(&answer.best)
+            .map_err(|e| anyhow::anyhow!("the engine's best move '{}': {e}", answer.best))?;
+        Ok(Verdict {
+            best: Some(best),
+            score: search_score(answer.score),
+            depth: 0,
+            pv: Vec::new(),
+        })
+    })?;
+    Ok(judged
         .into_iter()
         .map(|j| MoveNote {
             mark: j.mark.map(|(mark, _)| mark),
             white_cp: capped(j.white_view),
         })
         .collect())
+}
+
+/// A protocol score as a search score: a mate in `n` moves is a mate
+/// `2n - 1` plies away, a mated side's `2n`.
+fn search_score(score: Score) -> i32 {
+    let plies = |n: u32, odd: u32| i32::try_from((2 * n).saturating_sub(odd)).unwrap_or(MATE);
+    match score {
+        Score::Cp(cp) => cp.clamp(-(MATE_CP * 10), MATE_CP * 10),
+        Score::Mates(n) => MATE - plies(n, 1),
+        Score::Mated(n) => plies(n, 0) - MATE,
+    }
+}
+
+/// From what loss in centipawns a move is a mistake (`?`) and a blunder
+/// (`??`).
+#[derive(Clone, Copy, Debug)]
+struct Thresholds {
+    mistake: i32,
+    blunder: i32,
+}
+
+/// Play `moves` from `game`, judging each by the verdicts before and after
+/// it: a position the rules ended scores itself, and `search` is asked
+/// for every other, in order.
+fn judge_moves(
+    mut game: Game,
+    moves: &[String],
+    thresholds: Thresholds,
+    mut search: impl FnMut(&Game) -> anyhow::Result<Verdict>,
+) -> anyhow::Result<Vec<Judged>> {
+    let mut judged = Vec::with_capacity(moves.len());
+    let mut before = verdict_of(&game, &mut search)?;
+    for (i, text) in moves.iter().enumerate() {
+        let side = game.position().side_to_move();
+        let played = game
+            .play_text(text)
+            .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
+        let after = verdict_of(&game, &mut search)?;
+        let value = -capped(after.score);
+        let loss = match before.best == Some(played) {
+            true => 0,
+            false => (capped(before.score) - value).max(0),
+        };
+        let white_view = if side == Colour::White {
+            -after.score
+        } else {
+            after.score
+        };
+        let depth = after.depth.max(before.depth);
+        let mark = match () {
+            _ if loss >= thresholds.blunder && before.best.is_some() => Some("??"),
+            _ if loss >= thresholds.mistake && before.best.is_some() => Some("?"),
+            _ => None,
+        };
+        let previous = std::mem::replace(&mut before, after);
+        judged.push(Judged {
+            side,
+            white_view,
+            depth,
+            loss,
+            mark: mark.map(|m| (m, previous)),
+        });
+    }
+    Ok(judged)
+}
+
+/// The verdict on `game`'s position: a finished game scores itself (lost
+/// for the side to move with no legal move, level for a draw), any other
+/// is searched.
+fn verdict_of(
+    game: &Game,
+    search: &mut impl FnMut(&Game) -> anyhow::Result<Verdict>,
+) -> anyhow::Result<Verdict> {
+    let ended = |score| Verdict {
+        best: None,
+        score,
+        depth: 0,
+        pv: Vec::new(),
+    };
+    match game.result() {
+        Some(GameEnd::NoLegalMove { .. }) => Ok(ended(-MATE)),
+        Some(GameEnd::Draw(_)) => Ok(ended(0)),
+        None => search(game),
+    }
 }
 
 impl Annotator {
@@ -215,58 +348,19 @@ impl Annotator {
 
     /// Play `moves` from `game`, searching before and after each: what
     /// each move lost and the score after it.
-    fn judge(&self, mut game: Game, moves: &[String]) -> anyhow::Result<Vec<Judged>> {
-        let mut judged = Vec::with_capacity(moves.len());
+    fn judge(&self, game: Game, moves: &[String]) -> anyhow::Result<Vec<Judged>> {
         let network = self.networks.for_variant(game.rules().variant)?;
-        let mut before = self.search(&game, &network);
-        for (i, text) in moves.iter().enumerate() {
-            let side = game.position().side_to_move();
-            let played = game
-                .play_text(text)
-                .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
-            let after = self.search(&game, &network);
-            let value = -capped(after.score);
-            let loss = match before.best == Some(played) {
-                true => 0,
-                false => (capped(before.score) - value).max(0),
-            };
-            let white_view = if side == Colour::White {
-                -after.score
-            } else {
-                after.score
-            };
-            let depth = after.depth.max(before.depth);
-            let mark = match () {
-                _ if loss >= self.blunder && before.best.is_some() => Some("??"),
-                _ if loss >= self.mistake && before.best.is_some() => Some("?"),
-                _ => None,
-            };
-            let next = after;
-            let previous = std::mem::replace(&mut before, next);
-            judged.push(Judged {
-                side,
-                white_view,
-                depth,
-                loss,
-                mark: mark.map(|m| (m, previous)),
-            });
-        }
-        Ok(judged)
+        let thresholds = Thresholds {
+            mistake: self.mistake,
+            blunder: self.blunder,
+        };
+        judge_moves(game, moves, thresholds, |game| {
+            Ok(self.search(game, &network))
+        })
     }
 
-    /// Search the game's current position; a finished game scores itself.
+    /// Search the game's current position (one the rules have not ended).
     fn search(&self, game: &Game, network: &Option<Arc<Network>>) -> Verdict {
-        let ended = |score| Verdict {
-            best: None,
-            score,
-            depth: 0,
-            pv: Vec::new(),
-        };
-        match game.result() {
-            Some(GameEnd::NoLegalMove { .. }) => return ended(-MATE),
-            Some(GameEnd::Draw(_)) => return ended(0),
-            None => {}
-        }
         let config = Config {
             threads: self.threads,
             draw_rules: game.rules().draw,
@@ -348,6 +442,49 @@ fn pawns(score: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_answers_mark_the_moves_that_lose() {
+        let rules = RuleSet::new(Variant::Bashni);
+        let fen = Variant::Bashni.start_fen();
+        let moves = vec!["c3-d4".to_string(), "f6-g5".to_string()];
+        assert_eq!(
+            positions_to_search(rules, fen, &moves).ok(),
+            Some(vec![0, 1, 2])
+        );
+        let answer = |best: &str, score| EngineAnswer {
+            best: best.into(),
+            score,
+        };
+        // White plays c3-d4, not the engine's a3-b4, and goes from level
+        // to 5 men down; Black then plays the best move, and a mate is
+        // found after it.
+        let answers = vec![
+            answer("a3-b4", Score::Cp(0)),
+            answer("f6-g5", Score::Cp(500)),
+            answer("g3-h4", Score::Mated(3)),
+        ];
+        let notes = judge_answers(rules, fen, &moves, answers.clone()).expect("judged");
+        assert_eq!(
+            notes,
+            vec![
+                MoveNote {
+                    mark: Some("??"),
+                    white_cp: -500
+                },
+                MoveNote {
+                    mark: None,
+                    white_cp: -MATE_CP
+                },
+            ]
+        );
+        let short = judge_answers(rules, fen, &moves, answers[..2].to_vec());
+        assert!(short.is_err(), "an answer missing");
+        let mut illegal = answers;
+        illegal[1].best = "e1-f2".into();
+        let illegal = judge_answers(rules, fen, &moves, illegal).map_err(|e| e.to_string());
+        assert!(illegal.is_err_and(|e| e.contains("e1-f2")));
+    }
 
     #[test]
     fn scores_and_caps() {

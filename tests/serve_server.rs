@@ -267,6 +267,27 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     assert!(pdn.contains(&moves(&state)[5]), "{pdn}");
 }
 
+/// A finished game's analysis is the `--engine`'s: its scores (from the
+/// side to move's view) are the graph's, from White's.
+#[tokio::test]
+async fn a_finished_game_is_analysed_by_the_servers_engine() {
+    let dir = TempDir::new("serve-review");
+    let engine = serve::proxy_engine(&[0, 10, 20, 30, 40, 50, 60]);
+    let server = Serve::start(&sqlite(&dir), &["--engine", &engine]);
+    let (mut ann, mut bob, _, _, state) = two_players(&server, None).await;
+    play_plies(&mut ann, &mut bob, state, 6).await;
+    bob.send(json!({"type": "resign"})).await;
+    room_state(&mut ann, |s| s["phase"] == "over").await;
+    ann.send(json!({"type": "analyse"})).await;
+    let analysed = room_state(&mut ann, |s| s["analysis"]["status"] == "done").await;
+    // After move k the side to move is Black for k odd: White's view
+    // turns the engine's score round.
+    assert_eq!(
+        analysed["analysis"]["evals"],
+        json!([-10, 20, -30, 40, -50, 60])
+    );
+}
+
 /// A game without a clock that both players left leaves memory after
 /// `--idle-seconds` (and the lobby's list of games being played), and
 /// comes back as it was when a player opens it again.

@@ -12,6 +12,7 @@
 use super::config::{GameConfig, Strength};
 use super::view::PvLine;
 use super::wire::clip;
+use crate::annotate::EngineAnswer;
 use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
 use bashni_host::protocol::{Command, Event, Go};
@@ -118,16 +119,39 @@ impl AnalysisJob {
     /// The options this job sets: the rules, full strength, and the
     /// lines.
     fn options(&self) -> Vec<(String, String)> {
-        let skill_full = bashni_engine::protocol::SKILL_RANGE.1;
-        let mut options = rule_options(&self.game);
-        options.extend([
-            ("UCI_LimitStrength".into(), "false".into()),
-            ("Skill Level".into(), skill_full.to_string()),
-            ("MultiPV".into(), self.lines.to_string()),
-        ]);
-        options
+        full_strength_options(&self.game, self.lines)
     }
 }
+
+/// The options of a search at full strength by `game`'s rules, showing
+/// `lines` lines.
+fn full_strength_options(game: &GameConfig, lines: u32) -> Vec<(String, String)> {
+    let skill_full = bashni_engine::protocol::SKILL_RANGE.1;
+    let mut options = rule_options(game);
+    options.extend([
+        ("UCI_LimitStrength".into(), "false".into()),
+        ("Skill Level".into(), skill_full.to_string()),
+        ("MultiPV".into(), lines.to_string()),
+    ]);
+    options
+}
+
+/// The positions of a finished game, each searched a fixed number of
+/// nodes at full strength: what its review (the marks and the graph
+/// after a game) is made of.
+#[derive(Clone, Debug)]
+pub struct ReviewJob {
+    /// The rules the game was played by.
+    pub game: GameConfig,
+    /// The positions, in order.
+    pub positions: Vec<Command>,
+    /// Nodes per position.
+    pub nodes: u64,
+}
+
+/// How long one position of a review may take before the engine counts
+/// as stalled: far more than its nodes need.
+const REVIEW_PATIENCE: Duration = Duration::from_secs(30);
 
 /// What an analysis reports as it runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -287,6 +311,36 @@ impl EnginePool {
         }
     }
 
+    /// The engine's best move and score in each position of `job`, in
+    /// order, searched in an analysis slot the caller holds
+    /// ([`EnginePool::analysis_slot`]). The moves are the engine's: the
+    /// caller checks them.
+    pub async fn review(
+        &self,
+        job: &ReviewJob,
+        _slot: &[SemaphorePermit<'_>; 2],
+    ) -> Result<Vec<EngineAnswer>, Error> {
+        let mut worker = self.worker().await?;
+        for (name, value) in full_strength_options(&job.game, 1) {
+            worker
+                .engine
+                .send(&Command::set_option(name, value))
+                .await?;
+        }
+        worker.engine.send(&Command::NewGame).await?;
+        let mut answers = Vec::with_capacity(job.positions.len());
+        for position in &job.positions {
+            let search = answer_with_score(&mut worker, position.clone(), Go::Nodes(job.nodes));
+            // Dropping the worker on an error kills its process.
+            let answer = tokio::time::timeout(REVIEW_PATIENCE, search)
+                .await
+                .map_err(|_| Error::Stalled("no bestmove in time".into()))??;
+            answers.push(answer);
+        }
+        self.give_back(worker);
+        Ok(answers)
+    }
+
     /// An idle engine, or a new one.
     async fn worker(&self) -> Result<Worker, Error> {
         match self.take_idle() {
@@ -426,6 +480,34 @@ async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> 
         let event = worker.inbox.recv().await;
         if let Some(Event::BestMove(best)) = next_event(worker, event).await? {
             return Ok(best.text);
+        }
+    }
+}
+
+/// Search `position` with `go` and wait for `bestmove`: the move and the
+/// last score of the main line. An answer without a move or a score is
+/// an error.
+async fn answer_with_score(
+    worker: &mut Worker,
+    position: Command,
+    go: Go,
+) -> Result<EngineAnswer, Error> {
+    worker.engine.go(position, go).await?;
+    let mut score = None;
+    loop {
+        let event = worker.inbox.recv().await;
+        match next_event(worker, event).await? {
+            Some(Event::Info(info)) if info.multipv == 1 && info.score.is_some() => {
+                score = info.score;
+            }
+            Some(Event::BestMove(best)) => {
+                let score = score.ok_or_else(|| Error::Crashed("answered with no score".into()))?;
+                return Ok(EngineAnswer {
+                    best: best.text,
+                    score,
+                });
+            }
+            _ => {}
         }
     }
 }

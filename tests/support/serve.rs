@@ -216,6 +216,19 @@ pub fn illegal_once_engine(marker: &std::path::Path) -> String {
     once_engine("illegalonce", marker)
 }
 
+/// An engine spec that plays as this program but reports, in each
+/// position, the score `scores[k]` (centipawns, side to move's view) for
+/// a position `k` plies into the game, the last one beyond.
+pub fn proxy_engine(scores: &[i32]) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
+    let scores: Vec<String> = scores.iter().map(i32::to_string).collect();
+    format!(
+        "cmd={script},arg=proxy,arg={},arg={}",
+        env!("CARGO_BIN_EXE_bashni"),
+        scores.join(":")
+    )
+}
+
 /// The fake engine in `mode` for its first process, this program after.
 fn once_engine(mode: &str, marker: &std::path::Path) -> String {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");

@@ -1,10 +1,15 @@
 //! The analysis of a room's finished game: who may ask for it, and the
-//! search of every move that marks mistakes and draws the graph.
+//! search of every move that marks mistakes and draws the graph, by the
+//! engine pool's engine (`--engine`).
 
 use super::{Actor, ToRoom};
+use crate::annotate::{MoveNote, judge_answers, positions_to_search};
+use crate::serve::config::GameConfig;
+use crate::serve::engines::{EnginePool, ReviewJob};
 use crate::serve::room::{EndReason, Phase};
 use crate::serve::store::Write;
 use crate::serve::view::{AnalysisStatus, AnalysisView};
+use bashni_host::protocol::Command;
 use std::sync::Arc;
 
 /// Nodes per position when a finished game is analysed.
@@ -50,23 +55,13 @@ impl Actor {
         self.analysis = Some(running);
         self.publish();
         let game = self.room.game();
-        let rules = *game.rules();
         let fen = game.start().to_fen();
         let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        let config = self.room.config().game;
         let pool = Arc::clone(&self.shared.engines);
         let me = self.me.clone();
         tokio::spawn(async move {
-            // The analysis takes an engine slot: it costs what a search does.
-            let notes = match pool.analysis_slot().await {
-                Ok(_slot) => tokio::task::spawn_blocking(move || {
-                    crate::annotate::judge_game(rules, &fen, &moves, ANALYSIS_NODES)
-                })
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string())),
-                Err(e) => Err(e.to_string()),
-            };
-            let analysis = match notes {
+            let analysis = match review(&pool, config, &fen, &moves).await {
                 Ok(notes) => AnalysisView {
                     status: AnalysisStatus::Done,
                     game_no,
@@ -101,4 +96,31 @@ impl Actor {
         self.analysis = Some(analysis);
         self.publish();
     }
+}
+
+/// Judge every move of the game (`fen`, `moves`) with the pool's engine:
+/// each position the rules have not ended searched [`ANALYSIS_NODES`]
+/// nodes, in an analysis slot (it costs what a search does).
+async fn review(
+    pool: &EnginePool,
+    config: GameConfig,
+    fen: &str,
+    moves: &[String],
+) -> anyhow::Result<Vec<MoveNote>> {
+    let rules = config.rules();
+    let plies = positions_to_search(rules, fen, moves)?;
+    let job = ReviewJob {
+        game: config,
+        positions: plies
+            .iter()
+            .map(|&ply| Command::Position {
+                fen: fen.to_owned(),
+                moves: moves[..ply].to_vec(),
+            })
+            .collect(),
+        nodes: ANALYSIS_NODES,
+    };
+    let slot = pool.analysis_slot().await?;
+    let answers = pool.review(&job, &slot).await?;
+    judge_answers(rules, fen, moves, answers)
 }
