@@ -142,7 +142,8 @@ impl Store {
     }
 
     /// The room's games (the latest or all), oldest first, each with its
-    /// moves, result and pending offers.
+    /// moves, result, pending offers and analysis: three queries, however
+    /// many games (a ladder run plays dozens).
     async fn games_of(&self, room_id: &str, which: Games) -> Result<Vec<GameRecord>, StoreError> {
         let sql = match which {
             Games::Latest => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
@@ -150,60 +151,76 @@ impl Store {
         };
         on_readers!(self, p => {
             let rows = sqlx::query(sql).bind(room_id).fetch_all(p).await?;
-            let mut games = Vec::with_capacity(rows.len());
-            for g in &rows {
-                let game_no = to_u32(g.try_get("game_no")?, "game_no")?;
-                let moves = sqlx::query(
-                    "SELECT * FROM moves WHERE room_id = $1 AND game_no = $2 ORDER BY ply",
-                )
+            let mut games = rows.iter().map(game_from_row).collect::<Result<Vec<_>, _>>()?;
+            let Some(first) = games.first().map(|g| i64::from(g.game_no)) else {
+                return Ok(games);
+            };
+            let moves = sqlx::query(
+                "SELECT * FROM moves WHERE room_id = $1 AND game_no >= $2 ORDER BY game_no, ply",
+            )
+            .bind(room_id)
+            .bind(first)
+            .fetch_all(p)
+            .await?;
+            for row in &moves {
+                let mv = move_from_row(row)?;
+                if let Some(game) = games.iter_mut().find(|g| g.game_no == mv.game_no) {
+                    game.moves.push(mv);
+                }
+            }
+            let results = sqlx::query("SELECT * FROM results WHERE room_id = $1 AND game_no >= $2")
                 .bind(room_id)
-                .bind(i64::from(game_no))
+                .bind(first)
                 .fetch_all(p)
-                .await?
-                .iter()
-                .map(move_from_row)
-                .collect::<Result<Vec<_>, _>>()?;
-                let result = sqlx::query("SELECT * FROM results WHERE room_id = $1 AND game_no = $2")
-                    .bind(room_id)
-                    .bind(i64::from(game_no))
-                    .fetch_optional(p)
-                    .await?
-                    .map(|r| result_from_row(&r))
-                    .transpose()?;
-                let offers = match g.try_get::<Option<i64>, _>("offers_ply")? {
-                    None => None,
-                    Some(ply) => Some(OffersRecord {
-                        at_ply: to_u32(ply, "offers_ply")?,
-                        draw_offer: colour_of(g.try_get("draw_offer")?)?,
-                        takeback_by: colour_of(g.try_get("takeback_by")?)?,
-                        rematch: rematch_of(g.try_get("rematch_seats")?),
-                    }),
-                };
-                let analysis = match (
-                    g.try_get::<Option<String>, _>("analysis_marks")?,
-                    g.try_get::<Option<String>, _>("analysis_evals")?,
-                ) {
-                    (Some(marks), Some(evals)) => {
-                        Some(AnalysisRecord::from_columns(&marks, &evals)?)
-                    }
-                    _ => None,
-                };
-                games.push(GameRecord {
-                    game_no,
-                    white_seat: to_seat(g.try_get("white_seat")?)?,
-                    started_at_ms: g.try_get("started_at")?,
-                    clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
-                    turn_started_at_ms: g.try_get("turn_started_at")?,
-                    start_fen: g.try_get("start_fen")?,
-                    moves,
-                    result,
-                    offers,
-                    analysis,
-                });
+                .await?;
+            for row in &results {
+                let game_no = to_u32(row.try_get("game_no")?, "game_no")?;
+                if let Some(game) = games.iter_mut().find(|g| g.game_no == game_no) {
+                    game.result = Some(result_from_row(row)?);
+                }
             }
             Ok(games)
         })
     }
+}
+
+/// A game's own row, without its moves and result (read apart).
+fn game_from_row<R>(g: &R) -> Result<GameRecord, StoreError>
+where
+    R: Row,
+    for<'c> &'c str: sqlx::ColumnIndex<R>,
+    for<'v> Option<String>: sqlx::Decode<'v, R::Database> + sqlx::Type<R::Database>,
+    for<'v> Option<i64>: sqlx::Decode<'v, R::Database> + sqlx::Type<R::Database>,
+    for<'v> i64: sqlx::Decode<'v, R::Database> + sqlx::Type<R::Database>,
+{
+    let offers = match g.try_get::<Option<i64>, _>("offers_ply")? {
+        None => None,
+        Some(ply) => Some(OffersRecord {
+            at_ply: to_u32(ply, "offers_ply")?,
+            draw_offer: colour_of(g.try_get("draw_offer")?)?,
+            takeback_by: colour_of(g.try_get("takeback_by")?)?,
+            rematch: rematch_of(g.try_get("rematch_seats")?),
+        }),
+    };
+    let analysis = match (
+        g.try_get::<Option<String>, _>("analysis_marks")?,
+        g.try_get::<Option<String>, _>("analysis_evals")?,
+    ) {
+        (Some(marks), Some(evals)) => Some(AnalysisRecord::from_columns(&marks, &evals)?),
+        _ => None,
+    };
+    Ok(GameRecord {
+        game_no: to_u32(g.try_get("game_no")?, "game_no")?,
+        white_seat: to_seat(g.try_get("white_seat")?)?,
+        started_at_ms: g.try_get("started_at")?,
+        clock_ms: join_clock(g.try_get("white_ms")?, g.try_get("black_ms")?),
+        turn_started_at_ms: g.try_get("turn_started_at")?,
+        start_fen: g.try_get("start_fen")?,
+        moves: Vec::new(),
+        result: None,
+        offers,
+        analysis,
+    })
 }
 
 fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
