@@ -10,14 +10,15 @@
 //! client.
 
 use super::config::{GameConfig, Strength};
-use super::view::PvLine;
 use super::wire::clip;
 use crate::annotate::EngineAnswer;
 use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
+use bashni_host::info::Info;
 use bashni_host::protocol::{Command, Event, Go};
 use bashni_host::spec::EngineSpec;
 use bashni_rules::Position;
+use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -165,6 +166,36 @@ pub enum AnalysisUpdate {
     /// It failed; the engine was dropped, and the next analysis starts a
     /// fresh one.
     Failed(String),
+}
+
+/// One line of an engine's analysis, scores from White's view.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PvLine {
+    /// Its rank (1 is the best).
+    pub multipv: u32,
+    /// The depth searched.
+    pub depth: u32,
+    /// `+0.35`, `-1.20`, `+M3` (White mates in 3), `-M2`.
+    pub score: String,
+    /// Centipawns (a mate beyond any of them).
+    pub cp: i32,
+    /// The moves, the line's first move first.
+    pub pv: Vec<String>,
+}
+
+impl PvLine {
+    /// The line an `info` report shows, if it has a score and moves;
+    /// `white_to_move` turns the engine's side-to-move score into White's.
+    pub fn from_info(info: Info, white_to_move: bool) -> Option<PvLine> {
+        let score = info.score?.for_white(white_to_move);
+        (!info.pv.is_empty()).then(|| PvLine {
+            multipv: info.multipv,
+            depth: info.depth.unwrap_or(0),
+            score: score.to_string(),
+            cp: score.centipawns(),
+            pv: info.pv,
+        })
+    }
 }
 
 /// A started engine with the receiver of its lines.
@@ -609,5 +640,21 @@ mod tests {
         let mut lines = vec![line(1, "c3-d4"), line(2, "a3-b4")];
         merge_line(&mut lines, line(1, "a3-b4"));
         assert_eq!(lines, vec![line(1, "a3-b4")]);
+    }
+
+    #[test]
+    fn lines_show_scores_from_whites_view() {
+        let info = |line: &str| Info::parse(line).expect("an info line");
+        let report = "info depth 7 multipv 2 score cp 35 nodes 10 pv c3-d4 f6-g5";
+        let white = PvLine::from_info(info(report), true).expect("a line");
+        assert_eq!((white.multipv, white.depth, white.cp), (2, 7, 35));
+        assert_eq!((white.score.as_str(), white.pv.len()), ("+0.35", 2));
+        let black = PvLine::from_info(info(report), false).expect("a line");
+        assert_eq!((black.score.as_str(), black.cp), ("-0.35", -35));
+        let mate = PvLine::from_info(info("info depth 3 score mate 2 pv a1-b2"), false);
+        assert_eq!(mate.map(|l| l.score), Some("-M2".to_string()));
+        for bare in ["info depth 3 nodes 5 pv a1-b2", "info depth 3 score cp 1"] {
+            assert_eq!(PvLine::from_info(info(bare), true), None, "{bare}");
+        }
     }
 }
