@@ -4,8 +4,7 @@
 //! the board (a new position restarts it with the same number of lines)
 //! and ends with `study_stop`, or when the connection goes.
 
-use super::engines::PvLine;
-use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool};
+use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool, PvLine};
 use super::study::{Study, StudyView};
 use super::view::ServerMessage;
 use super::wire::ClientMessage;
