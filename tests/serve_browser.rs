@@ -299,7 +299,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         let buttons = strings(&client, "return [...document.querySelectorAll('#game-buttons button')].map(b => b.textContent)").await;
         assert_eq!(buttons, ["Rival 1", "Rival 2", "Rival 3"]);
         click(&client, "#game-buttons button[data-game='1']").await;
-        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · White wins, 2-0')", "game 1's replay").await;
+        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · Lia wins with White, 2-0')", "game 1's replay").await;
         assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1", "game 1 was rival 1's");
         click(&client, "#replay-last").await;
         wait_for(&client, "return document.querySelector('#moves .move.current') !== null", "the last move marked").await;
@@ -504,11 +504,18 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 if plies == 7 {
                     key_end_is_the_live_game(cat, plies).await;
                 }
+                if plies == 3 {
+                    watcher_flips_the_board(cat).await;
+                }
                 // A takeback is offered only where it would not undo a
                 // first move: White, to move, after 2 plies no, after 4 yes.
                 if plies == 2 || plies == 4 {
                     let shown = ann.execute("return !document.getElementById('takeback').hidden", vec![]).await.expect("script");
                     assert_eq!(shown, json!(plies == 4), "Ann's takeback after {plies} plies");
+                    // The tab says whose move it is.
+                    let title = "return document.title";
+                    assert_eq!(ann.execute(title, vec![]).await.expect("script"), json!("Your move · bashni"));
+                    assert_eq!(bob.execute(title, vec![]).await.expect("script"), json!("Ann vs Bob · bashni"));
                     // No engine's help for a game going on.
                     let study = ann.execute("return document.getElementById('to-study').hidden", vec![]).await.expect("script");
                     assert_eq!(study, json!(true), "no analysis board during the game");
@@ -715,6 +722,18 @@ async fn key_step_back(client: &Client, plies: usize) {
         plies - 1
     );
     wait_for(client, &back, "one move back").await;
+}
+
+/// A watcher sees White at the bottom; "Flip board" puts Bob's Black
+/// there (the board and both players' bars), and a second click puts it
+/// back.
+async fn watcher_flips_the_board(client: &Client) {
+    let bottom = "const bar = document.getElementById('player-bottom'); return [bar.dataset.colour, bar.querySelector('.name').textContent]";
+    assert_eq!(strings(client, bottom).await, ["white", "Ann"]);
+    click(client, "#flip").await;
+    assert_eq!(strings(client, bottom).await, ["black", "Bob"]);
+    click(client, "#flip").await;
+    assert_eq!(strings(client, bottom).await, ["white", "Ann"]);
 }
 
 /// After a move was made while this page stepped back (to the ply before

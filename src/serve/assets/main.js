@@ -33,6 +33,9 @@ const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby"]);
 // The views that have an address of their own.
 const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
+// The tab's title outside a room (a room's page says whose move it is).
+const TITLE = document.title;
+
 function loadTokens() {
   return readJson(TOKENS_KEY) ?? {};
 }
@@ -97,6 +100,8 @@ function route() {
   app.roomId = match ? match[1] : null;
   const view = app.roomId ? "room" : VIEW_PATHS[location.pathname] || "lobby";
   document.body.dataset.view = view;
+  // The room's page names the tab after the game as it is drawn.
+  document.title = TITLE;
   if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
   if (view === "study" && app.welcome) study.enter();
 }

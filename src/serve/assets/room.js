@@ -50,6 +50,11 @@ export class Room {
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => this.copyLink());
+    this.flipped = false;
+    $("flip").addEventListener("click", () => {
+      this.flipped = !this.flipped;
+      this.draw();
+    });
     this.replay = new Replay(app.send, () => this.replayMoved());
     this.replayControls();
     setInterval(() => this.tickClocks(), 100);
@@ -141,7 +146,10 @@ export class Room {
 
   show(state) {
     if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
-    if (this.state && this.state.id !== state.id) this.replay.close();
+    if (this.state && this.state.id !== state.id) {
+      this.replay.close();
+      this.flipped = false;
+    }
     if (this.state && this.state.id === state.id) this.tellAnswers(this.state, state);
     this.state = state;
     this.receivedAt = performance.now();
@@ -190,7 +198,7 @@ export class Room {
       fen: shown.fen,
       legal: myTurn && !replaying ? s.legal : [],
       lastMove: shown.lastMove,
-      flipped: colour === "black",
+      flipped: this.bottomColour(colour) === "black",
       canMove: myTurn && !replaying,
       captureForced: s.capture_forced && !replaying,
     });
@@ -200,6 +208,7 @@ export class Room {
     this.players(colour);
     this.ladder();
     this.status(colour, myTurn);
+    if (document.body.dataset.view === "room") this.tabTitle(myTurn);
     this.buttons(colour);
     this.moves();
     this.replayBar();
@@ -255,7 +264,7 @@ export class Room {
     $("replay-bar").hidden = !r.game;
     if (r.game) {
       const total = r.game.plies.length;
-      const result = r.game.result ? ` · ${resultText(r.game.result)}` : "";
+      const result = r.game.result ? ` · ${resultText(r.game.result, r.game)}` : "";
       $("replay-where").textContent = `Game ${r.game.game_no}: ${r.ply === 0 ? "start" : plyText(r.game.start_fen, r.ply, r.moves()[r.ply - 1], total)}${result}`;
     }
     const games = [];
@@ -294,9 +303,16 @@ export class Room {
   }
 
   // The player bars: the viewer's colour at the bottom (White for a watcher).
+  // The colour drawn at the bottom: the player's own (White for a
+  // watcher), the other after "Flip board".
+  bottomColour(colour) {
+    const own = colour ?? "white";
+    return this.flipped ? (own === "white" ? "black" : "white") : own;
+  }
+
   players(colour) {
     const s = this.state;
-    const bottom = colour ?? "white";
+    const bottom = this.bottomColour(colour);
     for (const [place, wanted] of [["bottom", bottom], ["top", bottom === "white" ? "black" : "white"]]) {
       const seat = s.seats.find((p) => p && p.colour === wanted);
       const bar = $(`player-${place}`);
@@ -309,6 +325,24 @@ export class Room {
       bar.querySelector(".online").hidden = !seat || seat.online;
       bar.classList.toggle("to-move", s.phase === "playing" && s.to_move === wanted);
     }
+  }
+
+  // The players' names by colour, `{white, black}` (a free seat has
+  // none).
+  names() {
+    const named = (colour) => {
+      const seat = this.state.seats.find((p) => p && p.colour === colour);
+      return seat ? seat.name : null;
+    };
+    return { white: named("white"), black: named("black") };
+  }
+
+  // The tab's title says when it is the player's move (so that a player
+  // reading another tab sees it, as on lichess), else who plays whom.
+  tabTitle(myTurn) {
+    const { white, black } = this.names();
+    const game = white && black ? `${white} vs ${black}` : "Waiting for an opponent";
+    document.title = `${myTurn ? "Your move" : game} · bashni`;
   }
 
   ladder() {
@@ -365,7 +399,7 @@ export class Room {
     const s = this.state;
     let text;
     if (s.phase === "waiting") text = this.waitingText(colour);
-    else if (s.phase === "over") text = `Game over: ${resultText(s.result)}`;
+    else if (s.phase === "over") text = `Game over: ${resultText(s.result, this.names())}`;
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${colourWord(s.to_move)} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;

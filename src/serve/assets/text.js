@@ -44,18 +44,23 @@ export function colourWord(colour) {
 }
 
 // A result as a player reads it: who won and the score, then why
-// (`White wins, 2-0 (Black resigned)`); a draw whose reason says so
-// already as that (`Draw agreed, 1-1`); a game called off before both
-// sides moved (result `*`), that and why (`aborted (White aborted the
-// game)`).
+// (`White wins, 2-0 (Black resigned)`, or with the players' names
+// `{white, black}`: `Ann wins with White, 2-0 (Black resigned)`); a draw
+// whose reason says so already as that (`Draw agreed, 1-1`); a game
+// called off before both sides moved (result `*`), that and why
+// (`aborted (White aborted the game)`).
 const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" };
+const WINNERS = { "2-0": "white", "0-2": "black" };
 
-export function resultText(result) {
+export function resultText(result, names = null) {
   if (result.result === "*") return `aborted (${result.reason})`;
   if (result.result === "1-1" && result.reason.startsWith("draw ")) {
     return `D${result.reason.slice(1)}, ${result.result}`;
   }
-  return `${RESULT_WORDS[result.result] ?? "Over"}, ${result.result} (${result.reason})`;
+  const winner = WINNERS[result.result];
+  const name = winner && names && names[winner];
+  const words = name ? `${name} wins with ${colourWord(winner)}` : RESULT_WORDS[result.result] ?? "Over";
+  return `${words}, ${result.result} (${result.reason})`;
 }
 
 // "m:ss" (and tenths under ten seconds) of milliseconds.
