@@ -469,9 +469,7 @@ impl Tx {
             .bind(i64::from(game_no))
             .execute(&mut **t)
             .await?;
-            if updated.rows_affected() == 0 {
-                return Err(StoreError::Missing(format!("game {game_no} in room {room_id}")));
-            }
+            game_updated(updated.rows_affected(), room_id, game_no)?;
             sqlx::query("DELETE FROM moves WHERE room_id = $1 AND game_no = $2 AND ply > $3")
                 .bind(room_id)
                 .bind(i64::from(game_no))
@@ -535,12 +533,7 @@ impl Tx {
             .await?
             .rows_affected()
         });
-        match updated {
-            0 => Err(StoreError::Missing(format!(
-                "game {game_no} in room {room_id}"
-            ))),
-            _ => Ok(()),
-        }
+        game_updated(updated, room_id, game_no)
     }
 
     async fn save_analysis(
@@ -563,12 +556,7 @@ impl Tx {
             .await?
             .rows_affected()
         });
-        match updated {
-            0 => Err(StoreError::Missing(format!(
-                "game {game_no} in room {room_id}"
-            ))),
-            _ => Ok(()),
-        }
+        game_updated(updated, room_id, game_no)
     }
 
     async fn close_room(&mut self, room_id: &str) -> Result<(), StoreError> {
@@ -602,6 +590,17 @@ impl Tx {
             }
             Ok(())
         })
+    }
+}
+
+/// An update of game `game_no`'s row that changed `rows` rows: none means
+/// the game is not stored.
+fn game_updated(rows: u64, room_id: &str, game_no: u32) -> Result<(), StoreError> {
+    match rows {
+        0 => Err(StoreError::Missing(format!(
+            "game {game_no} in room {room_id}"
+        ))),
+        _ => Ok(()),
     }
 }
 
