@@ -272,7 +272,7 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
 #[tokio::test]
 async fn a_finished_game_is_analysed_by_the_servers_engine() {
     let dir = TempDir::new("serve-review");
-    let engine = serve::proxy_engine(&[0, 10, 20, 30, 40, 50, 60]);
+    let engine = serve::proxy_engine(&[0, 10, 20, 30, 40, 50, 60], None);
     let server = Serve::start(&sqlite(&dir), &["--engine", &engine]);
     let (mut ann, mut bob, _, _, state) = two_players(&server, None).await;
     play_plies(&mut ann, &mut bob, state, 6).await;
@@ -286,6 +286,55 @@ async fn a_finished_game_is_analysed_by_the_servers_engine() {
         analysed["analysis"]["evals"],
         json!([-10, 20, -30, 40, -50, 60])
     );
+}
+
+/// An analysis takes its time (here 3.5 s, half a second a position):
+/// a room whose pages all left waits for it before it leaves memory, so
+/// it is stored; and once a rematch has begun, a late analysis of the
+/// game before goes to that game, not to the one being played.
+#[tokio::test]
+async fn a_slow_analysis_is_kept_when_its_room_is_left_or_rematched() {
+    let dir = TempDir::new("serve-slow-review");
+    let engine = serve::proxy_engine(&[0], Some(0.5));
+    let args = ["--engine", &engine, "--idle-seconds", "1"];
+    let server = Serve::start(&sqlite(&dir), &args);
+    let finished = |ann: Page, bob: Page, state| async move {
+        let (mut ann, mut bob) = (ann, bob);
+        play_plies(&mut ann, &mut bob, state, 6).await;
+        bob.send(json!({"type": "resign"})).await;
+        room_state(&mut ann, |s| s["phase"] == "over").await;
+        ann.send(json!({"type": "analyse"})).await;
+        room_state(&mut ann, |s| s["analysis"]["status"] == "running").await;
+        (ann, bob)
+    };
+    // Both leave while the analysis runs.
+    let (ann, bob, left, _, state) = two_players(&server, None).await;
+    drop(finished(ann, bob, state).await);
+    // The other room plays a rematch meanwhile.
+    let (ann, bob, rematched, _, state) = two_players(&server, None).await;
+    let (mut ann, mut bob) = finished(ann, bob, state).await;
+    ann.send(json!({"type": "rematch"})).await;
+    bob.send(json!({"type": "rematch"})).await;
+    room_state(&mut ann, |s| s["game_no"] == 2 && s["phase"] == "playing").await;
+    let mut first = json!(null);
+    for _ in 0..100 {
+        first = replay(&mut ann, 1).await["analysis"].clone();
+        if !first.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(first["evals"].as_array().map(Vec::len), Some(6), "{first}");
+    let mut watcher = server.page().await;
+    watcher
+        .send(json!({"type": "open", "room": rematched}))
+        .await;
+    let now = room_state(&mut watcher, |s| s["game_no"] == 2).await;
+    assert!(now["analysis"].is_null(), "game 2 is not analysed: {now}");
+    let mut watcher = server.page().await;
+    watcher.send(json!({"type": "open", "room": left})).await;
+    let back = room_state(&mut watcher, |s| s["id"] == left.as_str()).await;
+    assert_eq!(back["analysis"]["status"], "done", "{back}");
 }
 
 /// A game without a clock that both players left leaves memory after

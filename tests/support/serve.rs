@@ -218,12 +218,14 @@ pub fn illegal_once_engine(marker: &std::path::Path) -> String {
 
 /// An engine spec that plays as this program but reports, in each
 /// position, the score `scores[k]` (centipawns, side to move's view) for
-/// a position `k` plies into the game, the last one beyond.
-pub fn proxy_engine(scores: &[i32]) -> String {
+/// a position `k` plies into the game, the last one beyond; with
+/// `delay_s`, it waits that many seconds before each search.
+pub fn proxy_engine(scores: &[i32], delay_s: Option<f64>) -> String {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
     let scores: Vec<String> = scores.iter().map(i32::to_string).collect();
+    let delay = delay_s.map_or(String::new(), |s| format!(",arg={s}"));
     format!(
-        "cmd={script},arg=proxy,arg={},arg={}",
+        "cmd={script},arg=proxy,arg={},arg={}{delay}",
         env!("CARGO_BIN_EXE_bashni"),
         scores.join(":")
     )

@@ -38,6 +38,12 @@ impl Actor {
             .is_some_and(|a| a.game_no == game_no && a.status != AnalysisStatus::Failed)
     }
 
+    /// Whether an analysis runs (of this game or, after a rematch, of
+    /// the one before).
+    pub(super) fn analysis_running(&self) -> bool {
+        self.reviews_running > 0
+    }
+
     pub(super) fn analyse(&mut self) -> Result<(), String> {
         if let Some(why) = self.analysis_refused() {
             return Err(why.into());
@@ -60,6 +66,7 @@ impl Actor {
         let config = self.room.config().game;
         let pool = Arc::clone(&self.shared.engines);
         let me = self.me.clone();
+        self.reviews_running += 1;
         tokio::spawn(async move {
             let analysis = match review(&pool, config, &fen, &moves).await {
                 Ok(notes) => AnalysisView {
@@ -81,7 +88,10 @@ impl Actor {
     /// The analysis ended: a finished one is stored before it is shown (a
     /// restart shows it again, and a replay of the game carries it); one
     /// the store refuses is shown as failed, and may be asked for again.
+    /// The analysis of a game before a rematch is stored, and shown by a
+    /// replay of that game: the room shows its current game's.
     pub(super) async fn analysis_done(&mut self, mut analysis: AnalysisView) {
+        self.reviews_running = self.reviews_running.saturating_sub(1);
         if analysis.status == AnalysisStatus::Done {
             let write = Write::Analysis {
                 room_id: self.room.id().to_owned(),
@@ -93,8 +103,10 @@ impl Actor {
                 analysis = AnalysisView::failed(analysis.game_no);
             }
         }
-        self.analysis = Some(analysis);
-        self.publish();
+        if analysis.game_no == self.room.game_no() {
+            self.analysis = Some(analysis);
+            self.publish();
+        }
     }
 }
 

@@ -252,6 +252,8 @@ struct Actor {
     engine_status: Option<String>,
     engine_failures: u32,
     analysis: Option<AnalysisView>,
+    /// Analyses asked for and not yet answered.
+    reviews_running: usize,
     closed: bool,
     idle_since: Option<Instant>,
     /// The ladder run played here, if the room is a ladder's.
@@ -304,6 +306,7 @@ pub fn spawn(
         engine_status: None,
         engine_failures: 0,
         analysis,
+        reviews_running: 0,
         closed: false,
         idle_since: None,
         climb_due: climb.is_some() && game_over,
@@ -547,7 +550,10 @@ impl Actor {
     /// `--idle-seconds`.
     fn idle_too_long(&mut self) -> Option<WhenIdle> {
         let timed = self.room.config().clock.is_some();
-        let Some(when) = when_idle(self.room.phase(), timed, self.watchers, self.online) else {
+        let idle = when_idle(self.room.phase(), timed, self.watchers, self.online);
+        // A running analysis answers this task when done, to be stored:
+        // the room stays until then.
+        let Some(when) = idle.filter(|_| !self.analysis_running()) else {
             self.idle_since = None;
             return None;
         };
