@@ -17,7 +17,7 @@ use bashni_engine::search::{self, Config, Limits, MATE, is_mate_score};
 use bashni_engine::tt::{LockFreeTable, Table};
 use bashni_host::info::Score;
 use bashni_host::pdn::{PdnGame, parse_pdn};
-use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, RuleSet, Variant};
+use bashni_rules::{Colour, Game, GameEnd, KingLanding, Move, Position, RuleSet, Variant};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -145,39 +145,42 @@ pub struct MoveNote {
 pub struct EngineAnswer {
     /// The move.
     pub best: String,
-    /// The score, from the side to move's view.
-    pub score: Score,
+    /// The score, from the side to move's view, if the engine gave one
+    /// (an engine may play a forced move without a search to report).
+    pub score: Option<Score>,
 }
 
-/// The plies after which a game's position needs an engine's answer to
-/// be judged (0: the start): every position the rules have not ended,
-/// in order. The play server asks its engines for these, then hands the
+/// The positions of a game that need an engine's answer to be judged:
+/// every one the rules have not ended, in order, each with its ply (0:
+/// the start). The play server asks its engines for these, then hands the
 /// answers to [`judge_answers`].
 pub fn positions_to_search(
     rules: RuleSet,
     fen: &str,
     moves: &[String],
-) -> anyhow::Result<Vec<usize>> {
+) -> anyhow::Result<Vec<(usize, Position)>> {
     let mut game = Game::from_fen(rules, fen).map_err(|e| anyhow::anyhow!("FEN: {e}"))?;
-    let mut plies = Vec::with_capacity(moves.len() + 1);
+    let mut positions = Vec::with_capacity(moves.len() + 1);
     for (i, text) in moves.iter().enumerate() {
         if game.result().is_none() {
-            plies.push(i);
+            positions.push((i, game.position().clone()));
         }
         game.play_text(text)
             .map_err(|e| anyhow::anyhow!("move {} '{text}': {e}", i + 1))?;
     }
     if game.result().is_none() {
-        plies.push(moves.len());
+        positions.push((moves.len(), game.position().clone()));
     }
-    Ok(plies)
+    Ok(positions)
 }
 
 /// Judge every move of a game (start `fen`, `moves` in the rules'
 /// notation) from an engine's `answers` for the positions
 /// [`positions_to_search`] lists, in order, with the default thresholds
-/// of `bashni annotate`: what the play server shows after a game. An
-/// answer missing, or a best move not legal in its position, is an error.
+/// of `bashni annotate`: what the play server shows after a game. A
+/// position answered without a score keeps the score of the one before
+/// (the move into it loses nothing). Answers fewer or more than the
+/// positions, or a best move not legal in its position, are an error.
 pub fn judge_answers(
     rules: RuleSet,
     fen: &str,
@@ -190,6 +193,8 @@ pub fn judge_answers(
         mistake: DEFAULT_MISTAKE,
         blunder: DEFAULT_BLUNDER,
     };
+    // The score of the position before, from its side to move's view.
+    let mut last = 0;
     let judged = judge_moves(game, moves, thresholds, |game| {
         let answer = answers
             .next()
@@ -198,13 +203,18 @@ pub fn judge_answers(
             .position()
             .parse_move(&answer.best)
             .map_err(|e| anyhow::anyhow!("the engine's best move '{}': {e}", answer.best))?;
+        last = answer.score.map_or(-last, search_score);
         Ok(Verdict {
             best: Some(best),
-            score: search_score(answer.score),
+            score: last,
             depth: 0,
             pv: Vec::new(),
         })
     })?;
+    anyhow::ensure!(
+        answers.next().is_none(),
+        "more answers than positions to judge"
+    );
     Ok(judged
         .into_iter()
         .map(|j| MoveNote {
@@ -448,10 +458,12 @@ mod tests {
         let rules = RuleSet::new(Variant::Bashni);
         let fen = Variant::Bashni.start_fen();
         let moves = vec!["c3-d4".to_string(), "f6-g5".to_string()];
-        assert_eq!(
-            positions_to_search(rules, fen, &moves).ok(),
-            Some(vec![0, 1, 2])
-        );
+        let plies: Vec<usize> = positions_to_search(rules, fen, &moves)
+            .expect("positions")
+            .into_iter()
+            .map(|(ply, _)| ply)
+            .collect();
+        assert_eq!(plies, [0, 1, 2]);
         let answer = |best: &str, score| EngineAnswer {
             best: best.into(),
             score,
@@ -460,9 +472,9 @@ mod tests {
         // to 5 men down; Black then plays the best move, and a mate is
         // found after it.
         let answers = vec![
-            answer("a3-b4", Score::Cp(0)),
-            answer("f6-g5", Score::Cp(500)),
-            answer("g3-h4", Score::Mated(3)),
+            answer("a3-b4", Some(Score::Cp(0))),
+            answer("f6-g5", Some(Score::Cp(500))),
+            answer("g3-h4", Some(Score::Mated(3))),
         ];
         let notes = judge_answers(rules, fen, &moves, answers.clone()).expect("judged");
         assert_eq!(
@@ -480,6 +492,25 @@ mod tests {
         );
         let short = judge_answers(rules, fen, &moves, answers[..2].to_vec());
         assert!(short.is_err(), "an answer missing");
+        let mut long = answers.clone();
+        long.push(answers[0].clone());
+        assert!(
+            judge_answers(rules, fen, &moves, long).is_err(),
+            "one too many"
+        );
+        // Black's answer came without a score: its position keeps the
+        // level score of the one before, and White's move into it is no
+        // longer marked.
+        let mut unscored = answers.clone();
+        unscored[1].score = None;
+        let notes = judge_answers(rules, fen, &moves, unscored).expect("judged");
+        assert_eq!(
+            notes[0],
+            MoveNote {
+                mark: None,
+                white_cp: 0
+            }
+        );
         let mut illegal = answers;
         illegal[1].best = "e1-f2".into();
         let illegal = judge_answers(rules, fen, &moves, illegal).map_err(|e| e.to_string());

@@ -14,7 +14,7 @@ use super::wire::clip;
 use crate::annotate::EngineAnswer;
 use bashni_host::Error;
 use bashni_host::asynchronous::{Engine, EngineEvent};
-use bashni_host::info::Info;
+use bashni_host::info::{Info, Score};
 use bashni_host::protocol::{Command, Event, Go};
 use bashni_host::spec::EngineSpec;
 use bashni_rules::Position;
@@ -144,8 +144,10 @@ fn full_strength_options(game: &GameConfig, lines: u32) -> Vec<(String, String)>
 pub struct ReviewJob {
     /// The rules the game was played by.
     pub game: GameConfig,
-    /// The positions, in order.
-    pub positions: Vec<Command>,
+    /// The positions, in order: each as the engine is sent it, and as
+    /// the answer is checked in (a process that plays a move not legal
+    /// there is not asked again).
+    pub positions: Vec<(Command, Position)>,
     /// Nodes per position.
     pub nodes: u64,
 }
@@ -282,20 +284,10 @@ impl EnginePool {
         let mut worker = self.worker().await?;
         let answer = tokio::time::timeout(job.patience(), run_job(&mut worker, job)).await;
         // Dropping the worker kills its process.
-        match answer {
-            Ok(Ok(text)) => match job.to_move.parse_move(&text) {
-                Ok(_) => {
-                    self.give_back(worker);
-                    Ok(text)
-                }
-                Err(e) => Err(Error::Crashed(format!(
-                    "played '{}', not a legal move here: {e}",
-                    clip(&text, 40)
-                ))),
-            },
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(Error::Stalled("no bestmove in time".into())),
-        }
+        let text = answer.map_err(|_| Error::Stalled("no bestmove in time".into()))??;
+        legal_in(&job.to_move, &text)?;
+        self.give_back(worker);
+        Ok(text)
     }
 
     /// Run `job` in a slot of the pool, sending what it finds to
@@ -342,31 +334,26 @@ impl EnginePool {
         }
     }
 
-    /// The engine's best move and score in each position of `job`, in
-    /// order, searched in an analysis slot the caller holds
-    /// ([`EnginePool::analysis_slot`]). The moves are the engine's: the
-    /// caller checks them.
+    /// The engine's best move (legal, checked) and score in each position
+    /// of `job`, in order, searched in an analysis slot the caller holds
+    /// ([`EnginePool::analysis_slot`]).
     pub async fn review(
         &self,
         job: &ReviewJob,
         _slot: &[SemaphorePermit<'_>; 2],
     ) -> Result<Vec<EngineAnswer>, Error> {
         let mut worker = self.worker().await?;
-        for (name, value) in full_strength_options(&job.game, 1) {
-            worker
-                .engine
-                .send(&Command::set_option(name, value))
-                .await?;
-        }
+        set_options(&mut worker, full_strength_options(&job.game, 1)).await?;
         worker.engine.send(&Command::NewGame).await?;
         let mut answers = Vec::with_capacity(job.positions.len());
-        for position in &job.positions {
-            let search = answer_with_score(&mut worker, position.clone(), Go::Nodes(job.nodes));
+        for (position, to_move) in &job.positions {
+            let search = answer(&mut worker, position.clone(), Go::Nodes(job.nodes));
             // Dropping the worker on an error kills its process.
-            let answer = tokio::time::timeout(REVIEW_PATIENCE, search)
+            let (best, score) = tokio::time::timeout(REVIEW_PATIENCE, search)
                 .await
                 .map_err(|_| Error::Stalled("no bestmove in time".into()))??;
-            answers.push(answer);
+            legal_in(to_move, &best)?;
+            answers.push(EngineAnswer { best, score });
         }
         self.give_back(worker);
         Ok(answers)
@@ -407,12 +394,7 @@ async fn run_analysis(
     updates: &Sender<AnalysisUpdate>,
     stop: &mut oneshot::Receiver<()>,
 ) -> Result<(), Error> {
-    for (name, value) in job.options() {
-        worker
-            .engine
-            .send(&Command::set_option(name, value))
-            .await?;
-    }
+    set_options(worker, job.options()).await?;
     let go = Go::MoveTime(ANALYSIS_MS);
     worker.engine.go(job.position.clone(), go).await?;
     if updates.send(AnalysisUpdate::Started).await.is_err() {
@@ -501,46 +483,54 @@ async fn stop_search(worker: &mut Worker) -> Result<(), Error> {
 
 /// Set the job's options, search, and wait for `bestmove`.
 async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> {
-    let engine = &mut worker.engine;
-    for (name, value) in job.options() {
-        engine.send(&Command::set_option(name, value)).await?;
-    }
-    engine.send(&Command::NewGame).await?;
-    engine.go(job.position.clone(), job.go).await?;
-    loop {
-        let event = worker.inbox.recv().await;
-        if let Some(Event::BestMove(best)) = next_event(worker, event).await? {
-            return Ok(best.text);
-        }
-    }
+    set_options(worker, job.options()).await?;
+    worker.engine.send(&Command::NewGame).await?;
+    let (best, _) = answer(worker, job.position.clone(), job.go).await?;
+    Ok(best)
 }
 
-/// Search `position` with `go` and wait for `bestmove`: the move and the
-/// last score of the main line. An answer without a move or a score is
-/// an error.
-async fn answer_with_score(
+/// Search `position` with `go` and wait for `bestmove`: the move, and
+/// the main line's last score if the engine gave one (an engine may
+/// answer a forced move at once, without a search to report).
+async fn answer(
     worker: &mut Worker,
     position: Command,
     go: Go,
-) -> Result<EngineAnswer, Error> {
+) -> Result<(String, Option<Score>), Error> {
     worker.engine.go(position, go).await?;
     let mut score = None;
     loop {
         let event = worker.inbox.recv().await;
         match next_event(worker, event).await? {
-            Some(Event::Info(info)) if info.multipv == 1 && info.score.is_some() => {
+            Some(Event::Info(info)) if info.is_main_line() && info.score.is_some() => {
                 score = info.score;
             }
-            Some(Event::BestMove(best)) => {
-                let score = score.ok_or_else(|| Error::Crashed("answered with no score".into()))?;
-                return Ok(EngineAnswer {
-                    best: best.text,
-                    score,
-                });
-            }
+            Some(Event::BestMove(best)) => return Ok((best.text, score)),
             _ => {}
         }
     }
+}
+
+/// An engine's move `text` is legal in `position`; else the engine is
+/// broken (and is dropped, not asked again).
+fn legal_in(position: &Position, text: &str) -> Result<(), Error> {
+    position.parse_move(text).map(drop).map_err(|e| {
+        Error::Crashed(format!(
+            "played '{}', not a legal move here: {e}",
+            clip(text, 40)
+        ))
+    })
+}
+
+/// Send `options` to the engine, in order.
+async fn set_options(worker: &mut Worker, options: Vec<(String, String)>) -> Result<(), Error> {
+    for (name, value) in options {
+        worker
+            .engine
+            .send(&Command::set_option(name, value))
+            .await?;
+    }
+    Ok(())
 }
 
 /// A slot asked of a pool whose semaphores were closed.

@@ -120,14 +120,17 @@ async fn review(
     moves: &[String],
 ) -> anyhow::Result<Vec<MoveNote>> {
     let rules = config.rules();
-    let plies = positions_to_search(rules, fen, moves)?;
+    let positions = positions_to_search(rules, fen, moves)?;
     let job = ReviewJob {
         game: config,
-        positions: plies
-            .iter()
-            .map(|&ply| Command::Position {
-                fen: fen.to_owned(),
-                moves: moves[..ply].to_vec(),
+        positions: positions
+            .into_iter()
+            .map(|(ply, position)| {
+                let played = Command::Position {
+                    fen: fen.to_owned(),
+                    moves: moves[..ply].to_vec(),
+                };
+                (played, position)
             })
             .collect(),
         nodes: ANALYSIS_NODES,
