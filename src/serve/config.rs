@@ -71,6 +71,10 @@ impl GameConfig {
     }
 }
 
+/// Nodes per position when a finished game is analysed (its marks and
+/// graph), whatever engine the server runs.
+pub const ANALYSIS_NODES: u64 = 20_000;
+
 /// An engine's strength as a client may choose it: only these two
 /// whitelisted settings, never engine options or commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

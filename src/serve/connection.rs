@@ -469,7 +469,7 @@ impl Connection {
             .hub
             .shared
             .store
-            .stored_room(&id)
+            .stored_game(&id, game_no)
             .await
             .map_err(|e| format!("cannot read room {id}: {e}"))?
             .ok_or_else(|| format!("room {id} is not stored"))?;

@@ -5,8 +5,7 @@
 //! from the store alone, not from the room's task: a finished room may
 //! have left memory, and what was stored is what every viewer saw.
 
-use super::actor::ANALYSIS_NODES;
-use super::config::RoomConfig;
+use super::config::{ANALYSIS_NODES, RoomConfig};
 use super::ladder::seat_name_in_game;
 use super::store::{GameRecord, StoredRoom};
 use super::view::{AnalysisView, LegalMove, ResultView};
@@ -80,7 +79,7 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
         kind: "replay",
         room: room.id.clone(),
         game_no,
-        games: u32::try_from(room.games.len()).unwrap_or(u32::MAX),
+        games: room.game_count,
         white,
         black,
         start_fen: board.start().to_fen(),
@@ -147,11 +146,9 @@ fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
         game.moves.iter().map(|m| m.text.clone()).collect(),
         result,
     );
-    if let Some(analysis) = game
-        .analysis
-        .as_ref()
-        .filter(|a| a.marks.len() == pdn.moves.len())
-    {
+    // The store reads back only an analysis with one mark and one score
+    // a move.
+    if let Some(analysis) = &game.analysis {
         pdn.marks = analysis.marks.clone();
         pdn.comments = analysis.evals.iter().map(|&cp| Some(pawns(cp))).collect();
     }

@@ -10,6 +10,7 @@
 use super::connection;
 use super::history;
 use super::hub::Hub;
+use super::store::StoreError;
 use super::token::is_hex128;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
@@ -20,7 +21,6 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 
 /// The page's files: (path, content type, text).
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -88,13 +88,6 @@ const ASSETS: &[(&str, &str, &str)] = &[
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 
-/// PDN downloads read from the database at once; more are told to come
-/// back. Anyone may ask for any room's file, and a crowd of downloads of
-/// long ladder runs must not hold the connections the rooms store their
-/// moves with. One count for all, not one per address: behind a reverse
-/// proxy every request comes from the proxy's address.
-pub const DOWNLOADS_AT_ONCE: usize = 4;
-
 /// What the handlers share.
 pub struct HttpState {
     /// The rooms.
@@ -102,19 +95,6 @@ pub struct HttpState {
     /// `Some(port)` when the server listens on a loopback address: then
     /// only `127.0.0.1:port` and `localhost:port` are accepted as `Host`.
     pub loopback_port: Option<u16>,
-    /// The downloads reading now ([`DOWNLOADS_AT_ONCE`]).
-    pub downloads: Semaphore,
-}
-
-impl HttpState {
-    /// The handlers' state for `hub`.
-    pub fn new(hub: Arc<Hub>, loopback_port: Option<u16>) -> HttpState {
-        HttpState {
-            hub,
-            loopback_port,
-            downloads: Semaphore::new(DOWNLOADS_AT_ONCE),
-        }
-    }
 }
 
 type Shared = State<Arc<HttpState>>;
@@ -234,9 +214,6 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
     if !is_hex128(&id) {
         return (StatusCode::NOT_FOUND, "no such room\n").into_response();
     }
-    let Ok(_reading) = state.downloads.try_acquire() else {
-        return busy();
-    };
     let stored = match state.hub.shared.store.stored_room(&id).await {
         // A room closed before anyone joined has no game to give.
         Ok(Some(room)) if room.games.is_empty() => {
@@ -244,6 +221,7 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
         }
         Ok(Some(room)) => room,
         Ok(None) => return (StatusCode::NOT_FOUND, "no such room\n").into_response(),
+        Err(StoreError::Busy) => return busy(),
         Err(e) => return (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
     };
     match history::pdn(&stored) {
@@ -265,12 +243,13 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
     }
 }
 
-/// The answer to a download past [`DOWNLOADS_AT_ONCE`]: come back soon.
+/// The answer to a download that waited too long for its turn among the
+/// reads of stored games ([`StoreError::Busy`]): come back soon.
 fn busy() -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
         [(header::RETRY_AFTER, "2")],
-        "the server is busy with other downloads; try again in a moment\n",
+        format!("{}\n", StoreError::Busy),
     )
         .into_response()
 }
@@ -323,26 +302,6 @@ async fn socket(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_download_past_the_limit_is_told_to_come_back() {
-        let downloads = Semaphore::new(DOWNLOADS_AT_ONCE);
-        let reading: Vec<_> = (0..DOWNLOADS_AT_ONCE)
-            .map(|_| downloads.try_acquire().expect("within the limit"))
-            .collect();
-        assert!(downloads.try_acquire().is_err(), "one more waits");
-        drop(reading);
-        assert!(downloads.try_acquire().is_ok());
-        let answer = busy();
-        assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(
-            answer
-                .headers()
-                .get(header::RETRY_AFTER)
-                .map(|v| v.as_bytes()),
-            Some(&b"2"[..])
-        );
-    }
 
     #[test]
     fn hosts_and_origins() {

@@ -231,7 +231,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     {
         eprintln!("cannot open a browser ({e}); open the URL above by hand");
     }
-    let state = Arc::new(http::HttpState::new(hub, loopback_port));
+    let state = Arc::new(http::HttpState { hub, loopback_port });
     let app = http::router(state).into_make_service_with_connect_info::<SocketAddr>();
     // Tapped with nothing to do: axum gives a tapped listener's address to
     // handlers as `ConnectInfo<SocketAddr>`, and a plain one of ours not.

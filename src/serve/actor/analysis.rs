@@ -4,16 +4,13 @@
 
 use super::{Actor, ToRoom};
 use crate::annotate::{MoveNote, judge_answers, positions_to_search};
-use crate::serve::config::GameConfig;
+use crate::serve::config::{ANALYSIS_NODES, GameConfig};
 use crate::serve::engines::{EnginePool, ReviewJob};
 use crate::serve::room::{EndReason, Phase};
 use crate::serve::store::Write;
 use crate::serve::view::{AnalysisStatus, AnalysisView};
 use bashni_host::protocol::Command;
 use std::sync::Arc;
-
-/// Nodes per position when a finished game is analysed.
-pub const ANALYSIS_NODES: u64 = 20_000;
 
 impl Actor {
     /// Why the game cannot be analysed, if it cannot.

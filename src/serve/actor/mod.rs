@@ -14,8 +14,6 @@ mod analysis;
 mod engine_seat;
 mod persist;
 
-pub use analysis::ANALYSIS_NODES;
-
 use super::climb::Climb;
 use super::config::Opponent;
 use super::engines::EnginePool;

@@ -12,8 +12,8 @@ use crate::serve::config::RoomConfig;
 use bashni_rules::Colour;
 use sqlx::Row;
 
-/// A room with every game it played, first to last: what a replay and a
-/// PDN file of the room need.
+/// A room with the games read of it (every game, first to last, for a
+/// PDN file; one game for a replay).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredRoom {
     /// Its id.
@@ -22,8 +22,10 @@ pub struct StoredRoom {
     pub config: RoomConfig,
     /// The seats taken, seat 0 first.
     pub seats: Vec<SeatRecord>,
-    /// Its games, game 1 first.
+    /// The games read, oldest first.
     pub games: Vec<GameRecord>,
+    /// How many games the room has stored.
+    pub game_count: u32,
 }
 
 /// A room's own row.
@@ -59,6 +61,7 @@ where
 enum Games {
     Latest,
     All,
+    One(u32),
 }
 
 impl Store {
@@ -97,17 +100,50 @@ impl Store {
         }))
     }
 
-    /// One room with every game it played; `None` if no room has this id.
+    /// One room with every game it played; `None` if no room has this
+    /// id. It waits its turn among the reads of stored games
+    /// ([`StoreError::Busy`] if that takes too long).
     pub async fn stored_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        self.stored_games(id, Games::All).await
+    }
+
+    /// One room with its game `game_no` alone (none if it has no such
+    /// game), as [`Store::stored_room`].
+    pub async fn stored_game(
+        &self,
+        id: &str,
+        game_no: u32,
+    ) -> Result<Option<StoredRoom>, StoreError> {
+        self.stored_games(id, Games::One(game_no)).await
+    }
+
+    async fn stored_games(&self, id: &str, which: Games) -> Result<Option<StoredRoom>, StoreError> {
+        let _turn = self.history_turn().await?;
         let Some(row) = self.room_row(id).await? else {
             return Ok(None);
+        };
+        let games = self.games_of(id, which).await?;
+        let game_count = match which {
+            Games::One(_) => self.game_count(id).await?,
+            _ => u32::try_from(games.len()).unwrap_or(u32::MAX),
         };
         Ok(Some(StoredRoom {
             id: id.to_owned(),
             config: row.config,
             seats: self.seats_of(id).await?,
-            games: self.games_of(id, Games::All).await?,
+            games,
+            game_count,
         }))
+    }
+
+    async fn game_count(&self, room_id: &str) -> Result<u32, StoreError> {
+        let count: i64 = on_readers!(self, p => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE room_id = $1")
+                .bind(room_id)
+                .fetch_one(p)
+                .await?
+        });
+        to_u32(count, "game count")
     }
 
     /// The room's own row.
@@ -141,25 +177,44 @@ impl Store {
         })
     }
 
-    /// The room's games (the latest or all), oldest first, each with its
-    /// moves, result, pending offers and analysis: three queries, however
-    /// many games (a ladder run plays dozens).
+    /// The room's games (the latest, all, or one), oldest first, each
+    /// with its moves, result, pending offers and analysis: three queries,
+    /// however many games (a ladder run plays dozens).
     async fn games_of(&self, room_id: &str, which: Games) -> Result<Vec<GameRecord>, StoreError> {
-        let sql = match which {
-            Games::Latest => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
-            Games::All => "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no",
-        };
         on_readers!(self, p => {
-            let rows = sqlx::query(sql).bind(room_id).fetch_all(p).await?;
+            let rows = match which {
+                Games::Latest => {
+                    sqlx::query("SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1")
+                        .bind(room_id)
+                        .fetch_all(p)
+                        .await?
+                }
+                Games::All => {
+                    sqlx::query("SELECT * FROM games WHERE room_id = $1 ORDER BY game_no")
+                        .bind(room_id)
+                        .fetch_all(p)
+                        .await?
+                }
+                Games::One(game_no) => {
+                    sqlx::query("SELECT * FROM games WHERE room_id = $1 AND game_no = $2")
+                        .bind(room_id)
+                        .bind(i64::from(game_no))
+                        .fetch_all(p)
+                        .await?
+                }
+            };
             let mut games = rows.iter().map(game_from_row).collect::<Result<Vec<_>, _>>()?;
-            let Some(first) = games.first().map(|g| i64::from(g.game_no)) else {
+            let (Some(first), Some(last)) = (games.first(), games.last()) else {
                 return Ok(games);
             };
+            let (first, last) = (i64::from(first.game_no), i64::from(last.game_no));
             let moves = sqlx::query(
-                "SELECT * FROM moves WHERE room_id = $1 AND game_no >= $2 ORDER BY game_no, ply",
+                "SELECT * FROM moves WHERE room_id = $1 AND game_no BETWEEN $2 AND $3 \
+                 ORDER BY game_no, ply",
             )
             .bind(room_id)
             .bind(first)
+            .bind(last)
             .fetch_all(p)
             .await?;
             for row in &moves {
@@ -168,19 +223,43 @@ impl Store {
                     game.moves.push(mv);
                 }
             }
-            let results = sqlx::query("SELECT * FROM results WHERE room_id = $1 AND game_no >= $2")
-                .bind(room_id)
-                .bind(first)
-                .fetch_all(p)
-                .await?;
+            let results = sqlx::query(
+                "SELECT * FROM results WHERE room_id = $1 AND game_no BETWEEN $2 AND $3",
+            )
+            .bind(room_id)
+            .bind(first)
+            .bind(last)
+            .fetch_all(p)
+            .await?;
             for row in &results {
                 let game_no = to_u32(row.try_get("game_no")?, "game_no")?;
                 if let Some(game) = games.iter_mut().find(|g| g.game_no == game_no) {
                     game.result = Some(result_from_row(row)?);
                 }
             }
+            for game in &mut games {
+                drop_unfitting_analysis(room_id, game);
+            }
             Ok(games)
         })
+    }
+}
+
+/// Leave out `game`'s analysis if it does not judge each of its moves
+/// (a damaged row): a mark or a score on the wrong move is worse than
+/// none.
+fn drop_unfitting_analysis(room_id: &str, game: &mut GameRecord) {
+    let moves = game.moves.len();
+    if game
+        .analysis
+        .as_ref()
+        .is_some_and(|a| a.marks.len() != moves)
+    {
+        eprintln!(
+            "bashni serve: the analysis of game {} in room {room_id} does not fit its {moves} moves; left out",
+            game.game_no
+        );
+        game.analysis = None;
     }
 }
 
@@ -202,11 +281,15 @@ where
             rematch: rematch_of(g.try_get("rematch_seats")?),
         }),
     };
+    // An analysis that does not read is reported and left out: the game
+    // is whole without it, and may be analysed again.
     let analysis = match (
         g.try_get::<Option<String>, _>("analysis_marks")?,
         g.try_get::<Option<String>, _>("analysis_evals")?,
     ) {
-        (Some(marks), Some(evals)) => Some(AnalysisRecord::from_columns(&marks, &evals)?),
+        (Some(marks), Some(evals)) => AnalysisRecord::from_columns(&marks, &evals)
+            .inspect_err(|e| eprintln!("bashni serve: a game's analysis left out: {e}"))
+            .ok(),
         _ => None,
     };
     Ok(GameRecord {
@@ -235,4 +318,44 @@ fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
 fn rematch_of(bits: Option<i64>) -> [bool; 2] {
     let bits = bits.unwrap_or(0);
     [bits & 1 != 0, bits & 2 != 0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serve::store::MoveRecord;
+
+    #[test]
+    fn an_analysis_that_does_not_fit_the_moves_is_left_out() {
+        let mv = |ply| MoveRecord {
+            room_id: "r".into(),
+            game_no: 1,
+            ply,
+            text: "c3-d4".into(),
+            elapsed_ms: 0,
+            clock_ms: None,
+            moved_at_ms: 0,
+        };
+        let analysis = |moves: usize| AnalysisRecord {
+            marks: vec![None; moves],
+            evals: vec![0; moves],
+        };
+        let mut game = GameRecord {
+            game_no: 1,
+            white_seat: 0,
+            started_at_ms: 0,
+            clock_ms: None,
+            turn_started_at_ms: 0,
+            start_fen: None,
+            moves: vec![mv(1), mv(2)],
+            result: None,
+            offers: None,
+            analysis: Some(analysis(2)),
+        };
+        drop_unfitting_analysis("r", &mut game);
+        assert_eq!(game.analysis, Some(analysis(2)), "it fits");
+        game.analysis = Some(analysis(3));
+        drop_unfitting_analysis("r", &mut game);
+        assert_eq!(game.analysis, None, "one score too many");
+    }
 }

@@ -39,7 +39,9 @@ use std::collections::hash_map::Entry;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// The schema's migrations, oldest first. A new migration is a new file
 /// in `migrations/` and a new line here; an applied one is never edited
@@ -124,6 +126,9 @@ pub enum StoreError {
     Missing(String),
     /// A stored value does not read back as what it should be.
     Corrupt(String),
+    /// Too many reads of stored games run now; asked again in a moment,
+    /// this one will run.
+    Busy,
 }
 
 impl fmt::Display for StoreError {
@@ -146,6 +151,9 @@ impl fmt::Display for StoreError {
             StoreError::SeatTaken => f.write_str("the seat is taken"),
             StoreError::Missing(what) => write!(f, "not stored: {what}"),
             StoreError::Corrupt(what) => write!(f, "stored value unreadable: {what}"),
+            StoreError::Busy => {
+                f.write_str("the server is busy reading other games; try again in a moment")
+            }
         }
     }
 }
@@ -533,6 +541,22 @@ pub fn unix_ms_now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+impl Store {
+    /// A turn to read stored games, waited for up to
+    /// [`HISTORY_READ_PATIENCE`].
+    async fn history_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
+        match tokio::time::timeout(HISTORY_READ_PATIENCE, self.history_reads.acquire()).await {
+            Ok(Ok(turn)) => Ok(turn),
+            _ => Err(StoreError::Busy),
+        }
+    }
+}
+
+/// The count of [`HISTORY_READS_AT_ONCE`], shared by a store's clones.
+fn history_reads() -> Arc<Semaphore> {
+    Arc::new(Semaphore::new(HISTORY_READS_AT_ONCE))
+}
+
 /// The database's handle: cheap to clone, safe to share between tasks.
 #[derive(Clone)]
 pub struct Store {
@@ -545,7 +569,21 @@ pub struct Store {
     /// Where reads go: with SQLite, read-only connections that the WAL
     /// journal lets run beside the writer; with PostgreSQL, the same pool.
     readers: Pool,
+    /// Reads of a room's stored games (a replay, a PDN download) running
+    /// now ([`HISTORY_READS_AT_ONCE`]).
+    history_reads: Arc<Semaphore>,
 }
+
+/// Reads of stored games that run at once. Anyone may replay or download
+/// any room, and a crowd of them on long ladder runs must not hold every
+/// connection (with PostgreSQL, the one pool the moves are written with):
+/// more wait their turn, up to [`HISTORY_READ_PATIENCE`]. One count for
+/// the server, as behind a proxy every request has the proxy's address.
+pub const HISTORY_READS_AT_ONCE: usize = 4;
+
+/// How long a read of stored games waits for its turn before it is
+/// answered [`StoreError::Busy`].
+const HISTORY_READ_PATIENCE: Duration = Duration::from_secs(2);
 
 impl Store {
     /// Connect to `url` and bring its schema up to date: `sqlite:PATH`
@@ -579,6 +617,7 @@ impl Store {
         let store = Store::migrated(Pool::Sqlite(writer)).await?;
         let readers = sqlite_pool(options.read_only(true), SQLITE_READERS).await?;
         Ok(Store {
+            history_reads: history_reads(),
             readers: Pool::Sqlite(readers),
             ..store
         })
@@ -586,6 +625,7 @@ impl Store {
 
     async fn migrated(pool: Pool) -> Result<Store, StoreError> {
         let store = Store {
+            history_reads: history_reads(),
             readers: pool.clone(),
             pool,
         };
@@ -943,7 +983,37 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{AnalysisRecord, MIGRATIONS, StoreError};
+    use super::{AnalysisRecord, HISTORY_READS_AT_ONCE, MIGRATIONS, Store, StoreError};
+
+    /// While as many reads of stored games run as may, one more waits its
+    /// turn and is then told the server is busy; once one ends, it runs.
+    #[tokio::test]
+    async fn reads_of_stored_games_wait_their_turn() {
+        let path = std::env::temp_dir().join(format!(
+            "bashni-history-reads-{}-{}.db",
+            std::process::id(),
+            super::unix_ms_now()
+        ));
+        let store = Store::open_sqlite(&path).await.expect("a store");
+        let reads = store.history_reads.clone();
+        let running = reads
+            .acquire_many(HISTORY_READS_AT_ONCE as u32)
+            .await
+            .expect("every turn");
+        let room = "0".repeat(32);
+        let waited = store.stored_room(&room).await;
+        assert!(matches!(waited, Err(StoreError::Busy)), "{waited:?}");
+        assert!(matches!(
+            store.stored_game(&room, 1).await,
+            Err(StoreError::Busy)
+        ));
+        drop(running);
+        assert!(matches!(store.stored_room(&room).await, Ok(None)));
+        store.close().await;
+        for end in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+        }
+    }
 
     #[test]
     fn an_analysis_reads_back_as_stored_and_a_damaged_one_is_an_error() {
