@@ -564,6 +564,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(ann, "#game-buttons button[data-game='1']").await;
         wait_for(ann, "return document.querySelectorAll('#graph rect.hit').length > 0", "the first game's graph").await;
         assert_eq!(move_list(ann).await, marked, "the first game's moves with their marks");
+        // Ann, Black now, played White then: the replay shows her below.
+        let bottom = "return [document.getElementById('player-bottom').dataset.colour, document.querySelector('#player-bottom .name').textContent]";
+        assert_eq!(strings(ann, bottom).await, ["white", "Ann"]);
         click(ann, "#replay-last").await;
         // The finished game goes to the analysis board whole, with its
         // rules (the room's 15-move draw, not the variant's own).
@@ -652,6 +655,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
         let actions = "return ['abort', 'resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)";
         assert_eq!(strings(cat, actions).await, ["abort"]);
+        click(cat, "#abort").await;
+        assert_eq!(text_of(cat, "#abort").await, "Really abort?");
         click(cat, "#abort").await;
         let aborted = "const t = document.getElementById('status').textContent; return t.startsWith('Game over: aborted (') && t.endsWith(' aborted the game)')";
         wait_for(cat, aborted, "the game aborted, and by whom").await;

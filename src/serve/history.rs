@@ -26,6 +26,8 @@ pub struct ReplayView {
     pub game_no: u32,
     /// How many games the room has stored.
     pub games: u32,
+    /// The seat that played White (0: the room's creator).
+    pub white_seat: u8,
     /// Who played White.
     pub white: String,
     /// Who played Black.
@@ -80,6 +82,7 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
         room: room.id.clone(),
         game_no,
         games: room.game_count,
+        white_seat: game.white_seat,
         white,
         black,
         start_fen: board.start().to_fen(),

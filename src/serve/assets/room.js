@@ -35,8 +35,10 @@ export class Room {
     this.board = new Board($("board"), (text) => app.send({ type: "move", text }));
     typeMoves($("move-input"), $("move-hint"), this.board);
     const act = (id, type) => $(id).addEventListener("click", () => app.send({ type }));
-    $("resign").addEventListener("click", () => this.resignTwice());
-    act("abort", "abort");
+    $("resign").addEventListener("click", () => this.clickTwice("resign", "Resign", "Really resign?"));
+    // A double tap on "Accept rematch" lands on "Abort", which takes its
+    // place once the new game begins: aborting asks again too.
+    $("abort").addEventListener("click", () => this.clickTwice("abort", "Abort", "Really abort?"));
     act("offer-draw", "offer_draw");
     act("accept-draw", "accept_draw");
     act("decline-draw", "decline_draw");
@@ -70,6 +72,15 @@ export class Room {
     return seat !== null && seats[seat] ? seats[seat].colour : null;
   }
 
+  // The colour the player played in the game shown: in a replay of a
+  // game before a rematch, the one of then (colours swap each game).
+  myColourShown() {
+    const seat = this.mySeat();
+    const r = this.replay.game;
+    if (!r || seat === null || !this.myColour()) return this.myColour();
+    return seat === r.white_seat ? "white" : "black";
+  }
+
   // The change a move made, as the server sends it to a page that has
   // the state before: the move is appended and the turn replaced. A
   // change that does not follow the state shown (never expected) makes
@@ -85,23 +96,24 @@ export class Room {
     this.show({ ...s, ...turn, moves: [...s.moves, move] });
   }
 
-  // Resigning takes a second click within three seconds, so a slip of
-  // the mouse does not lose the game.
-  resignTwice() {
-    const button = $("resign");
+  // Resigning or aborting takes a second click within three seconds, so
+  // a slip of the mouse does not end the game: the button `type` (also
+  // the message sent) reads `question` until then, `label` after.
+  clickTwice(type, label, question) {
+    const button = $(type);
     const reset = () => {
       delete button.dataset.confirm;
-      button.textContent = "Resign";
+      button.textContent = label;
     };
-    clearTimeout(this.resignTimer);
+    clearTimeout(button.confirmTimer);
     if (button.dataset.confirm) {
       reset();
-      this.app.send({ type: "resign" });
+      this.app.send({ type });
       return;
     }
     button.dataset.confirm = "yes";
-    button.textContent = "Really resign?";
-    this.resignTimer = setTimeout(reset, 3000);
+    button.textContent = question;
+    button.confirmTimer = setTimeout(reset, 3000);
   }
 
   // After a game, another like it: a new room with this one's settings
@@ -198,14 +210,14 @@ export class Room {
       fen: shown.fen,
       legal: myTurn && !replaying ? s.legal : [],
       lastMove: shown.lastMove,
-      flipped: this.bottomColour(colour) === "black",
+      flipped: this.bottomColour(this.myColourShown()) === "black",
       canMove: myTurn && !replaying,
       captureForced: s.capture_forced && !replaying,
     });
     document.body.dataset.phase = s.phase;
     document.body.dataset.seated = colour ? "yes" : "no";
     $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config.rules)}`;
-    this.players(colour);
+    this.players(this.myColourShown());
     this.ladder();
     this.status(colour, myTurn);
     if (document.body.dataset.view === "room") this.tabTitle(myTurn);
@@ -253,7 +265,8 @@ export class Room {
       current: shown && r.game ? r.ply : null,
       onPick: (ply) => r.open(a.game_no, ply),
     });
-    $("analysis-status").textContent = a ? `analysis: ${a.status}` : "";
+    const words = { running: "analysis: running", done: "analysis: done", failed: "The analysis failed: ask for it again." };
+    $("analysis-status").textContent = a ? words[a.status] : "";
   }
 
   // The replay's controls: where it stands, and a button per game of the
@@ -443,7 +456,10 @@ export class Room {
     const rematch = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
     // In a ladder run the rematch is the next rival's game.
     $("rematch").textContent = s.ladder ? `Play rival ${s.ladder.rival}` : rematch;
-    $("analyse").hidden = !s.may_analyse;
+    // "Analyse this game" is the room's latest game's: not offered while
+    // an earlier one is replayed.
+    const earlier = this.replay.game && this.replay.game.game_no !== s.game_no;
+    $("analyse").hidden = !s.may_analyse || Boolean(earlier);
     // Only a finished game: no help from an engine in a game going on.
     $("to-study").hidden = !(this.replay.game ? this.replay.game.result : s.phase === "over");
   }
