@@ -577,7 +577,7 @@ pub struct Store {
 /// Reads of stored games that run at once. Anyone may replay or download
 /// any room, and a crowd of them on long ladder runs must not hold every
 /// connection (with PostgreSQL, the one pool the moves are written with):
-/// more wait their turn, up to [`HISTORY_READ_PATIENCE`]. One count for
+/// more wait their turn, up to two seconds. One count for
 /// the server, as behind a proxy every request has the proxy's address.
 pub const HISTORY_READS_AT_ONCE: usize = 4;
 
