@@ -315,7 +315,6 @@ export class Room {
     listenForStepKeys("room", () => Boolean(this.replay.game) || moves() > 0, (d) => go((this.replay.game ? this.replay.ply : moves()) + d), go);
   }
 
-  // The player bars: the viewer's colour at the bottom (White for a watcher).
   // The colour drawn at the bottom: the player's own (White for a
   // watcher), the other after "Flip board".
   bottomColour(colour) {
@@ -323,6 +322,8 @@ export class Room {
     return this.flipped ? (own === "white" ? "black" : "white") : own;
   }
 
+  // The player bars: `colour` (the viewer's, White for a watcher) at the
+  // bottom, or the other after "Flip board".
   players(colour) {
     const s = this.state;
     const bottom = this.bottomColour(colour);
