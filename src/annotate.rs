@@ -76,8 +76,7 @@ struct Annotator {
     limits: Limits,
     threads: usize,
     tt: LockFreeTable,
-    mistake: i32,
-    blunder: i32,
+    thresholds: Thresholds,
     description: String,
     networks: Networks,
 }
@@ -94,8 +93,10 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         limits: args.search.limits(DEFAULT_DEPTH),
         threads: args.search.threads as usize,
         tt: args.search.table()?,
-        mistake: args.mistake,
-        blunder: args.blunder,
+        thresholds: Thresholds {
+            mistake: args.mistake,
+            blunder: args.blunder,
+        },
         description: args.search.describe(DEFAULT_DEPTH),
         networks: Networks::new(&args.search.eval_file),
     };
@@ -360,11 +361,7 @@ impl Annotator {
     /// each move lost and the score after it.
     fn judge(&self, game: Game, moves: &[String]) -> anyhow::Result<Vec<Judged>> {
         let network = self.networks.for_variant(game.rules().variant)?;
-        let thresholds = Thresholds {
-            mistake: self.mistake,
-            blunder: self.blunder,
-        };
-        judge_moves(game, moves, thresholds, |game| {
+        judge_moves(game, moves, self.thresholds, |game| {
             Ok(self.search(game, &network))
         })
     }

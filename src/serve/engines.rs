@@ -150,11 +150,11 @@ pub struct ReviewJob {
     pub positions: Vec<(Command, Position)>,
     /// Nodes per position.
     pub nodes: u64,
+    /// How long the whole review may take before the engine counts as
+    /// stalled (and is dropped): a slow engine must not hold the
+    /// analyses' share of the pool for long.
+    pub time: Duration,
 }
-
-/// How long one position of a review may take before the engine counts
-/// as stalled: far more than its nodes need.
-const REVIEW_PATIENCE: Duration = Duration::from_secs(30);
 
 /// What an analysis reports as it runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -343,18 +343,10 @@ impl EnginePool {
         _slot: &[SemaphorePermit<'_>; 2],
     ) -> Result<Vec<EngineAnswer>, Error> {
         let mut worker = self.worker().await?;
-        set_options(&mut worker, full_strength_options(&job.game, 1)).await?;
-        worker.engine.send(&Command::NewGame).await?;
-        let mut answers = Vec::with_capacity(job.positions.len());
-        for (position, to_move) in &job.positions {
-            let search = answer(&mut worker, position.clone(), Go::Nodes(job.nodes));
-            // Dropping the worker on an error kills its process.
-            let (best, score) = tokio::time::timeout(REVIEW_PATIENCE, search)
-                .await
-                .map_err(|_| Error::Stalled("no bestmove in time".into()))??;
-            legal_in(to_move, &best)?;
-            answers.push(EngineAnswer { best, score });
-        }
+        // Dropping the worker on an error kills its process.
+        let answers = tokio::time::timeout(job.time, review_with(&mut worker, job))
+            .await
+            .map_err(|_| Error::Stalled("the review took too long".into()))??;
         self.give_back(worker);
         Ok(answers)
     }
@@ -489,6 +481,19 @@ async fn run_job(worker: &mut Worker, job: &SearchJob) -> Result<String, Error> 
     Ok(best)
 }
 
+/// Set the review's options and search each of its positions in turn.
+async fn review_with(worker: &mut Worker, job: &ReviewJob) -> Result<Vec<EngineAnswer>, Error> {
+    set_options(worker, full_strength_options(&job.game, 1)).await?;
+    worker.engine.send(&Command::NewGame).await?;
+    let mut answers = Vec::with_capacity(job.positions.len());
+    for (position, to_move) in &job.positions {
+        let (best, score) = answer(worker, position.clone(), Go::Nodes(job.nodes)).await?;
+        legal_in(to_move, &best)?;
+        answers.push(EngineAnswer { best, score });
+    }
+    Ok(answers)
+}
+
 /// Search `position` with `go` and wait for `bestmove`: the move, and
 /// the main line's last score if the engine gave one (an engine may
 /// answer a forced move at once, without a search to report).
@@ -564,6 +569,39 @@ mod tests {
         drop(first);
         let second = tokio::time::timeout(patience, pool.analysis_slot()).await;
         assert!(second.is_ok(), "once the first is done, it runs");
+    }
+
+    /// A review that outlasts its time fails as stalled, and its engine
+    /// (here one that never answers) is not kept.
+    #[tokio::test]
+    async fn a_review_past_its_time_is_cut_and_its_engine_dropped() {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_engine.sh");
+        let spec = EngineSpec {
+            name: "hang".into(),
+            cmd: script.into(),
+            args: vec!["hang".into()],
+            options: Vec::new(),
+            tc: None,
+        };
+        let pool = EnginePool::new(spec, 2);
+        let game = GameConfig::online(Variant::Bashni);
+        let start = bashni_rules::Game::new(game.rules());
+        let position = Command::Position {
+            fen: Variant::Bashni.start_fen().into(),
+            moves: Vec::new(),
+        };
+        let job = ReviewJob {
+            game,
+            positions: vec![(position, start.position().clone())],
+            nodes: 1000,
+            time: Duration::from_millis(500),
+        };
+        let slot = pool.analysis_slot().await.expect("a slot");
+        let reviewed = tokio::time::timeout(Duration::from_secs(10), pool.review(&job, &slot))
+            .await
+            .expect("cut at its time, not later");
+        assert!(matches!(reviewed, Err(Error::Stalled(_))), "{reviewed:?}");
+        assert!(pool.take_idle().is_none(), "the engine is not kept");
     }
 
     #[test]

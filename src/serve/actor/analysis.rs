@@ -11,6 +11,11 @@ use crate::serve::store::Write;
 use crate::serve::view::{AnalysisStatus, AnalysisView};
 use bashni_host::protocol::Command;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a game's analysis may take: minutes for the longest game on
+/// a slow engine; an engine that needs more is taken for stalled.
+const REVIEW_TIME: Duration = Duration::from_secs(300);
 
 impl Actor {
     /// Why the game cannot be analysed, if it cannot.
@@ -131,6 +136,7 @@ async fn review(
             })
             .collect(),
         nodes: ANALYSIS_NODES,
+        time: REVIEW_TIME,
     };
     let slot = pool.analysis_slot().await?;
     let answers = pool.review(&job, &slot).await?;
