@@ -44,14 +44,8 @@ where
     for<'a> &'a str: sqlx::ColumnIndex<R>,
     for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
 {
-    let colour: Option<String> = row.try_get("creator_colour")?;
-    let creator_colour = match colour.as_deref() {
-        None => Colour::White,
-        Some(name) => Colour::from_name(name)
-            .ok_or_else(|| StoreError::Corrupt(format!("creator colour '{name}'")))?,
-    };
     Ok(Opening {
-        creator_colour,
+        creator_colour: colour_of(row.try_get("creator_colour")?)?.unwrap_or(Colour::White),
         start_fen: row.try_get("start_fen")?,
     })
 }
@@ -62,6 +56,27 @@ enum Games {
     Latest,
     All,
     One(u32),
+}
+
+impl Games {
+    /// The query of their rows in `games`, oldest first: the room is its
+    /// `$1`, and the game, if one is named, its `$2`.
+    fn query(self) -> (&'static str, Option<i64>) {
+        match self {
+            Games::Latest => (
+                "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1",
+                None,
+            ),
+            Games::All => (
+                "SELECT * FROM games WHERE room_id = $1 ORDER BY game_no",
+                None,
+            ),
+            Games::One(game_no) => (
+                "SELECT * FROM games WHERE room_id = $1 AND game_no = $2",
+                Some(i64::from(game_no)),
+            ),
+        }
+    }
 }
 
 impl Store {
@@ -182,27 +197,12 @@ impl Store {
     /// however many games (a ladder run plays dozens).
     async fn games_of(&self, room_id: &str, which: Games) -> Result<Vec<GameRecord>, StoreError> {
         on_readers!(self, p => {
-            let rows = match which {
-                Games::Latest => {
-                    sqlx::query("SELECT * FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1")
-                        .bind(room_id)
-                        .fetch_all(p)
-                        .await?
-                }
-                Games::All => {
-                    sqlx::query("SELECT * FROM games WHERE room_id = $1 ORDER BY game_no")
-                        .bind(room_id)
-                        .fetch_all(p)
-                        .await?
-                }
-                Games::One(game_no) => {
-                    sqlx::query("SELECT * FROM games WHERE room_id = $1 AND game_no = $2")
-                        .bind(room_id)
-                        .bind(i64::from(game_no))
-                        .fetch_all(p)
-                        .await?
-                }
-            };
+            let (sql, game_no) = which.query();
+            let mut query = sqlx::query(sql).bind(room_id);
+            if let Some(game_no) = game_no {
+                query = query.bind(game_no);
+            }
+            let rows = query.fetch_all(p).await?;
             let mut games = rows.iter().map(game_from_row).collect::<Result<Vec<_>, _>>()?;
             let (Some(first), Some(last)) = (games.first(), games.last()) else {
                 return Ok(games);
