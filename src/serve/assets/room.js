@@ -328,7 +328,7 @@ export class Room {
     const s = this.state;
     const bottom = this.bottomColour(colour);
     for (const [place, wanted] of [["bottom", bottom], ["top", bottom === "white" ? "black" : "white"]]) {
-      const seat = s.seats.find((p) => p && p.colour === wanted);
+      const seat = this.seatPlaying(wanted);
       const bar = $(`player-${place}`);
       bar.dataset.colour = wanted;
       // A replay names who played that game (a ladder's rival of then,
@@ -341,13 +341,15 @@ export class Room {
     }
   }
 
+  // The seat that plays `colour` in the room's game, if taken.
+  seatPlaying(colour) {
+    return this.state.seats.find((p) => p && p.colour === colour) ?? null;
+  }
+
   // The players' names by colour, `{white, black}` (a free seat has
   // none).
   names() {
-    const named = (colour) => {
-      const seat = this.state.seats.find((p) => p && p.colour === colour);
-      return seat ? seat.name : null;
-    };
+    const named = (colour) => this.seatPlaying(colour)?.name ?? null;
     return { white: named("white"), black: named("black") };
   }
 
