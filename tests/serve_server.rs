@@ -221,7 +221,7 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     watcher
         .send(json!({"type": "move", "text": first_legal(&state)}))
         .await;
-    assert!(error(&mut watcher).await.contains("watchers cannot play"));
+    assert!(error(&mut watcher).await.contains("you hold no seat"));
     bob.send(json!({"type": "move", "text": first_legal(&state)}))
         .await;
     assert!(error(&mut bob).await.contains("not your turn"));
@@ -340,6 +340,113 @@ async fn a_slow_analysis_is_kept_when_its_room_is_left_or_rematched() {
 /// A game without a clock that both players left leaves memory after
 /// `--idle-seconds` (and the lobby's list of games being played), and
 /// comes back as it was when a player opens it again.
+/// The texts of a `chat` message's lines, with the seat that said each.
+fn chat_lines(chat: &Value) -> Vec<(u64, String)> {
+    chat["lines"]
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|l| {
+            (
+                l["seat"].as_u64().expect("seat"),
+                l["text"].as_str().expect("text").into(),
+            )
+        })
+        .collect()
+}
+
+/// The next chat message of `page` that has `count` lines.
+async fn chat_of(page: &mut Page, count: usize) -> Vec<(u64, String)> {
+    let wanted =
+        |m: &Value| m["type"] == "chat" && m["lines"].as_array().map(Vec::len) == Some(count);
+    chat_lines(&page.until(wanted).await.0)
+}
+
+#[tokio::test]
+async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
+    let dir = TempDir::new("serve-chat");
+    let mut server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, room, [ann_token, bob_token], _) = two_players(&server, None).await;
+    let mut watcher = server.page().await;
+    watcher.send(json!({"type": "open", "room": room})).await;
+    room_state(&mut watcher, |s| s["id"] == room.as_str()).await;
+    ann.send(json!({"type": "say", "text": "  good luck <b>Bob</b> "}))
+        .await;
+    let said = vec![(0, "good luck <b>Bob</b>".to_string())];
+    assert_eq!(chat_of(&mut ann, 1).await, said);
+    assert_eq!(
+        chat_of(&mut bob, 1).await,
+        said,
+        "as typed, trimmed, markup only text"
+    );
+    watcher
+        .send(json!({"type": "say", "text": "play c3-d4!"}))
+        .await;
+    assert!(error(&mut watcher).await.contains("you hold no seat"));
+    for (text, why) in [
+        ("", "empty"),
+        ("a\nb", "two lines"),
+        ("good luck <b>Bob</b>", "the same again"),
+    ] {
+        ann.send(json!({"type": "say", "text": text})).await;
+        assert!(!error(&mut ann).await.is_empty(), "{why}");
+    }
+    let mut expected = said.clone();
+    for n in 1..=5 {
+        bob.send(json!({"type": "say", "text": format!("line {n}")}))
+            .await;
+        expected.push((1, format!("line {n}")));
+    }
+    bob.send(json!({"type": "say", "text": "line 6"})).await;
+    assert!(
+        error(&mut bob).await.contains("wait a moment"),
+        "a flood is held back"
+    );
+    assert_eq!(chat_of(&mut ann, 6).await, expected);
+    // The watcher saw the room all along and never a line of the chat.
+    ann.send(json!({"type": "resign"})).await;
+    let (_, seen) = watcher
+        .until(|m| m["type"] == "room" && m["phase"] == "over")
+        .await;
+    assert!(seen.iter().all(|m| m["type"] != "chat"), "{seen:?}");
+    assert!(!seen.iter().any(|m| m.to_string().contains("line 1")));
+    drop((ann, bob, watcher));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    server.kill9();
+    let server = Serve::start(&sqlite(&dir), &[]);
+    for (token, seat) in [(&ann_token, 0), (&bob_token, 1)] {
+        let mut page = server.page().await;
+        page.send(json!({"type": "open", "room": room, "token": token}))
+            .await;
+        let (seated, _) = page.until(|m| m["type"] == "seated").await;
+        assert_eq!(seated["seat"], seat);
+        assert_eq!(
+            chat_of(&mut page, 6).await,
+            expected,
+            "stored before it was shown"
+        );
+    }
+}
+
+#[tokio::test]
+async fn nobody_chats_with_an_engine_or_an_empty_seat() {
+    let dir = TempDir::new("serve-chat-alone");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut ann = server.page().await;
+    create(&mut ann, "Ann", setup("anyone", None, "white")).await;
+    ann.send(json!({"type": "say", "text": "anyone here?"}))
+        .await;
+    assert!(error(&mut ann).await.contains("between two people"));
+    let mut eve = server.page().await;
+    let mut engine_setup = setup("engine", None, "white");
+    engine_setup["skill"] = json!(1);
+    create(&mut eve, "Eve", engine_setup).await;
+    room_state(&mut eve, |s| s["seats"][1]["engine"] == true).await;
+    eve.send(json!({"type": "say", "text": "hello engine"}))
+        .await;
+    assert!(error(&mut eve).await.contains("between two people"));
+}
+
 #[tokio::test]
 async fn an_untimed_game_left_alone_leaves_memory_and_comes_back_when_opened() {
     let dir = TempDir::new("serve-sleep");
@@ -393,7 +500,7 @@ async fn a_reload_resumes_the_seat_and_no_other_token_moves() {
     thief
         .send(json!({"type": "move", "text": first_legal(&state)}))
         .await;
-    assert!(error(&mut thief).await.contains("watchers cannot play"));
+    assert!(error(&mut thief).await.contains("you hold no seat"));
     let mut impostor = server.page().await;
     impostor
         .send(json!({"type": "open", "room": room, "token": bob_token}))
@@ -559,6 +666,8 @@ async fn kill_nine_and_restart(database: &str) {
         if games.is_empty() {
             ann.send(json!({"type": "offer_draw"})).await;
             state = room_state(&mut bob, |s| s["draw_offer"] == "white").await;
+            ann.send(json!({"type": "say", "text": "a draw?"})).await;
+            chat_of(&mut bob, 1).await;
         }
         if games.len() == 1 {
             state = take_back_after_thinking(&mut ann, &mut bob, &state).await;
@@ -639,6 +748,10 @@ async fn kill_nine_and_restart(database: &str) {
             before["seq"]
         );
         assert_eq!(after["draw_offer"], before["draw_offer"], "the same offers");
+        if *room == games[0].0 {
+            let said = vec![(0, "a draw?".to_string())];
+            assert_eq!(chat_of(&mut page, 1).await, said, "the same chat");
+        }
         assert_eq!(
             after["clock_ms"][1 - to_move],
             before["clock_ms"][1 - to_move],

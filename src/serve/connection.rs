@@ -70,21 +70,32 @@ struct Shown {
     state: watch::Receiver<Published>,
     /// The number of the last state sent to the page.
     sent: u64,
+    /// The players' chat, for a page in a seat (never a watcher's).
+    chat: Option<watch::Receiver<Json>>,
 }
 
 impl Shown {
-    /// The newest state once it changes, as the page needs it: the change
-    /// after a move if the page has the state before, or else the whole;
-    /// never once the room has stopped.
+    /// The newest state once it changes, or the chat for a page in a
+    /// seat; never once the room has stopped.
     async fn changed(&mut self) -> Json {
-        if self.state.changed().await.is_err() {
-            return std::future::pending().await;
+        tokio::select! {
+            state = next_state(&mut self.state, &mut self.sent) => state,
+            Some(chat) = changed(self.chat.as_mut()) => chat,
         }
-        let published = self.state.borrow_and_update().clone();
-        let text = published.for_viewer(self.sent);
-        self.sent = published.seq;
-        text
     }
+}
+
+/// The newest state of `state` once it changes, as the page needs it:
+/// the change after a move if the page has the state before (`sent`),
+/// or else the whole; never once the room has stopped.
+async fn next_state(state: &mut watch::Receiver<Published>, sent: &mut u64) -> Json {
+    if state.changed().await.is_err() {
+        return std::future::pending().await;
+    }
+    let published = state.borrow_and_update().clone();
+    let text = published.for_viewer(*sent);
+    *sent = published.seq;
+    text
 }
 
 /// A page's connection.
@@ -174,8 +185,8 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let _ = tokio::time::timeout(wait, socket.send(Message::Close(Some(frame)))).await;
 }
 
-/// The next state of the room shown, or never if none is shown (or its
-/// room has stopped).
+/// The next state (or chat) of the room shown, or never if none is shown
+/// (or its room has stopped).
 async fn room_changed(shown: Option<&mut Shown>) -> Json {
     match shown {
         Some(shown) => shown.changed().await,
@@ -272,6 +283,7 @@ impl Connection {
             | ClientMessage::StudyAnalyse { .. }
             | ClientMessage::StudyStop {}) => return self.study(study),
             ClientMessage::Replay { game } => return self.replay(game).await,
+            ClientMessage::Say { text } => return self.say_in_chat(text).await,
             ClientMessage::Move { text } => Action::Move(text),
             ClientMessage::Resign {} => Action::Resign,
             ClientMessage::Abort {} => Action::Abort,
@@ -400,12 +412,18 @@ impl Connection {
         let mut state = handle.state.clone();
         let first = state.borrow_and_update().clone();
         self.outbox.push(first.whole);
+        let chat = seat.map(|_| {
+            let mut chat = handle.chat.clone();
+            self.outbox.push(chat.borrow_and_update().clone());
+            chat
+        });
         self.room = Some(Shown {
             id: id.to_owned(),
             handle,
             seat,
             state,
             sent: first.seq,
+            chat,
         });
         Ok(())
     }
@@ -443,7 +461,7 @@ impl Connection {
                 seat: Some(seat),
                 ..
             }) => Ok((handle, *seat)),
-            Some(_) => Err("watchers cannot play: you hold no seat in this room".into()),
+            Some(_) => Err("you hold no seat in this room: watchers only watch".into()),
             None => Err("open a room first".into()),
         }
     }
@@ -456,6 +474,14 @@ impl Connection {
                 action,
                 reply,
             })
+            .await?
+    }
+
+    /// Say `text` in the chat of the room where the page sits.
+    async fn say_in_chat(&mut self, text: String) -> Result<(), String> {
+        let (handle, seat) = self.seated_room()?;
+        handle
+            .ask(|reply| ToRoom::Say { seat, text, reply })
             .await?
     }
 

@@ -1,7 +1,8 @@
 //! The rooms of one server: creating them (within the limits), finding
 //! them by id, and bringing back the unfinished ones after a restart.
 
-use super::actor::{self, RoomHandle, Shared, ToRoom};
+use super::actor::{self, Kept, RoomHandle, Shared, ToRoom};
+use super::chat::Chat;
 use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
@@ -193,7 +194,7 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
         let id = founding.row.id.clone();
-        let handle = self.spawn(founding.room, None, None);
+        let handle = self.spawn(founding.room, Kept::default());
         if let Opponent::Engine(strength) = config.opponent {
             seat_engine(&handle, &engine_name(strength)).await?;
         }
@@ -230,15 +231,10 @@ impl Hub {
         Ok(())
     }
 
-    fn spawn(
-        &self,
-        room: Room,
-        climb: Option<Climb>,
-        analysis: Option<AnalysisView>,
-    ) -> RoomHandle {
+    fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {
         let id = room.id().to_owned();
         let rooms = Arc::clone(&self.rooms);
-        let handle = actor::spawn(room, self.shared.clone(), climb, analysis, move |id| {
+        let handle = actor::spawn(room, self.shared.clone(), kept, move |id| {
             rooms.remove(id);
         });
         self.rooms.insert(id, handle.clone());
@@ -294,7 +290,12 @@ impl Hub {
             let record = game.analysis.as_ref()?;
             Some(AnalysisView::stored(game.game_no, record))
         });
-        let handle = self.spawn(room, climb, analysis);
+        let kept = Kept {
+            climb,
+            analysis,
+            chat: Chat::new(loaded.chat.clone()),
+        };
+        let handle = self.spawn(room, kept);
         if let Some(name) = engine {
             seat_engine(&handle, &name).await?;
         }
@@ -431,7 +432,11 @@ impl Hub {
             record,
             best_before,
         };
-        let handle = self.spawn(founding.room, Some(climb), None);
+        let kept = Kept {
+            climb: Some(climb),
+            ..Kept::default()
+        };
+        let handle = self.spawn(founding.room, kept);
         seat_engine(&handle, RIVAL_SEAT).await?;
         Ok((id, token))
     }

@@ -24,11 +24,14 @@
 //!   [`hub`]: the rooms, their limits and the restart;
 //! - [`study`] and [`desk`]: the analysis board of a page, its game and
 //!   its engine analysis;
+//! - [`chat`]: what the two players of a room say to each other;
+//!   [`shown_text`]: the check of text people type for others to read;
 //! - [`connection`] and [`http`]: the WebSocket and the page.
 //!
 //! `bashni gui` is this same server for one person (see [`crate::gui`]).
 
 pub mod actor;
+pub mod chat;
 pub mod climb;
 pub mod config;
 pub mod connection;
@@ -41,6 +44,7 @@ pub mod ladder;
 pub mod listener;
 pub mod lobby;
 pub mod room;
+pub mod shown_text;
 pub mod store;
 pub mod study;
 pub mod token;

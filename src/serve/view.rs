@@ -6,6 +6,7 @@
 //! knowledge is needed in the page. After a move, a viewer that has the
 //! state before gets only what the move changed ([`RoomMove`]).
 
+use super::chat::ChatLine;
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::engines::PvLine;
@@ -85,6 +86,14 @@ pub enum ServerMessage<'a> {
     StudyRefused {
         /// What is wrong with it.
         message: &'a str,
+    },
+    /// What the two players of `room` said, oldest first: sent to them
+    /// alone, whole, whenever a line is added.
+    Chat {
+        /// The room's id (a page drops the chat of a room it left).
+        room: &'a str,
+        /// Every line.
+        lines: &'a [ChatLine],
     },
     /// Something you asked for was refused.
     Error {

@@ -85,6 +85,11 @@ pub enum ClientMessage {
     DeclineTakeback {},
     /// Ask for a rematch with colours swapped.
     Rematch {},
+    /// Say a line in the room's chat (the two players only).
+    Say {
+        /// The line.
+        text: String,
+    },
     /// Annotate the finished game for everyone in the room.
     Analyse {},
     /// Start a run up the ladder of rivals.

@@ -14,6 +14,7 @@ mod analysis;
 mod engine_seat;
 mod persist;
 
+use super::chat::Chat;
 use super::climb::Climb;
 use super::config::Opponent;
 use super::engines::EnginePool;
@@ -23,7 +24,8 @@ use super::store::writer::MoveWriter;
 use super::store::{Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
-    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
+    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, ServerMessage, TurnView,
+    phase_name,
 };
 use bashni_rules::Colour;
 use std::sync::Arc;
@@ -163,6 +165,15 @@ pub enum ToRoom {
         /// The game and ply it was asked for.
         at: (u32, usize),
     },
+    /// A seat says a line in the room's chat.
+    Say {
+        /// The seat (authenticated by the connection).
+        seat: u8,
+        /// What it says.
+        text: String,
+        /// Said (stored and sent to both players), or why not.
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     /// The analysis ended (internal).
     AnalysisDone {
         /// What came out.
@@ -177,6 +188,9 @@ pub struct RoomHandle {
     pub tx: mpsc::Sender<ToRoom>,
     /// The newest state.
     pub state: watch::Receiver<Published>,
+    /// The players' chat as it now stands (a `chat` message): for the
+    /// seated pages only.
+    pub chat: watch::Receiver<Json>,
 }
 
 impl RoomHandle {
@@ -237,6 +251,18 @@ pub struct Shared {
     pub idle_after: Duration,
 }
 
+/// What a room's task keeps beside the [`Room`], as a restart or a
+/// room brought back into memory finds it stored.
+#[derive(Default)]
+pub struct Kept {
+    /// The ladder run played in the room, if any.
+    pub climb: Option<Climb>,
+    /// Its game's analysis, if one was made.
+    pub analysis: Option<AnalysisView>,
+    /// What its players said.
+    pub chat: Chat,
+}
+
 struct Actor {
     room: Room,
     shared: Shared,
@@ -250,6 +276,9 @@ struct Actor {
     engine_status: Option<String>,
     engine_failures: u32,
     analysis: Option<AnalysisView>,
+    chat: Chat,
+    /// The chat as sent to the seated pages.
+    chat_out: watch::Sender<Json>,
     /// Analyses asked for and not yet answered.
     reviews_running: usize,
     closed: bool,
@@ -272,16 +301,19 @@ fn first_state_number() -> u64 {
         .saturating_mul(1000)
 }
 
-/// Start the task of `room` (with the ladder run played in it, if any,
-/// and its game's stored analysis); `on_exit` runs when it ends (idle,
-/// closed).
+/// Start the task of `room`, with what it `kept`; `on_exit` runs when it
+/// ends (idle, closed).
 pub fn spawn(
     room: Room,
     shared: Shared,
-    climb: Option<Climb>,
-    analysis: Option<AnalysisView>,
+    kept: Kept,
     on_exit: impl FnOnce(&str) + Send + 'static,
 ) -> RoomHandle {
+    let Kept {
+        climb,
+        analysis,
+        chat,
+    } = kept;
     let (tx, rx) = mpsc::channel(256);
     let first_seq = first_state_number();
     let (state, state_rx) = watch::channel(Published {
@@ -289,6 +321,7 @@ pub fn spawn(
         whole: Json::from_static("{}"),
         after_move: None,
     });
+    let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
     // A ladder room brought back with its game over (the server stopped
     // between the result and the next rival's game) goes on.
     let game_over = matches!(room.phase(), Phase::Over(_));
@@ -304,6 +337,8 @@ pub fn spawn(
         engine_status: None,
         engine_failures: 0,
         analysis,
+        chat,
+        chat_out,
         reviews_running: 0,
         closed: false,
         idle_since: None,
@@ -311,6 +346,7 @@ pub fn spawn(
         climb,
     };
     actor.publish();
+    actor.publish_chat();
     tokio::spawn(async move {
         actor.run(rx).await;
         actor.shared.lobby.remove(actor.room.id());
@@ -319,6 +355,7 @@ pub fn spawn(
     RoomHandle {
         tx,
         state: state_rx,
+        chat: chat_rx,
     }
 }
 
@@ -403,6 +440,9 @@ impl Actor {
                     self.engine_status = Some("thinking".into());
                     self.publish();
                 }
+            }
+            ToRoom::Say { seat, text, reply } => {
+                let _ = reply.send(self.say(seat, &text).await);
             }
             ToRoom::EngineAnswer { at, answer } => self.engine_answer(at, answer).await,
             ToRoom::AnalysisDone { analysis } => self.analysis_done(analysis).await,
@@ -648,6 +688,45 @@ impl Actor {
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
         }
         self.update_lobby();
+    }
+
+    /// `seat` says `text` in the chat: checked, stored, then sent to both
+    /// players. Only two people talk: not to an engine, nor to an empty
+    /// seat.
+    async fn say(&mut self, seat: u8, text: &str) -> Result<(), String> {
+        let people = [0, 1].map(|s| self.room.player(s).is_some_and(|p| !p.engine));
+        if people != [true, true] {
+            return Err("the chat is between two people: nobody reads it here".into());
+        }
+        let now = Instant::now();
+        let line = self.chat.line(seat, text, now, unix_ms_now())?;
+        let write = Write::ChatLine {
+            room_id: self.room.id().to_owned(),
+            line_no: u32::try_from(self.chat.lines().len() + 1).unwrap_or(u32::MAX),
+            line: line.clone(),
+        };
+        self.shared
+            .writer
+            .write(write)
+            .await
+            .map_err(|e| format!("not stored, not sent: {e}"))?;
+        self.chat.add(line, now);
+        self.publish_chat();
+        Ok(())
+    }
+
+    /// Send the chat as it now stands to the seated pages.
+    fn publish_chat(&mut self) {
+        let message = ServerMessage::Chat {
+            room: self.room.id(),
+            lines: self.chat.lines(),
+        };
+        match serde_json::to_string(&message) {
+            Ok(text) => {
+                self.chat_out.send_replace(Json::from(text));
+            }
+            Err(e) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
+        }
     }
 
     /// List the room in the lobby, or take it off: a link-only, ladder,

@@ -13,8 +13,9 @@
 mod outcome;
 mod player;
 
+use crate::serve::shown_text::MAX_MARKS_PER_CHAR;
 pub use outcome::{AbortCause, EndReason, Outcome};
-pub use player::{MAX_MARKS_PER_CHAR, MAX_NAME_CHARS, Player};
+pub use player::{MAX_NAME_CHARS, Player};
 
 use super::config::{Opponent, RoomConfig};
 use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus};
@@ -1858,6 +1859,7 @@ mod tests {
                 offers: None,
                 analysis: None,
             }),
+            chat: Vec::new(),
         }
     }
 

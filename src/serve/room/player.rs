@@ -2,6 +2,7 @@
 //! the seat's token, or the engine.
 
 use super::RoomError;
+use crate::serve::shown_text::shows_as_it_reads;
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
 
@@ -20,71 +21,6 @@ pub struct Player {
     pub engine: bool,
 }
 
-/// Characters a name may not hold beside the control characters: those
-/// that reorder the text around them (embeddings, overrides, isolates,
-/// marks), which can make a name read as another's or spill over the
-/// text after it; invisible ones (zero-width spaces and joiners, fillers,
-/// the byte-order mark, soft hyphens, variation selectors, tags), which
-/// can make two names that look the same differ, or a name of nothing;
-/// and any space but the plain one (line and paragraph separators).
-fn is_unfit_for_a_name(c: char) -> bool {
-    c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{2800}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E0FFF}'
-        )
-}
-
-/// Whether `c` is a combining mark (of the blocks Latin, Greek and
-/// Cyrillic names use): it draws on the character before it.
-fn is_combining(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0300}'..='\u{036F}'
-            | '\u{0483}'..='\u{0489}'
-            | '\u{1AB0}'..='\u{1AFF}'
-            | '\u{1DC0}'..='\u{1DFF}'
-            | '\u{20D0}'..='\u{20FF}'
-            | '\u{FE20}'..='\u{FE2F}'
-    )
-}
-
-/// The most combining marks one character may carry (Vietnamese stacks
-/// two); more pile up over the text around the name.
-pub const MAX_MARKS_PER_CHAR: usize = 2;
-
-/// Whether the marks of `name` sit on characters, at most
-/// [`MAX_MARKS_PER_CHAR`] on each: a name of marks alone shows nothing.
-fn marks_fit(name: &str) -> bool {
-    let mut run = 0;
-    for (i, c) in name.chars().enumerate() {
-        run = if is_combining(c) { run + 1 } else { 0 };
-        if (i == 0 && run > 0) || run > MAX_MARKS_PER_CHAR {
-            return false;
-        }
-    }
-    true
-}
-
 /// Whether `name` reads as an engine seat's ("bashni (Skill 5)"), spaces
 /// aside (a page shows two as one).
 fn poses_as_the_engine(name: &str) -> bool {
@@ -101,8 +37,7 @@ impl Player {
         let name = name.trim();
         if name.is_empty()
             || name.chars().count() > MAX_NAME_CHARS
-            || name.chars().any(is_unfit_for_a_name)
-            || !marks_fit(name)
+            || !shows_as_it_reads(name)
             || poses_as_the_engine(name)
         {
             return Err(RoomError::BadName);

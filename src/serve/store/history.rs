@@ -1,5 +1,5 @@
-//! Reading rooms back: every unfinished room for a restart, one room on
-//! demand (a finished game's page, after its room has left memory or the
+//! Reading rooms back: every unfinished room for a restart (with its
+//! chat), one room on demand (a finished game's page, after its room has left memory or the
 //! server has restarted), every game of a room (a ladder run's replay and
 //! its PDN), and the offers pending in a game.
 
@@ -8,6 +8,7 @@ use super::{
     Store, StoreError, config_from_row, join_clock, move_from_row, result_from_row, seat_from_row,
     to_seat, to_u32,
 };
+use crate::serve::chat::ChatLine;
 use crate::serve::config::RoomConfig;
 use bashni_rules::Colour;
 use sqlx::Row;
@@ -112,6 +113,7 @@ impl Store {
             opening: row.opening,
             seats: self.seats_of(id).await?,
             game: self.games_of(id, Games::Latest).await?.pop(),
+            chat: self.chat_of(id).await?,
         }))
     }
 
@@ -177,6 +179,25 @@ impl Store {
                 created_at_ms: row.try_get("created_at")?,
                 opening: opening_from_row(&row)?,
             }))
+        })
+    }
+
+    /// What the room's players said, oldest first.
+    async fn chat_of(&self, room_id: &str) -> Result<Vec<ChatLine>, StoreError> {
+        on_readers!(self, p => {
+            sqlx::query("SELECT * FROM chat_lines WHERE room_id = $1 ORDER BY line_no")
+                .bind(room_id)
+                .fetch_all(p)
+                .await?
+                .iter()
+                .map(|row| -> Result<ChatLine, StoreError> {
+                    Ok(ChatLine {
+                        seat: to_seat(row.try_get("seat")?)?,
+                        text: row.try_get("text")?,
+                        sent_at_ms: row.try_get("sent_at")?,
+                    })
+                })
+                .collect()
         })
     }
 

@@ -24,6 +24,7 @@
 
 pub mod writer;
 
+use super::chat::ChatLine;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::token::TokenHash;
 use bashni_host::clock::TimeControl;
@@ -82,6 +83,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "game analysis",
         include_str!("../../../migrations/0007_game_analysis.sql"),
     ),
+    (8, "chat", include_str!("../../../migrations/0008_chat.sql")),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -183,6 +185,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// A row being inserted, to tell what the database's refusal of it means.
 enum NewRow<'a> {
     Seat { room_id: &'a str },
+    ChatLine { room_id: &'a str },
     Game { room_id: &'a str },
     Move(&'a MoveRecord),
     Result { room_id: &'a str, game_no: u32 },
@@ -211,7 +214,9 @@ impl NewRow<'_> {
     /// What the row refers to, in words.
     fn refers_to(&self) -> String {
         match self {
-            NewRow::Seat { room_id } | NewRow::Game { room_id } => format!("room {room_id}"),
+            NewRow::Seat { room_id } | NewRow::Game { room_id } | NewRow::ChatLine { room_id } => {
+                format!("room {room_id}")
+            }
             NewRow::Move(mv) => format!("game {} in room {}", mv.game_no, mv.room_id),
             NewRow::Result { room_id, game_no } => format!("game {game_no} in room {room_id}"),
         }
@@ -459,6 +464,8 @@ pub struct LoadedRoom {
     pub seats: Vec<SeatRecord>,
     /// Its latest game, if one has started.
     pub game: Option<GameRecord>,
+    /// What its players said, oldest first.
+    pub chat: Vec<ChatLine>,
 }
 
 /// A line of the lobby: a public room waiting for an opponent.

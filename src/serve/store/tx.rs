@@ -14,6 +14,7 @@ use super::{
     ResultRecord, RoomStatus, RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game,
     split_clock, to_i64, unix_ms_now,
 };
+use crate::serve::chat::ChatLine;
 use crate::serve::token::TokenHash;
 use bashni_rules::Colour;
 use sqlx::{Postgres, QueryBuilder, Sqlite, Transaction};
@@ -113,6 +114,15 @@ pub enum Write {
     CloseRoom {
         /// The room.
         room_id: String,
+    },
+    /// A line of a room's chat, its `line_no`th (1 for the first).
+    ChatLine {
+        /// The room.
+        room_id: String,
+        /// Its place in the room's chat.
+        line_no: u32,
+        /// What was said.
+        line: ChatLine,
     },
     /// A ladder run's standing after a game.
     Run {
@@ -239,6 +249,11 @@ impl Tx {
                     .await
             }
             Write::CloseRoom { room_id } => self.close_room(room_id).await,
+            Write::ChatLine {
+                room_id,
+                line_no,
+                line,
+            } => self.save_chat_line(room_id, *line_no, line).await,
             Write::Run { run, now_ms } => self.update_run(run, *now_ms).await,
         }
     }
@@ -558,6 +573,29 @@ impl Tx {
             .rows_affected()
         });
         game_updated(updated, room_id, game_no)
+    }
+
+    async fn save_chat_line(
+        &mut self,
+        room_id: &str,
+        line_no: u32,
+        line: &ChatLine,
+    ) -> Result<(), StoreError> {
+        on_tx!(self, t => {
+            let inserted = sqlx::query(
+                "INSERT INTO chat_lines (room_id, line_no, seat, text, sent_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(room_id)
+            .bind(i64::from(line_no))
+            .bind(i64::from(line.seat))
+            .bind(&line.text)
+            .bind(line.sent_at_ms)
+            .execute(&mut **t)
+            .await;
+            inserted.map_err(|e| NewRow::ChatLine { room_id }.refused(e))?;
+            Ok(())
+        })
     }
 
     async fn close_room(&mut self, room_id: &str) -> Result<(), StoreError> {
