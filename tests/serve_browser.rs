@@ -465,6 +465,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let mut offered = false;
         let mut stepped_back = false;
         let mut took_back = false;
+        let mut chatted = false;
         while plies < MAX_PLIES {
             let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
             if over == json!(true) {
@@ -506,6 +507,11 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 }
                 if plies == 3 {
                     watcher_flips_the_board(cat).await;
+                }
+                // Once: the takeback brings ply 3 round again.
+                if plies == 3 && !chatted {
+                    players_chat_and_the_watcher_sees_none(ann, bob, cat).await;
+                    chatted = true;
                 }
                 // A takeback is offered only where it would not undo a
                 // first move: White, to move, after 2 plies no, after 4 yes.
@@ -739,6 +745,37 @@ async fn watcher_flips_the_board(client: &Client) {
     assert_eq!(strings(client, bottom).await, ["black", "Bob"]);
     click(client, "#flip").await;
     assert_eq!(strings(client, bottom).await, ["white", "Ann"]);
+}
+
+/// Ann says a line in the chat with Enter: Bob reads it under her name,
+/// its markup as text; Cat, watching, has no chat at all. Bob hides the
+/// chat and shows it again.
+async fn players_chat_and_the_watcher_sees_none(ann: &Client, bob: &Client, cat: &Client) {
+    type_into(ann, "chat-input", "good luck <i>Bob</i>\u{e007}").await;
+    let line = "const l = document.querySelector('#chat-lines li'); return !!l && l.textContent === 'Ann good luck <i>Bob</i>' && !l.querySelector('i')";
+    wait_for(bob, line, "Bob reads Ann's line").await;
+    wait_for(ann, line, "Ann sees her own line").await;
+    let field = "return document.getElementById('chat-input').value";
+    assert_eq!(
+        ann.execute(field, vec![]).await.expect("script"),
+        json!(""),
+        "the field is emptied"
+    );
+    let watcher = "return [document.getElementById('chat').hidden, document.querySelectorAll('#chat-lines li').length]";
+    assert_eq!(
+        cat.execute(watcher, vec![]).await.expect("script"),
+        json!([true, 0])
+    );
+    click(bob, "#chat-toggle").await;
+    let hidden = "return document.getElementById('chat-lines').hidden && document.getElementById('chat-toggle').textContent === 'Show chat'";
+    wait_for(bob, hidden, "Bob's chat hidden").await;
+    click(bob, "#chat-toggle").await;
+    wait_for(
+        bob,
+        "return !document.getElementById('chat-lines').hidden",
+        "Bob's chat shown again",
+    )
+    .await;
 }
 
 /// After a move was made while this page stepped back (to the ply before

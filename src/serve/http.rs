@@ -42,6 +42,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/lobby.js"),
     ),
     ("room.js", "text/javascript", include_str!("assets/room.js")),
+    ("chat.js", "text/javascript", include_str!("assets/chat.js")),
     (
         "replay.js",
         "text/javascript",

@@ -162,6 +162,9 @@ function receive(message) {
     case "room_move":
       if (message.id === app.roomId) room.applyMove(message);
       break;
+    case "chat":
+      room.chat.receive(message);
+      break;
     case "replay":
       if (message.room === app.roomId) room.replay.receive(message);
       break;

@@ -13,6 +13,7 @@ import { boardSize, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 import { noteRun } from "./runs.js";
 import { plyLabel } from "./numbering.js";
+import { Chat } from "./chat.js";
 
 // A running clock with less than this left is shown as low.
 const LOW_TIME_MS = 10_000;
@@ -58,6 +59,7 @@ export class Room {
       this.draw();
     });
     this.replay = new Replay(app.send, () => this.replayMoved());
+    this.chat = new Chat(app.send);
     this.replayControls();
     setInterval(() => this.tickClocks(), 100);
   }
@@ -226,6 +228,7 @@ export class Room {
     this.replayBar();
     this.graph();
     $("watchers").textContent = `${s.watchers} watching`;
+    this.chat.room(s, this.mySeat());
     $("pdn-link").href = `/pdn/${s.id}`;
     this.tickClocks();
   }
