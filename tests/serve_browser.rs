@@ -452,6 +452,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         screenshot(bob, &screenshot_path("serve-lobby.png")).await;
         click(bob, &format!("{row} button.join")).await;
         wait_for(bob, &format!("return location.pathname === '{path}'"), "Bob in the room").await;
+        click(bob, "#sound").await;
 
         // Cat, whose name is markup, opens the room by its link and watches.
         open_page(cat, server, &path, "<b>Cat</b>").await;
@@ -502,6 +503,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 for client in [ann, bob, cat] {
                     moves_reach(client, plies).await;
                 }
+                sounded_the_last_move(cat).await;
                 if plies == 7 {
                     key_end_is_the_live_game(cat, plies).await;
                 }
@@ -534,6 +536,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         for client in [ann, bob, cat] {
             wait_for(client, "return document.getElementById('status').textContent.startsWith('Game over')", "the result").await;
         }
+        let silent = "return [document.getElementById('sound').textContent, document.body.dataset.sound ?? null]";
+        assert_eq!(bob.execute(silent, vec![]).await.expect("script"), json!(["Sound: off", null]), "Bob's sounds stayed off, a reload too");
+        click(bob, "#sound").await;
         let seen = move_list(cat).await;
         assert_eq!(seen.len(), plies, "Cat saw every move");
         assert_eq!(seen, move_list(ann).await);
@@ -745,6 +750,15 @@ async fn watcher_flips_the_board(client: &Client) {
     assert_eq!(strings(client, bottom).await, ["black", "Bob"]);
     click(client, "#flip").await;
     assert_eq!(strings(client, bottom).await, ["white", "Ann"]);
+}
+
+/// The page sounded the last move of its list: the game's end, a
+/// capture or a plain move.
+async fn sounded_the_last_move(client: &Client) {
+    let script = "const last = [...document.querySelectorAll('#moves .move')].at(-1).textContent; \
+        const want = document.body.dataset.phase === 'over' ? 'end' : last.includes('x') ? 'capture' : 'move'; \
+        return document.body.dataset.sound === want";
+    wait_for(client, script, "the sound of the last move").await;
 }
 
 /// Ann says a line in the chat with Enter: Bob reads it under her name,

@@ -44,6 +44,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("room.js", "text/javascript", include_str!("assets/room.js")),
     ("chat.js", "text/javascript", include_str!("assets/chat.js")),
     (
+        "sound.js",
+        "text/javascript",
+        include_str!("assets/sound.js"),
+    ),
+    (
         "replay.js",
         "text/javascript",
         include_str!("assets/replay.js"),

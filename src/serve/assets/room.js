@@ -14,6 +14,7 @@ import { Replay, fillMoveList, listenForStepKeys } from "./replay.js";
 import { noteRun } from "./runs.js";
 import { plyLabel } from "./numbering.js";
 import { Chat } from "./chat.js";
+import { Sounds, soundFor } from "./sound.js";
 
 // A running clock with less than this left is shown as low.
 const LOW_TIME_MS = 10_000;
@@ -60,6 +61,7 @@ export class Room {
     });
     this.replay = new Replay(app.send, () => this.replayMoved());
     this.chat = new Chat(app.send);
+    this.sounds = new Sounds($("sound"));
     this.replayControls();
     setInterval(() => this.tickClocks(), 100);
   }
@@ -165,6 +167,7 @@ export class Room {
       this.flipped = false;
     }
     if (this.state && this.state.id === state.id) this.tellAnswers(this.state, state);
+    this.sounds.play(soundFor(this.state, state));
     this.state = state;
     this.receivedAt = performance.now();
     this.followLiveReplay();
