@@ -775,6 +775,16 @@ async fn players_chat_and_the_watcher_sees_none(ann: &Client, bob: &Client, cat:
         json!(""),
         "the field is emptied"
     );
+    let errors = "return document.getElementById('errors').textContent";
+    let no_error = ann.execute(errors, vec![]).await.expect("script");
+    assert_eq!(no_error, json!(""), "one line sent, and taken");
+    // A line the server refuses stays in the field, to be mended.
+    type_into(ann, "chat-input", "good luck <i>Bob</i>\u{e007}").await;
+    let refused =
+        "return document.getElementById('errors').textContent.includes('you said that just now')";
+    wait_for(ann, refused, "the repeat refused").await;
+    let kept = ann.execute(field, vec![]).await.expect("script");
+    assert_eq!(kept, json!("good luck <i>Bob</i>"), "the refused line kept");
     let watcher = "return [document.getElementById('chat').hidden, document.querySelectorAll('#chat-lines li').length]";
     assert_eq!(
         cat.execute(watcher, vec![]).await.expect("script"),

@@ -337,9 +337,6 @@ async fn a_slow_analysis_is_kept_when_its_room_is_left_or_rematched() {
     assert_eq!(back["analysis"]["status"], "done", "{back}");
 }
 
-/// A game without a clock that both players left leaves memory after
-/// `--idle-seconds` (and the lobby's list of games being played), and
-/// comes back as it was when a player opens it again.
 /// The texts of a `chat` message's lines, with the seat that said each.
 fn chat_lines(chat: &Value) -> Vec<(u64, String)> {
     chat["lines"]
@@ -403,14 +400,34 @@ async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
         "a flood is held back"
     );
     assert_eq!(chat_of(&mut ann, 6).await, expected);
-    // The watcher saw the room all along and never a line of the chat.
-    ann.send(json!({"type": "resign"})).await;
-    let (_, seen) = watcher
-        .until(|m| m["type"] == "room" && m["phase"] == "over")
+    // Ann goes on from another page; the first opens the room without
+    // her token, and watches from then on.
+    let mut phone = server.page().await;
+    phone
+        .send(json!({"type": "open", "room": room, "token": ann_token}))
         .await;
-    assert!(seen.iter().all(|m| m["type"] != "chat"), "{seen:?}");
-    assert!(!seen.iter().any(|m| m.to_string().contains("line 1")));
-    drop((ann, bob, watcher));
+    assert_eq!(
+        chat_of(&mut phone, 6).await,
+        expected,
+        "a seat's page gets the chat"
+    );
+    ann.send(json!({"type": "open", "room": room})).await;
+    room_state(&mut ann, |s| s["id"] == room.as_str()).await;
+    phone
+        .send(json!({"type": "say", "text": "from my phone"}))
+        .await;
+    expected.push((0, "from my phone".into()));
+    assert_eq!(chat_of(&mut bob, 7).await, expected);
+    // Neither watcher got a line of the chat from then to the end.
+    phone.send(json!({"type": "resign"})).await;
+    for page in [&mut watcher, &mut ann] {
+        let (_, seen) = page
+            .until(|m| m["type"] == "room" && m["phase"] == "over")
+            .await;
+        assert!(seen.iter().all(|m| m["type"] != "chat"), "{seen:?}");
+        assert!(!seen.iter().any(|m| m.to_string().contains("from my phone")));
+    }
+    drop((ann, bob, watcher, phone));
     tokio::time::sleep(Duration::from_millis(500)).await;
     server.kill9();
     let server = Serve::start(&sqlite(&dir), &[]);
@@ -421,7 +438,7 @@ async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
         let (seated, _) = page.until(|m| m["type"] == "seated").await;
         assert_eq!(seated["seat"], seat);
         assert_eq!(
-            chat_of(&mut page, 6).await,
+            chat_of(&mut page, 7).await,
             expected,
             "stored before it was shown"
         );
@@ -436,7 +453,7 @@ async fn nobody_chats_with_an_engine_or_an_empty_seat() {
     create(&mut ann, "Ann", setup("anyone", None, "white")).await;
     ann.send(json!({"type": "say", "text": "anyone here?"}))
         .await;
-    assert!(error(&mut ann).await.contains("between two people"));
+    assert!(error(&mut ann).await.contains("has not sat down yet"));
     let mut eve = server.page().await;
     let mut engine_setup = setup("engine", None, "white");
     engine_setup["skill"] = json!(1);
@@ -444,9 +461,12 @@ async fn nobody_chats_with_an_engine_or_an_empty_seat() {
     room_state(&mut eve, |s| s["seats"][1]["engine"] == true).await;
     eve.send(json!({"type": "say", "text": "hello engine"}))
         .await;
-    assert!(error(&mut eve).await.contains("between two people"));
+    assert!(error(&mut eve).await.contains("no chat with the engine"));
 }
 
+/// A game without a clock that both players left leaves memory after
+/// `--idle-seconds` (and the lobby's list of games being played), and
+/// comes back as it was when a player opens it again.
 #[tokio::test]
 async fn an_untimed_game_left_alone_leaves_memory_and_comes_back_when_opened() {
     let dir = TempDir::new("serve-sleep");

@@ -6,7 +6,7 @@
 //! chat on lichess): watchers are never sent it, so nobody kibitzes to a
 //! player, and what players say stays between them.
 
-use super::shown_text::shows_as_it_reads;
+use super::shown_text::fits_a_chat_line;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -71,7 +71,7 @@ impl Chat {
         if text.is_empty() || text.chars().count() > MAX_LINE_CHARS {
             return Err(format!("a chat line has 1 to {MAX_LINE_CHARS} characters"));
         }
-        if !shows_as_it_reads(text) {
+        if !fits_a_chat_line(text) {
             return Err(
                 "a chat line is one line of plain text: no control, invisible or text-direction characters"
                     .into(),
@@ -108,6 +108,11 @@ impl Chat {
             text: text.to_owned(),
             sent_at_ms: now_ms,
         })
+    }
+
+    /// The number the next line is stored under: 1 for the first.
+    pub fn next_line_no(&self) -> u32 {
+        u32::try_from(self.lines.len() + 1).unwrap_or(u32::MAX)
     }
 
     /// Keep `line`, said at `now` (once stored).

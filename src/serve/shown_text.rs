@@ -5,10 +5,11 @@
 /// Characters a name or a chat line may not hold beside the control
 /// characters: those that reorder the text around them (embeddings,
 /// overrides, isolates, marks), which can make a text read as another's
-/// or spill over the text after it; invisible ones (zero-width spaces and joiners, fillers,
-/// the byte-order mark, soft hyphens, variation selectors, tags), which
-/// can make two names that look the same differ, or a text of nothing;
-/// and any space but the plain one (line and paragraph separators).
+/// or spill over the text after it; invisible ones (zero-width spaces
+/// and joiners, fillers, the byte-order mark, soft hyphens, variation
+/// selectors, tags), which can make two names that look the same
+/// differ, or a text of nothing; and any space but the plain one (line
+/// and paragraph separators).
 fn is_unfit(c: char) -> bool {
     c.is_control()
         || (c.is_whitespace() && c != ' ')
@@ -67,9 +68,54 @@ fn marks_fit(text: &str) -> bool {
     true
 }
 
+/// What emoji are built with: the zero-width joiner between the emoji of
+/// a sequence (a family, a rainbow flag) and the selectors of emoji or
+/// text presentation (phone keyboards add them to a heart). Invisible,
+/// they are refused in names, where they would tell two lookalike names
+/// apart, but not in chat, where they mislead nobody.
+fn builds_emoji(c: char) -> bool {
+    matches!(c, '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
+}
+
+/// Whether `text` shows as it reads as a chat line: as
+/// [`shows_as_it_reads`], but with emoji sequences whole, and something
+/// else than their joiners in it.
+pub fn fits_a_chat_line(text: &str) -> bool {
+    !text.chars().any(|c| is_unfit(c) && !builds_emoji(c))
+        && marks_fit(text)
+        && text.chars().any(|c| !builds_emoji(c))
+}
+
 /// Whether `text` shows as it reads: no control, invisible or
 /// text-direction character, no space but the plain one, and at most
 /// [`MAX_MARKS_PER_CHAR`] accents on a character, none alone.
 pub fn shows_as_it_reads(text: &str) -> bool {
     !text.chars().any(is_unfit) && marks_fit(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emoji_sequences_are_chat_but_not_names() {
+        for emoji in [
+            "❤\u{FE0F}",
+            "🤷\u{200D}♂\u{FE0F}",
+            "👨\u{200D}👩\u{200D}👧",
+            "1\u{FE0F}\u{20E3}",
+        ] {
+            assert!(fits_a_chat_line(emoji), "{emoji:?}");
+            assert!(!shows_as_it_reads(emoji), "{emoji:?} as a name");
+        }
+        for unfit in [
+            "\u{200D}",
+            "\u{FE0F}\u{200D}",
+            "a\u{200B}b",
+            "a\u{202E}b",
+            "a\tb",
+        ] {
+            assert!(!fits_a_chat_line(unfit), "{unfit:?}");
+        }
+    }
 }

@@ -694,15 +694,16 @@ impl Actor {
     /// players. Only two people talk: not to an engine, nor to an empty
     /// seat.
     async fn say(&mut self, seat: u8, text: &str) -> Result<(), String> {
-        let people = [0, 1].map(|s| self.room.player(s).is_some_and(|p| !p.engine));
-        if people != [true, true] {
-            return Err("the chat is between two people: nobody reads it here".into());
+        match self.room.player(1 - seat.min(1)) {
+            None => return Err("your opponent has not sat down yet: nobody reads the chat".into()),
+            Some(p) if p.engine => return Err("there is no chat with the engine".into()),
+            Some(_) => {}
         }
         let now = Instant::now();
         let line = self.chat.line(seat, text, now, unix_ms_now())?;
         let write = Write::ChatLine {
             room_id: self.room.id().to_owned(),
-            line_no: u32::try_from(self.chat.lines().len() + 1).unwrap_or(u32::MAX),
+            line_no: self.chat.next_line_no(),
             line: line.clone(),
         };
         self.shared

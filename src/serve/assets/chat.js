@@ -16,13 +16,16 @@ export class Chat {
     this.lines = [];
     this.seats = [null, null];
     this.mySeat = null;
+    // The line sent and not yet back: the field keeps it until then, so
+    // a line the server refuses (too fast, too long) is not lost.
+    this.pending = null;
     this.hidden = localStorage.getItem(HIDDEN_KEY) === "yes";
     $("chat-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("chat-input").value.trim();
       if (!text) return;
+      this.pending = text;
       this.send({ type: "say", text });
-      $("chat-input").value = "";
     });
     $("chat-toggle").addEventListener("click", () => {
       this.hidden = !this.hidden;
@@ -31,27 +34,51 @@ export class Chat {
     });
   }
 
-  // The room shown: its id, seats and the viewer's seat (null for a
+  // The room shown: its state, and the viewer's seat there (null for a
   // watcher). Another room starts with no lines until its chat comes.
   room(state, mySeat) {
-    if (state.id !== this.roomId) this.lines = [];
-    this.roomId = state.id;
+    if (state.id !== this.roomId) {
+      this.roomId = state.id;
+      this.lines = [];
+      this.pending = null;
+      fill($("chat-lines"));
+    }
     this.seats = state.seats;
     this.mySeat = mySeat;
     this.draw();
   }
 
-  // The server's `chat` message: every line of the room's chat.
+  // No room is shown (the page went elsewhere): nothing of its chat stays.
+  forget() {
+    this.roomId = null;
+    this.mySeat = null;
+    this.lines = [];
+    fill($("chat-lines"));
+    this.draw();
+  }
+
+  // The server's `chat` message: every line of the room's chat. Only the
+  // lines not shown yet are added, so a screen reader reads those alone.
   receive(message) {
     if (message.room !== this.roomId) return;
+    const list = $("chat-lines");
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    const grown = message.lines.length >= this.lines.length;
+    const fresh = grown ? message.lines.slice(this.lines.length) : message.lines;
+    if (!grown) fill(list);
+    list.append(...fresh.map((line) => this.lineItem(line)));
     this.lines = message.lines;
-    this.draw();
+    if (atBottom) list.scrollTop = list.scrollHeight;
+    if (fresh.some((line) => line.seat === this.mySeat && line.text === this.pending)) {
+      if ($("chat-input").value.trim() === this.pending) $("chat-input").value = "";
+      this.pending = null;
+    }
   }
 
   // A chat to show: the viewer sits, and both seats hold people.
   open() {
     const people = this.seats.every((seat) => seat && !seat.engine);
-    return this.mySeat !== null && people;
+    return this.roomId !== null && this.mySeat !== null && people;
   }
 
   draw() {
@@ -59,11 +86,6 @@ export class Chat {
     $("chat-lines").hidden = this.hidden;
     $("chat-form").hidden = this.hidden;
     $("chat-toggle").textContent = this.hidden ? "Show chat" : "Hide chat";
-    if (this.hidden) return;
-    const list = $("chat-lines");
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
-    fill(list, this.lines.map((line) => this.lineItem(line)));
-    if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
   lineItem(line) {

@@ -97,7 +97,11 @@ const editor = new Editor(app);
 // Show what the address says: a room, or the lobby.
 function route() {
   const match = location.pathname.match(ROOM_PATH);
-  app.roomId = match ? match[1] : null;
+  const roomId = match ? match[1] : null;
+  // The chat of a room left is not shown under another's address, even
+  // while that room's state is on its way (or refused).
+  if (roomId !== app.roomId) room.chat.forget();
+  app.roomId = roomId;
   const view = app.roomId ? "room" : VIEW_PATHS[location.pathname] || "lobby";
   document.body.dataset.view = view;
   // The room's page names the tab after the game as it is drawn.
@@ -163,7 +167,7 @@ function receive(message) {
       if (message.id === app.roomId) room.applyMove(message);
       break;
     case "chat":
-      room.chat.receive(message);
+      if (message.room === app.roomId) room.chat.receive(message);
       break;
     case "replay":
       if (message.room === app.roomId) room.replay.receive(message);

@@ -29,7 +29,7 @@ function plyText(startFen, ply, text, total) {
 }
 
 export class Room {
-  // app: {send(message), name(), welcome, device, seat(roomId), reopen(), leaveTo(path), study(line)}
+  // app: {send(message), name(), welcome, device, roomId, seat(roomId), reopen(), leaveTo(path), study(line)}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -231,7 +231,8 @@ export class Room {
     this.replayBar();
     this.graph();
     $("watchers").textContent = `${s.watchers} watching`;
-    this.chat.room(s, this.mySeat());
+    // A room still drawn while the page asks for another is no chat's.
+    if (s.id === this.app.roomId) this.chat.room(s, this.mySeat());
     $("pdn-link").href = `/pdn/${s.id}`;
     this.tickClocks();
   }

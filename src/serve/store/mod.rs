@@ -1,8 +1,8 @@
-//! The storage of `bashni serve`: rooms, seats, games, moves and results,
-//! in SQLite (the default: one file, nothing to run) or PostgreSQL
-//! (`postgres://...`: several servers on one database), from one schema
-//! and one set of versioned migrations (`migrations/` at the root of the
-//! repository, embedded in the binary).
+//! The storage of `bashni serve`: rooms, seats, games, moves, results and
+//! the players' chat, in SQLite (the default: one file, nothing to run) or
+//! PostgreSQL (`postgres://...`: several servers on one database), from
+//! one schema and one set of versioned migrations (`migrations/` at the
+//! root of the repository, embedded in the binary).
 //!
 //! Why a small enum over the two pools rather than sqlx's `Any` driver:
 //! each database gets its own connect options (SQLite's WAL journal, full

@@ -1,7 +1,7 @@
 //! A write transaction and the writes of a room that run in one: a seat
 //! taken or given a new token, a game's start and end, a takeback, a
 //! turn's start moved by a restart, the offers, a game's analysis, a room
-//! closed, a ladder run's standing, and moves.
+//! closed, a line of its chat, a ladder run's standing, and moves.
 //!
 //! The writer ([`super::writer`]) runs every write waiting for it and
 //! every move in one transaction: one commit (one fsync) for all. When
