@@ -394,7 +394,7 @@ async fn replay_steps_through(client: &Client, moves: &[String]) {
 
 /// Run `body` with three browsers on one server; they are closed even
 /// when a check fails. Fails under CI without Chromium.
-async fn with_three_browsers(body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
+async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
@@ -402,7 +402,7 @@ async fn with_three_browsers(body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
     let dir = TempDir::new("serve-browser");
     let server = Serve::start(
         &format!("sqlite:{}", dir.path().join("serve.db").display()),
-        &[],
+        args,
     );
     let driver = Driver::start(&chromedriver);
     let ann = browser(&driver, &chromium).await;
@@ -421,7 +421,7 @@ async fn with_three_browsers(body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
 
 #[tokio::test]
 async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
-    with_three_browsers(async |server, [ann, bob, cat]| {
+    with_three_browsers(&[], async |server, [ann, bob, cat]| {
         // Ann creates a public room, White, without a clock.
         open_page(ann, server, "/", "Ann").await;
         select(ann, "opponent", "anyone").await;
@@ -707,6 +707,44 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         assert_eq!(text_of(cat, "#room-title").await, title);
         let engine = text_of(cat, "#player-top .name").await;
         assert_eq!(engine, format!("bashni (Elo {})", elo.as_str().expect("text")));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_player_whose_opponent_left_calls_the_game_a_draw() {
+    with_three_browsers(&["--claim-after-seconds", "3"], async |server, [ann, bob, _]| {
+        open_page(ann, server, "/", "Ann").await;
+        select(ann, "opponent", "link").await;
+        select(ann, "colour", "white").await;
+        select(ann, "clock", "").await;
+        click(ann, "#create-button").await;
+        let path = wait_for(ann, "return location.pathname.startsWith('/room/') && location.pathname", "the room").await;
+        open_page(bob, server, path.as_str().expect("a path"), "Bob").await;
+        click(bob, "#take-seat").await;
+        let mut seed = 3u64;
+        let mut plies = 0;
+        while plies < 2 {
+            if click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await {
+                plies += 1;
+                moves_reach(ann, plies).await;
+            }
+        }
+        let claim_shown = "return !document.getElementById('claim-draw').hidden";
+        assert_eq!(ann.execute(claim_shown, vec![]).await.expect("script"), json!(false));
+        // Bob goes to the lobby: Ann is told, and counted down to the claim.
+        click(bob, "#nav-lobby").await;
+        let told = "return document.getElementById('opponent-gone-text').textContent.startsWith('Bob left the game. If they are not back in')";
+        wait_for(ann, told, "Ann told Bob left").await;
+        wait_for(ann, claim_shown, "the claim offered once the wait is over").await;
+        click(ann, "#claim-draw").await;
+        let over = "return document.getElementById('status').textContent";
+        wait_for(ann, "return document.body.dataset.phase === 'over'", "the game over").await;
+        assert_eq!(
+            ann.execute(over, vec![]).await.expect("script"),
+            json!("Game over: Draw, 1-1 (Black left; White called it a draw)")
+        );
+        assert_eq!(ann.execute("return document.getElementById('opponent-gone').hidden", vec![]).await.expect("script"), json!(true));
     })
     .await;
 }

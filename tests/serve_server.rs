@@ -147,7 +147,7 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     for colour in [0, 1] {
         assert_eq!(
             state["may"][colour],
-            json!({"abort": true, "resign": true, "offer_draw": false, "takeback": false, "rematch": false}),
+            json!({"abort": true, "resign": true, "offer_draw": false, "takeback": false, "rematch": false, "claim": false}),
             "until both have moved: abort, no draw"
         );
     }
@@ -443,6 +443,37 @@ async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
             "stored before it was shown"
         );
     }
+}
+
+#[tokio::test]
+async fn a_game_the_opponent_left_may_be_claimed_once_they_stay_away() {
+    let dir = TempDir::new("serve-claim");
+    let server = Serve::start(&sqlite(&dir), &["--claim-after-seconds", "2"]);
+    let (mut ann, mut bob, room, [_, bob_token], state) = two_players(&server, None).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    assert_eq!(state["claim_in_ms"], json!([null, null]), "both here");
+    drop(bob);
+    let gone = room_state(&mut ann, |s| s["claim_in_ms"][0].is_u64()).await;
+    assert_eq!(gone["may"][0]["claim"], false, "not yet: {gone}");
+    assert!(gone["claim_in_ms"][0].as_u64() > Some(0));
+    ann.send(json!({"type": "claim_win"})).await;
+    assert!(error(&mut ann).await.contains("may still come back"));
+    // Bob comes back in time: nothing to claim; he leaves again.
+    let mut bob = server.page().await;
+    bob.send(json!({"type": "open", "room": room, "token": bob_token}))
+        .await;
+    room_state(&mut ann, |s| s["claim_in_ms"][0].is_null()).await;
+    ann.send(json!({"type": "claim_win"})).await;
+    assert!(error(&mut ann).await.contains("has not left"));
+    drop(bob);
+    // The server tells Ann when the wait is over, without her asking.
+    let open = room_state(&mut ann, |s| s["may"][0]["claim"] == true).await;
+    assert_eq!(open["claim_in_ms"][0], 0);
+    ann.send(json!({"type": "claim_win"})).await;
+    let over = room_state(&mut ann, |s| s["phase"] == "over").await;
+    assert_eq!(over["result"]["result"], "2-0");
+    assert_eq!(over["result"]["reason"], "Black left the game");
+    assert_eq!(moves(&over), moves(&state));
 }
 
 #[tokio::test]
@@ -1195,7 +1226,7 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     // aborted, even before a move, and the rival takes no offers.
     assert_eq!(
         first["may"][0],
-        json!({"abort": false, "resign": true, "offer_draw": false, "takeback": false, "rematch": false})
+        json!({"abort": false, "resign": true, "offer_draw": false, "takeback": false, "rematch": false, "claim": false})
     );
     page.send(json!({"type": "abort"})).await;
     assert!(error(&mut page).await.contains("no abort"));

@@ -294,6 +294,8 @@ impl Connection {
             ClientMessage::AcceptTakeback {} => Action::AcceptTakeback,
             ClientMessage::DeclineTakeback {} => Action::DeclineTakeback,
             ClientMessage::Rematch {} => Action::Rematch,
+            ClientMessage::ClaimWin {} => Action::Claim(true),
+            ClientMessage::ClaimDraw {} => Action::Claim(false),
         };
         self.act(action).await
     }

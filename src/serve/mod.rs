@@ -100,6 +100,10 @@ pub struct ServeArgs {
     /// opponent whose creator is away is closed.
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_seconds: u64,
+    /// Seconds a player must be gone from a game (no page on it) before
+    /// the opponent may claim it, won or drawn.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub claim_after_seconds: u64,
     /// Messages per second one page may send.
     #[arg(long, default_value_t = 20)]
     pub messages_per_second: u32,
@@ -191,6 +195,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         lobby: Arc::new(lobby::Lobby::default()),
         watchers_per_room: args.watchers_per_room,
         idle_after: Duration::from_secs(args.idle_seconds),
+        claim_after: Duration::from_secs(args.claim_after_seconds),
     };
     let limits = hub::Limits {
         max_rooms: args.max_rooms,

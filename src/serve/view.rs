@@ -17,7 +17,7 @@ use super::study::StudyView;
 use super::wire::{RulesSetup, StrengthRanges, clock_text};
 use bashni_rules::{Colour, Move, Position, Variant};
 use serde::{Serialize, Serializer};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A message as it goes out: JSON text whose clones share one buffer, so
 /// a state sent to every viewer of a room is serialized once and never
@@ -350,6 +350,10 @@ pub struct TurnView {
     /// What White, and Black, may do now: exactly what the server would
     /// accept, so the page offers nothing else.
     pub may: [Allowed; 2],
+    /// For White, and Black, whose opponent has left the game: the
+    /// milliseconds when this was sent before they may claim it (0: they
+    /// may); none while the opponent is here.
+    pub claim_in_ms: [Option<u64>; 2],
     /// What the engine seat is doing, in words (`thinking`, `waiting for
     /// a free engine: 2 ahead`).
     pub engine_status: Option<String>,
@@ -357,10 +361,11 @@ pub struct TurnView {
 
 impl TurnView {
     /// The turn in `room` at `now`, where White and Black `may` do what
-    /// it says.
+    /// it says, and may claim the game their opponent left in `claim_in`.
     pub fn of(
         room: &Room,
         may: [Allowed; 2],
+        claim_in: [Option<Duration>; 2],
         engine_status: Option<String>,
         now: Instant,
     ) -> TurnView {
@@ -377,15 +382,19 @@ impl TurnView {
             to_move: position.side_to_move().name(),
             clock_ms: room.clock_ms(now),
             first_moves: room.first_moves_pending(),
-            abort_in_ms: room
-                .abort_in(now)
-                .map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
+            abort_in_ms: room.abort_in(now).map(millis),
             draw_offer: room.draw_offer().map(Colour::name),
             takeback: room.takeback_request().map(Colour::name),
             may,
+            claim_in_ms: claim_in.map(|wait| wait.map(millis)),
             engine_status,
         }
     }
+}
+
+/// A span in whole milliseconds, for the page.
+fn millis(span: Duration) -> u64 {
+    u64::try_from(span.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A room's state after one more move, as the change from the state

@@ -85,6 +85,11 @@ pub enum ClientMessage {
     DeclineTakeback {},
     /// Ask for a rematch with colours swapped.
     Rematch {},
+    /// End the game the opponent left (gone for `--claim-after-seconds`)
+    /// as won.
+    ClaimWin {},
+    /// End the game the opponent left as a draw.
+    ClaimDraw {},
     /// Say a line in the room's chat (the two players only).
     Say {
         /// The line.

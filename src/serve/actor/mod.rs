@@ -13,6 +13,7 @@
 mod analysis;
 mod engine_seat;
 mod persist;
+mod presence;
 
 use super::chat::Chat;
 use super::climb::Climb;
@@ -28,6 +29,7 @@ use super::view::{
     phase_name,
 };
 use bashni_rules::Colour;
+use presence::Presence;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -91,6 +93,8 @@ pub enum Action {
     DeclineTakeback,
     /// Ask for a rematch.
     Rematch,
+    /// End the game the opponent left: won (`true`) or drawn.
+    Claim(bool),
 }
 
 /// A request to a room's task.
@@ -249,6 +253,9 @@ pub struct Shared {
     /// How long a room may be idle (`--idle-seconds`) before it leaves
     /// memory or is closed.
     pub idle_after: Duration,
+    /// How long a player must be gone before the opponent may claim the
+    /// game (`--claim-after-seconds`).
+    pub claim_after: Duration,
 }
 
 /// What a room's task keeps beside the [`Room`], as a restart or a
@@ -270,6 +277,7 @@ struct Actor {
     state: watch::Sender<Published>,
     seq: u64,
     online: [usize; 2],
+    presence: Presence,
     watchers: usize,
     /// The game and ply an engine search was asked for.
     engine_asked: Option<(u32, usize)>,
@@ -322,6 +330,7 @@ pub fn spawn(
         after_move: None,
     });
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
+    let claim_after = shared.claim_after;
     // A ladder room brought back with its game over (the server stopped
     // between the result and the next rival's game) goes on.
     let game_over = matches!(room.phase(), Phase::Over(_));
@@ -332,6 +341,7 @@ pub fn spawn(
         state,
         seq: first_seq,
         online: [0; 2],
+        presence: Presence::new(claim_after, Instant::now()),
         watchers: 0,
         engine_asked: None,
         engine_status: None,
@@ -366,11 +376,18 @@ impl Actor {
         let mut idle_check = tokio::time::interval(every);
         while !self.closed {
             let deadline = self.room.deadline().map(tokio::time::Instant::from_std);
+            // The moment a player may claim the game the other left: the
+            // pages are told.
+            let claim_opens = (self.room.phase() == Phase::Playing)
+                .then(|| self.presence.next_claim(Instant::now()))
+                .flatten()
+                .map(tokio::time::Instant::from_std);
             tokio::select! {
                 request = rx.recv() => match request {
                     Some(request) => self.handle(request).await,
                     None => break,
                 },
+                _ = sleep_until(claim_opens), if claim_opens.is_some() => self.publish(),
                 _ = sleep_until(deadline), if deadline.is_some() => {
                     if self.check_time(Instant::now()).await.is_err() {
                         // The store refused the result: the room is as it
@@ -476,6 +493,10 @@ impl Actor {
             None => &mut self.watchers,
         };
         *count = count.saturating_add_signed(delta);
+        let pages = *count;
+        if let Some(seat) = seat {
+            self.presence.set(seat, pages, Instant::now());
+        }
         self.publish();
     }
 
@@ -504,6 +525,11 @@ impl Actor {
             Action::AcceptTakeback => room.accept_takeback(seat, now),
             Action::DeclineTakeback => room.decline_takeback(seat),
             Action::Rematch => room.offer_rematch(seat, now),
+            Action::Claim(won) => match self.presence.claim_in(seat, now) {
+                Some(wait) if wait.is_zero() => room.claim(seat, won, now),
+                Some(wait) => return Err(claim_too_soon(wait)),
+                None => Err(RoomError::OpponentHere),
+            },
         };
         let events = result.map_err(|e: RoomError| e.to_string())?;
         self.commit(events, before).await?;
@@ -514,8 +540,11 @@ impl Actor {
     /// What `seat` may do now: what the room allows, less what a ladder
     /// run refuses ([`RUN_GOES_ON`]); in a run, the rematch is the next
     /// rival's game ([`Actor::may_meet_next_rival`]).
-    fn allowed(&self, seat: u8) -> Allowed {
-        let allowed = self.room.allowed(seat);
+    fn allowed(&self, seat: u8, now: Instant) -> Allowed {
+        let allowed = Allowed {
+            claim: self.claim_in(seat, now) == Some(Duration::ZERO),
+            ..self.room.allowed(seat)
+        };
         match self.climb {
             Some(_) => Allowed {
                 abort: false,
@@ -524,6 +553,14 @@ impl Actor {
             },
             None => allowed,
         }
+    }
+
+    /// How long `seat` waits at `now` before it may claim the game its
+    /// opponent left (zero once it may); `None` while the opponent is
+    /// here or the game is none to claim.
+    fn claim_in(&self, seat: u8, now: Instant) -> Option<Duration> {
+        self.room.may_claim(seat).ok()?;
+        self.presence.claim_in(seat, now)
     }
 
     /// Whether the player in `seat` may start the next game of the run:
@@ -671,8 +708,10 @@ impl Actor {
                 .as_ref()
                 .map(|climb| climb.view(self.room.thinking_ms_at(Colour::White, now))),
         };
-        let may = [Colour::White, Colour::Black].map(|c| self.allowed(self.room.seat_of(c)));
-        let turn = TurnView::of(&self.room, may, self.engine_status.clone(), now);
+        let seats = [Colour::White, Colour::Black].map(|c| self.room.seat_of(c));
+        let may = seats.map(|seat| self.allowed(seat, now));
+        let claim_in = seats.map(|seat| self.claim_in(seat, now));
+        let turn = TurnView::of(&self.room, may, claim_in, self.engine_status.clone(), now);
         let whole = serde_json::to_string(&RoomView::of(&self.room, extras, &turn));
         let change = after_move
             .then(|| serde_json::to_string(&RoomMove::of(&self.room, self.seq, &turn)))
@@ -791,6 +830,15 @@ impl Actor {
         }
         self.publish();
     }
+}
+
+/// Why a claim came too soon: the opponent may still come back for
+/// `wait`.
+fn claim_too_soon(wait: Duration) -> String {
+    format!(
+        "your opponent may still come back: you may claim in {} s",
+        wait.as_secs_f64().ceil()
+    )
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {

@@ -48,6 +48,8 @@ export class Room {
     act("accept-takeback", "accept_takeback");
     act("decline-takeback", "decline_takeback");
     act("rematch", "rematch");
+    act("claim-win", "claim_win");
+    act("claim-draw", "claim_draw");
     act("analyse", "analyse");
     $("to-study").addEventListener("click", () => this.toStudy());
     $("cancel").addEventListener("click", () => this.app.leaveTo("/"));
@@ -455,6 +457,7 @@ export class Room {
     pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
     pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
     $("rematch").hidden = !may.rematch;
+    $("claim-win").hidden = $("claim-draw").hidden = !may.claim;
     // The creator of a room still waiting may call it off.
     $("cancel").hidden = !(s.phase === "waiting" && colour);
     // A PDN once there is a move to put in it.
@@ -535,7 +538,26 @@ export class Room {
       clock.classList.toggle("low", running && left < LOW_TIME_MS);
     }
     this.firstMoveWait(live, passed);
+    this.opponentGone(passed);
     this.tickRunTime(passed);
+  }
+
+  // The opponent has left the game: how long until the player may claim
+  // it, then the two ways to end it (the server says when: the page only
+  // counts down).
+  opponentGone(passed) {
+    const s = this.state;
+    const colour = s && this.myColour();
+    const wait = colour && s.phase === "playing" ? s.claim_in_ms[COLOUR_INDEX[colour]] : null;
+    $("opponent-gone").hidden = wait === null;
+    if (wait === null) return;
+    const other = this.seatPlaying(colour === "white" ? "black" : "white");
+    const name = other ? other.name : "Your opponent";
+    const seconds = Math.max(0, Math.ceil((wait - passed) / 1000));
+    const may = s.may[COLOUR_INDEX[colour]].claim;
+    $("opponent-gone-text").textContent = may
+      ? `${name} left the game. Claim the win, call it a draw, or wait.`
+      : `${name} left the game. If they are not back in ${seconds} s, you may claim the win or a draw.`;
   }
 
   // A ladder run's thinking time in this game, counting on the player's

@@ -179,6 +179,9 @@ pub enum RoomError {
     EngineDeclines,
     /// The room has played [`MAX_GAMES_PER_ROOM`] games.
     GamesUsedUp,
+    /// The opponent has not left the game (or is the engine, which never
+    /// does): nothing to claim.
+    OpponentHere,
     /// Stored moves do not replay (a restart found them corrupt).
     Corrupt(String),
 }
@@ -212,6 +215,9 @@ impl fmt::Display for RoomError {
                 f,
                 "a room plays at most {MAX_GAMES_PER_ROOM} games: start a new game"
             ),
+            RoomError::OpponentHere => {
+                f.write_str("your opponent has not left the game: nothing to claim")
+            }
             RoomError::TooLateToAbort => {
                 f.write_str("both sides have moved: the game can no longer be aborted")
             }
@@ -237,6 +243,10 @@ pub struct Allowed {
     pub takeback: bool,
     /// Ask for a rematch ([`Room::offer_rematch`]).
     pub rematch: bool,
+    /// End the game the opponent left, won or drawn ([`Room::claim`]):
+    /// the room's task knows whether the opponent has been gone long
+    /// enough, and sets it.
+    pub claim: bool,
 }
 
 /// One room.
@@ -886,6 +896,29 @@ impl Room {
         }
     }
 
+    /// `seat` ends the game its opponent left at `now`: won if `won`,
+    /// else drawn. Whether the opponent has been gone long enough is the
+    /// room's task's to know (it sees the pages); here, that the game may
+    /// be claimed at all ([`Room::may_claim`]).
+    pub fn claim(&mut self, seat: u8, won: bool, now: Instant) -> Result<Vec<Event>, RoomError> {
+        let colour = self.may_claim(seat)?;
+        Ok(vec![self.end(EndReason::Left { gone: !colour, won }, now)])
+    }
+
+    /// Whether `seat` could claim the game if its opponent left: a game
+    /// under way between two people, past both first moves (before them
+    /// a game is aborted). Its colour, if so.
+    pub fn may_claim(&self, seat: u8) -> Result<Colour, RoomError> {
+        let colour = self.playing_colour(seat)?;
+        if self.player(1 - seat.min(1)).is_none_or(|p| p.engine) {
+            return Err(RoomError::OpponentHere);
+        }
+        if self.first_moves_pending() {
+            return Err(RoomError::DrawBeforeFirstMoves);
+        }
+        Ok(colour)
+    }
+
     /// `seat` offers a draw at `now`; if the other side had offered one,
     /// this accepts it. The offer lapses with the next move.
     pub fn offer_draw(&mut self, seat: u8, now: Instant) -> Result<Vec<Event>, RoomError> {
@@ -1077,6 +1110,7 @@ impl Room {
             offer_draw: self.may_offer_draw(seat).is_ok(),
             takeback: self.may_ask_takeback(seat).is_ok(),
             rematch: self.may_ask_rematch(seat).is_ok(),
+            claim: false,
         }
     }
 }
@@ -1571,6 +1605,40 @@ mod tests {
         assert_eq!(outcome(&room).winner, None);
         assert_eq!(outcome(&room).result_token(), "1-1");
         assert_eq!(outcome(&room).to_string(), "draw agreed");
+    }
+
+    #[test]
+    fn a_game_the_opponent_left_is_claimed_won_or_drawn_between_people_only() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(None, t0);
+        assert_eq!(
+            room.claim(0, true, t0),
+            Err(RoomError::DrawBeforeFirstMoves),
+            "before both have moved a game is aborted"
+        );
+        past_first_moves(&mut room, t0);
+        let mut drawn = room.clone();
+        let events = room.claim(1, true, t0).expect("claimed");
+        assert!(matches!(events[..], [Event::GameOver { game_no: 1, .. }]));
+        assert_eq!(outcome(&room).winner, Some(Colour::Black));
+        assert_eq!(outcome(&room).to_string(), "White left the game");
+        assert_eq!(room.claim(0, true, t0), Err(RoomError::NotPlaying));
+        drawn.claim(0, false, t0).expect("drawn");
+        assert_eq!(outcome(&drawn).winner, None);
+        assert_eq!(
+            outcome(&drawn).to_string(),
+            "Black left; White called it a draw"
+        );
+        let mut engine = engine_room(None, Colour::White, t0);
+        engine
+            .join(Player::engine("bashni (Skill 5)"), t0)
+            .expect("engine");
+        past_first_moves(&mut engine, t0);
+        assert_eq!(
+            engine.claim(0, true, t0),
+            Err(RoomError::OpponentHere),
+            "the engine never leaves"
+        );
     }
 
     #[test]

@@ -23,6 +23,14 @@ pub enum EndReason {
     },
     /// A draw offer was accepted.
     DrawAgreed,
+    /// This side's player left the game (no page on it for as long as
+    /// the server waits), and the other claimed the win, or a draw.
+    Left {
+        /// Who left.
+        gone: Colour,
+        /// Whether the other side claimed the win (else a draw).
+        won: bool,
+    },
     /// The game was called off before both sides had moved, and why. No
     /// one won and it is no draw.
     Aborted(AbortCause),
@@ -53,6 +61,7 @@ impl Outcome {
         let winner = match reason {
             EndReason::Rules(end) => end.winner(),
             EndReason::Time { loser } | EndReason::Resignation { loser } => Some(!loser),
+            EndReason::Left { gone, won } => won.then_some(!gone),
             EndReason::DrawAgreed | EndReason::Aborted(_) => None,
         };
         Outcome { winner, reason }
@@ -100,6 +109,20 @@ impl Outcome {
             EndReason::Time { loser: loser(who)? }
         } else if let Some(who) = reason.strip_suffix(" resigned") {
             EndReason::Resignation { loser: loser(who)? }
+        } else if let Some(who) = reason.strip_suffix(" left the game") {
+            EndReason::Left {
+                gone: loser(who)?,
+                won: true,
+            }
+        } else if let Some((who, claimer)) = reason
+            .strip_suffix(" called it a draw")
+            .and_then(|r| r.split_once(" left; "))
+        {
+            let gone = loser(who)?;
+            if loser(claimer)? != !gone {
+                return None;
+            }
+            EndReason::Left { gone, won: false }
         } else {
             return None;
         };
@@ -115,6 +138,10 @@ impl fmt::Display for Outcome {
             EndReason::Time { loser } => write!(f, "{loser} lost on time"),
             EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
             EndReason::DrawAgreed => f.write_str("draw agreed"),
+            EndReason::Left { gone, won: true } => write!(f, "{gone} left the game"),
+            EndReason::Left { gone, won: false } => {
+                write!(f, "{gone} left; {} called it a draw", !gone)
+            }
             EndReason::Aborted(AbortCause::By(side)) => write!(f, "{side} aborted the game"),
             EndReason::Aborted(AbortCause::NoFirstMove(side)) => {
                 write!(f, "{side} made no first move in time")
@@ -147,6 +174,14 @@ mod tests {
             EndReason::Resignation {
                 loser: Colour::Black,
             },
+            EndReason::Left {
+                gone: Colour::Black,
+                won: true,
+            },
+            EndReason::Left {
+                gone: Colour::White,
+                won: false,
+            },
         ];
         for reason in reasons {
             let outcome = Outcome::of(reason);
@@ -164,6 +199,11 @@ mod tests {
             Some(by_rules)
         );
         assert_eq!(Outcome::from_stored("Grey resigned", None), None);
+        assert_eq!(
+            Outcome::from_stored("White left; White called it a draw", None),
+            None,
+            "who left is not who claimed"
+        );
         assert_eq!(Outcome::from_stored("the moon fell", None), None);
     }
 }
