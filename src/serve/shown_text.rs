@@ -77,6 +77,46 @@ fn builds_emoji(c: char) -> bool {
     matches!(c, '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
 }
 
+/// The alphabets whose letters look alike: a name mixing them can pass
+/// for another's ("Аnn" with a Cyrillic А for "Ann").
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Alphabet {
+    Latin,
+    Greek,
+    Cyrillic,
+}
+
+/// The alphabet of lookalike letters `c` belongs to, if any.
+fn alphabet(c: char) -> Option<Alphabet> {
+    if !c.is_alphabetic() {
+        return None;
+    }
+    match c {
+        'a'..='z'
+        | 'A'..='Z'
+        | '\u{00C0}'..='\u{024F}'
+        | '\u{1E00}'..='\u{1EFF}'
+        | '\u{2C60}'..='\u{2C7F}'
+        | '\u{A720}'..='\u{A7FF}' => Some(Alphabet::Latin),
+        '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' => Some(Alphabet::Greek),
+        '\u{0400}'..='\u{052F}'
+        | '\u{1C80}'..='\u{1C8F}'
+        | '\u{2DE0}'..='\u{2DFF}'
+        | '\u{A640}'..='\u{A69F}' => Some(Alphabet::Cyrillic),
+        _ => None,
+    }
+}
+
+/// Whether `text` mixes the letters of Latin, Greek and Cyrillic, which
+/// look alike: a name doing so is most likely made to pass for another
+/// (as Unicode's security guidelines advise, one script per name). Any
+/// other script may stand beside one of them ("Ann 李").
+pub fn mixes_lookalike_alphabets(text: &str) -> bool {
+    let mut alphabets = text.chars().filter_map(alphabet);
+    let first = alphabets.next();
+    alphabets.any(|other| Some(other) != first)
+}
+
 /// Whether `text` shows as it reads as a chat line: as
 /// [`shows_as_it_reads`], but with emoji sequences whole, and something
 /// else than their joiners in it.
@@ -96,6 +136,29 @@ pub fn shows_as_it_reads(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latin_greek_and_cyrillic_letters_are_not_mixed() {
+        for mixed in [
+            "\u{0410}nn",
+            "B\u{043E}b",
+            "\u{0391}lex",
+            "\u{03B1}\u{0431}",
+        ] {
+            assert!(mixes_lookalike_alphabets(mixed), "{mixed:?}");
+        }
+        for single in [
+            "Ann",
+            "Аня",
+            "Αλέξης",
+            "Nguyễn Thị",
+            "Ann 李",
+            "Аня 2000",
+            "Zoë_99",
+        ] {
+            assert!(!mixes_lookalike_alphabets(single), "{single:?}");
+        }
+    }
 
     #[test]
     fn emoji_sequences_are_chat_but_not_names() {

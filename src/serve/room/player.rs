@@ -2,7 +2,7 @@
 //! the seat's token, or the engine.
 
 use super::RoomError;
-use crate::serve::shown_text::shows_as_it_reads;
+use crate::serve::shown_text::{mixes_lookalike_alphabets, shows_as_it_reads};
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
 
@@ -31,8 +31,8 @@ fn poses_as_the_engine(name: &str) -> bool {
 impl Player {
     /// A person with `name` who holds the token hashing to `token_hash`.
     /// The name is trimmed; empty, too long or with a control, invisible
-    /// or text-direction character, or any space but the plain one, it is
-    /// refused.
+    /// or text-direction character, or any space but the plain one, or
+    /// mixing Latin, Greek and Cyrillic letters, it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
         if name.is_empty()
@@ -41,6 +41,9 @@ impl Player {
             || poses_as_the_engine(name)
         {
             return Err(RoomError::BadName);
+        }
+        if mixes_lookalike_alphabets(name) {
+            return Err(RoomError::MixedAlphabets);
         }
         Ok(Player {
             name: name.to_owned(),
@@ -110,6 +113,11 @@ mod tests {
         assert!(
             Player::human("Аня 李", hash.clone()).is_ok(),
             "any script is welcome"
+        );
+        assert_eq!(
+            Player::human("\u{0410}nn", hash.clone()),
+            Err(RoomError::MixedAlphabets),
+            "a Cyrillic А passing for Ann"
         );
         assert!(
             Player::human("Nguyễn Thị", hash.clone()).is_ok(),
