@@ -712,6 +712,46 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
 }
 
 #[tokio::test]
+async fn two_players_asking_for_the_same_quick_game_meet() {
+    with_three_browsers(&[], async |server, [ann, bob, _]| {
+        let quick = "button.quick[data-variant='lasca'][data-clock='3+2']";
+        open_page(ann, server, "/", "Ann").await;
+        click(ann, quick).await;
+        let path = wait_for(
+            ann,
+            "return location.pathname.startsWith('/room/') && location.pathname",
+            "Ann's room",
+        )
+        .await;
+        wait_for(
+            ann,
+            "return document.getElementById('status').textContent.startsWith('Waiting')",
+            "Ann waits",
+        )
+        .await;
+        open_page(bob, server, "/", "Bob").await;
+        click(bob, quick).await;
+        wait_for(
+            bob,
+            &format!("return location.pathname === {path}"),
+            "Bob in Ann's room",
+        )
+        .await;
+        for client in [ann, bob] {
+            wait_for(
+                client,
+                "return document.body.dataset.phase === 'playing'",
+                "the game on",
+            )
+            .await;
+        }
+        let title = text_of(bob, "#room-title").await;
+        assert!(title.starts_with("Lasca 7×7 · 3+2"), "{title}");
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_player_whose_opponent_left_calls_the_game_a_draw() {
     with_three_browsers(&["--claim-after-seconds", "3"], async |server, [ann, bob, _]| {
         open_page(ann, server, "/", "Ann").await;

@@ -476,6 +476,61 @@ async fn a_game_the_opponent_left_may_be_claimed_once_they_stay_away() {
     assert_eq!(moves(&over), moves(&state));
 }
 
+/// Ask for a quick game as `name` from the browser `device`: the room
+/// and the seat it gave.
+async fn quick(
+    page: &mut Page,
+    name: &str,
+    device: &str,
+    variant: &str,
+    clock: &str,
+) -> (String, u64) {
+    page.send(json!({"type": "quick", "variant": variant, "clock": clock, "name": name, "device": device}))
+        .await;
+    let (seated, _) = page.until(|m| m["type"] == "seated").await;
+    let room = seated["room"].as_str().expect("room").to_string();
+    (room, seated["seat"].as_u64().expect("seat"))
+}
+
+#[tokio::test]
+async fn a_quick_game_meets_the_first_other_player_waiting_for_the_same() {
+    let dir = TempDir::new("serve-quick");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (ann_device, bob_device) = ("a".repeat(32), "b".repeat(32));
+    let mut ann = server.page().await;
+    let (first, seat) = quick(&mut ann, "Ann", &ann_device, "bashni", "3+2").await;
+    assert_eq!(seat, 0, "nobody waits: a new room");
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    lobby
+        .until(|m| m["type"] == "lobby" && m["rooms"].to_string().contains(&first))
+        .await;
+    // Ann's other tab is not paired with her; another clock, another
+    // variant wait apart.
+    let mut tab = server.page().await;
+    let (own, _) = quick(&mut tab, "Ann", &ann_device, "bashni", "3+2").await;
+    assert_ne!(own, first, "not her own room");
+    let mut cat = server.page().await;
+    let (other_clock, _) = quick(&mut cat, "Cat", &"c".repeat(32), "bashni", "5+3").await;
+    let (other_variant, _) = quick(&mut cat, "Cat", &"c".repeat(32), "lasca", "3+2").await;
+    assert!(![&first, &own].contains(&&other_clock) && ![&first, &own].contains(&&other_variant));
+    // Bob meets Ann in the oldest room of the game he asks for.
+    let mut bob = server.page().await;
+    let (met, seat) = quick(&mut bob, "Bob", &bob_device, "bashni", "3+2").await;
+    assert_eq!((met.as_str(), seat), (first.as_str(), 1));
+    let playing = room_state(&mut ann, |s| s["phase"] == "playing").await;
+    assert_eq!(playing["config"]["clock"], "3+2");
+    assert_eq!(playing["seats"][1]["name"], "Bob");
+    for bad in [
+        json!({"type": "quick", "variant": "chess", "clock": "3+2", "name": "Eve", "device": bob_device}),
+        json!({"type": "quick", "variant": "bashni", "clock": "3+2", "name": "Eve", "device": "nope"}),
+        json!({"type": "quick", "variant": "bashni", "clock": "999+0", "name": "Eve", "device": bob_device}),
+    ] {
+        bob.send(bad.clone()).await;
+        assert!(!error(&mut bob).await.is_empty(), "{bad}");
+    }
+}
+
 #[tokio::test]
 async fn nobody_chats_with_an_engine_or_an_empty_seat() {
     let dir = TempDir::new("serve-chat-alone");

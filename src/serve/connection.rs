@@ -7,7 +7,6 @@ use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
 use super::hub::{FindError, Hub};
-use super::room::Player;
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
 use super::wire::{ClientMessage, clip};
@@ -258,6 +257,18 @@ impl Connection {
                 return self.seated(&room, 0, token).await;
             }
             ClientMessage::Join { room, name } => return self.join(&room, &name).await,
+            ClientMessage::Quick {
+                variant,
+                clock,
+                name,
+                device,
+            } => {
+                let hub = Arc::clone(&self.hub);
+                let paired = hub
+                    .quick(self.addr, &name, &device, &variant, clock.as_deref())
+                    .await?;
+                return self.seated(&paired.room, paired.seat, paired.token).await;
+            }
             ClientMessage::Open { room, token } => return self.open(&room, token.as_deref()).await,
             ClientMessage::Leave {} => {
                 self.close_or_leave().await?;
@@ -352,10 +363,7 @@ impl Connection {
         {
             return Err("you already sit in this room".into());
         }
-        let handle = self.hub.find(id).await?;
-        let token = SeatToken::generate();
-        let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
-        let seat = handle.ask(|reply| ToRoom::Join { player, reply }).await??;
+        let (seat, token) = self.hub.join(id, name).await?;
         self.seated(id, seat, token).await
     }
 

@@ -4,7 +4,7 @@
 //! change (at most every [`LOBBY_PERIOD`]) and shared as JSON.
 
 use super::room::Phase;
-use super::view::{Json, LobbyRoom, ServerMessage, phase_name};
+use super::view::{ConfigView, Json, LobbyRoom, ServerMessage, phase_name};
 use dashmap::DashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,6 +64,20 @@ impl Lobby {
         rooms.sort_by_key(|(listing, room)| (room.phase != waiting, *listing));
         rooms.truncate(LOBBY_ROOMS);
         rooms.into_iter().map(|(_, room)| room).collect()
+    }
+
+    /// The rooms waiting for an opponent that play `config`, the longest
+    /// listed first.
+    pub fn waiting_like(&self, config: &ConfigView) -> Vec<String> {
+        let waiting = phase_name(Phase::Waiting);
+        let mut rooms: Vec<(u64, String)> = self
+            .rooms
+            .iter()
+            .filter(|r| r.value().1.phase == waiting && r.value().1.config == *config)
+            .map(|r| (r.value().0, r.key().clone()))
+            .collect();
+        rooms.sort();
+        rooms.into_iter().map(|(_, id)| id).collect()
     }
 
     /// Publish the lobby's JSON whenever it changes, at most every

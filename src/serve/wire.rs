@@ -51,6 +51,20 @@ pub enum ClientMessage {
         /// The display name.
         name: String,
     },
+    /// Meet the first player waiting for this game, or wait for one in a
+    /// new room.
+    Quick {
+        /// `bashni` or `lasca`.
+        variant: String,
+        /// `M+S` (minutes and seconds per move), or none for no clock.
+        #[serde(default)]
+        clock: Option<String>,
+        /// The display name.
+        name: String,
+        /// The browser's device id (32 hex digits): not paired with its
+        /// own other tab.
+        device: String,
+    },
     /// Show me a room: as a watcher, or in my seat if `token` is mine.
     Open {
         /// The room's id.

@@ -11,7 +11,7 @@ const FORM_KEY = "bashni.create";
 const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress-moves", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
 
 export class Lobby {
-  // app: {send(message), name(), welcome, watch(id)}
+  // app: {send(message), name(), welcome, device, tokens, watch(id)}
   constructor(app) {
     this.app = app;
     $("create").addEventListener("submit", (event) => {
@@ -75,8 +75,22 @@ export class Lobby {
     return $("king-landing-choice").hidden ? "continue" : $("king-landing").value;
   }
 
+  // A button per variant and clock the server offers: a quick game.
+  quickGames(welcome) {
+    const rows = welcome.variants.map((variant) => h("div", { class: "quick-row" },
+      h("span", { class: "quick-variant" }, variant.title),
+      welcome.clocks.map((clock) => h("button", {
+        class: "quick",
+        dataset: { variant: variant.name, clock },
+        title: `${variant.title}, ${clock.replace("+", " min + ")} s a move`,
+        onclick: () => this.app.send({ type: "quick", variant: variant.name, clock, name: this.app.name(), device: this.app.device }),
+      }, clock))));
+    fill($("quick-games"), rows);
+  }
+
   // Fill the form's choices from what the server offers.
   setup(welcome) {
+    this.quickGames(welcome);
     fillVariants($("variant"), welcome);
     fillVariants($("ladder-variant"), welcome);
     this.syncLadder();

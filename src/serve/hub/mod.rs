@@ -23,6 +23,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
+mod pairing;
+
 /// What the server refuses beyond.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -83,6 +85,12 @@ pub struct Hub {
     /// Held while a ladder run is looked for and started: two requests of
     /// one browser at once would each find none going and start one.
     ladder_starts: tokio::sync::Mutex<()>,
+    /// Held while a quick game is looked for and joined or made: two
+    /// players asking at once would each make a room and wait.
+    pairings: tokio::sync::Mutex<()>,
+    /// The browser (its device id) that made each quick game waiting in
+    /// memory: a player is not paired with their own other tab.
+    quick_devices: Arc<DashMap<String, String>>,
 }
 
 impl Hub {
@@ -108,6 +116,8 @@ impl Hub {
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
+            pairings: tokio::sync::Mutex::new(()),
+            quick_devices: Arc::new(DashMap::new()),
         }
     }
 
@@ -180,6 +190,21 @@ impl Hub {
     ) -> Result<(String, SeatToken), String> {
         let (config, colour) = setup.check(&self.ranges).map_err(|e| e.0)?;
         let start = setup.start_position(&config).map_err(|e| e.0)?;
+        self.found(addr, name, config, colour, start.as_deref())
+            .await
+    }
+
+    /// Create a room of `config` for `name` at `addr`, the creator
+    /// playing `colour` (a random one if none) from `start` (the
+    /// variant's start if none): the room's id and the creator's token.
+    async fn found(
+        &self,
+        addr: IpAddr,
+        name: &str,
+        config: RoomConfig,
+        colour: Option<Colour>,
+        start: Option<&str>,
+    ) -> Result<(String, SeatToken), String> {
         let token = SeatToken::generate();
         let creator = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         self.admit(addr)?;
@@ -187,7 +212,7 @@ impl Hub {
             true => Colour::White,
             false => Colour::Black,
         });
-        let founding = Founding::new(config, creator, colour, start.as_deref())?;
+        let founding = Founding::new(config, creator, colour, start)?;
         self.shared
             .store
             .create_room(&founding.row, &founding.seat)
@@ -199,6 +224,15 @@ impl Hub {
             seat_engine(&handle, &engine_name(strength)).await?;
         }
         Ok((id, token))
+    }
+
+    /// Take the free seat of room `id` as `name`: the seat and its token.
+    pub async fn join(&self, id: &str, name: &str) -> Result<(u8, SeatToken), String> {
+        let handle = self.find(id).await?;
+        let token = SeatToken::generate();
+        let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
+        let seat = handle.ask(|reply| ToRoom::Join { player, reply }).await??;
+        Ok((seat, token))
     }
 
     /// Whether memory takes one more room ([`Limits::max_rooms`]).
@@ -234,8 +268,10 @@ impl Hub {
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {
         let id = room.id().to_owned();
         let rooms = Arc::clone(&self.rooms);
+        let quick_devices = Arc::clone(&self.quick_devices);
         let handle = actor::spawn(room, self.shared.clone(), kept, move |id| {
             rooms.remove(id);
+            quick_devices.remove(id);
         });
         self.rooms.insert(id, handle.clone());
         handle
