@@ -752,7 +752,7 @@ async fn two_players_asking_for_the_same_quick_game_meet() {
 }
 
 #[tokio::test]
-async fn a_player_whose_opponent_left_calls_the_game_a_draw() {
+async fn a_premove_plays_itself_and_a_game_the_opponent_left_is_called_a_draw() {
     with_three_browsers(&["--claim-after-seconds", "3"], async |server, [ann, bob, _]| {
         open_page(ann, server, "/", "Ann").await;
         select(ann, "opponent", "link").await;
@@ -762,14 +762,7 @@ async fn a_player_whose_opponent_left_calls_the_game_a_draw() {
         let path = wait_for(ann, "return location.pathname.startsWith('/room/') && location.pathname", "the room").await;
         open_page(bob, server, path.as_str().expect("a path"), "Bob").await;
         click(bob, "#take-seat").await;
-        let mut seed = 3u64;
-        let mut plies = 0;
-        while plies < 2 {
-            if click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await {
-                plies += 1;
-                moves_reach(ann, plies).await;
-            }
-        }
+        premove_is_played_when_the_turn_comes(ann, bob).await;
         let claim_shown = "return !document.getElementById('claim-draw').hidden";
         assert_eq!(ann.execute(claim_shown, vec![]).await.expect("script"), json!(false));
         // Bob goes to the lobby: Ann is told, and counted down to the claim.
@@ -787,6 +780,45 @@ async fn a_player_whose_opponent_left_calls_the_game_a_draw() {
         assert_eq!(ann.execute("return document.getElementById('opponent-gone').hidden", vec![]).await.expect("script"), json!(true));
     })
     .await;
+}
+
+/// Bob (Black) picks b6-a5 ahead while Ann thinks over her first move;
+/// a click elsewhere takes it back, he picks it again, and once Ann has
+/// moved his page plays it without a click.
+async fn premove_is_played_when_the_turn_comes(ann: &Client, bob: &Client) {
+    wait_for(
+        bob,
+        "return document.body.dataset.phase === 'playing'",
+        "Bob's game on",
+    )
+    .await;
+    let marked = "return [...document.querySelectorAll('#board .premove')].map((r) => r.dataset.premove).join(' ')";
+    click_square(bob, "b6").await;
+    click_square(bob, "a5").await;
+    assert_eq!(
+        bob.execute(marked, vec![]).await.expect("script"),
+        json!("b6 a5")
+    );
+    click_square(bob, "h6").await;
+    assert_eq!(
+        bob.execute(marked, vec![]).await.expect("script"),
+        json!(""),
+        "taken back"
+    );
+    click_square(bob, "b6").await;
+    click_square(bob, "a5").await;
+    assert_eq!(
+        bob.execute(marked, vec![]).await.expect("script"),
+        json!("b6 a5")
+    );
+    let mut seed = 3u64;
+    assert!(click_a_move(ann, &mut seed).await, "Ann's first move");
+    moves_reach(ann, 2).await;
+    assert_eq!(move_list(ann).await[1], "b6-a5", "played as picked");
+    assert_eq!(
+        bob.execute(marked, vec![]).await.expect("script"),
+        json!("")
+    );
 }
 
 /// Wait until the page shows the notice `text` (news such as an answer

@@ -328,6 +328,11 @@ pub struct TurnView {
     pub last_move: Option<LegalMove>,
     /// The legal moves of the side to move (none unless playing).
     pub legal: Vec<LegalMove>,
+    /// The moves the side waiting for its turn could play if the turn
+    /// came now (none unless playing): a player may pick one ahead
+    /// (a premove), which the page plays once the turn comes if it is
+    /// legal then.
+    pub premoves: Vec<LegalMove>,
     /// Whether the side to move must capture (the orange cue).
     pub capture_forced: bool,
     /// `white` or `black`.
@@ -376,6 +381,10 @@ impl TurnView {
             last_move: room.game().moves().last().map(LegalMove::of),
             legal: match playing {
                 true => LegalMove::all_in(position),
+                false => Vec::new(),
+            },
+            premoves: match playing {
+                true => LegalMove::all_in(&position.passed()),
                 false => Vec::new(),
             },
             capture_forced: playing && must_capture(position),

@@ -5,7 +5,10 @@
 // where it can go; an orange glow says a capture is compulsory; once only
 // one way is left in a chain, the rest plays itself; a column of two or
 // more shows its height (a lone piece is plainly one), and kings wear a
-// crown. A move may also be typed (typing.js).
+// crown. A move may also be typed (typing.js). While the opponent is to
+// move a player may pick a move ahead (a premove, marked blue) from the
+// moves the server says they could play then; the room plays it when the
+// turn comes if it is legal then, and any click takes it back.
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
@@ -39,11 +42,14 @@ export class Board {
     this.onMove = onMove;
     this.view = null;
     this.picked = null;
+    // The move picked ahead, {from, path, text}, until played or taken back.
+    this.premove = null;
   }
 
   // view: {size, fen, legal, lastMove, flipped, canMove, captureForced,
-  // onSquare}; with onSquare (the editor), a click on any dark square
-  // goes to it instead of entering a move.
+  // premoves, onSquare}; with premoves (a list, the player waiting for
+  // the turn) a move may be picked ahead; with onSquare (the editor), a
+  // click on any dark square goes to it instead of entering a move.
   show(view) {
     const samePosition = this.view && this.view.fen === view.fen && this.view.canMove === view.canMove;
     this.view = view;
@@ -92,9 +98,16 @@ export class Board {
     }
   }
 
-  movable() {
+  // The moves a click may enter now: the legal ones on the player's
+  // turn, or those to pick ahead while waiting for it.
+  choices() {
     const v = this.view;
-    return v.canMove ? new Set(v.legal.map((m) => m.from)) : new Set();
+    if (v.canMove) return v.legal;
+    return v.premoves ?? [];
+  }
+
+  movable() {
+    return new Set(this.choices().map((m) => m.from));
   }
 
   marks() {
@@ -105,8 +118,14 @@ export class Board {
         el("rect", { x, y, width: CELL, height: CELL, class: "last" }, this.svg);
       }
     }
+    if (this.premove) {
+      for (const square of [this.premove.from, ...this.premove.path]) {
+        const [x, y] = this.corner(square);
+        el("rect", { x, y, width: CELL, height: CELL, class: "premove", "data-premove": square }, this.svg);
+      }
+    }
     const glow = v.captureForced ? "glow capture" : "glow";
-    for (const square of this.movable()) {
+    for (const square of v.canMove ? this.movable() : []) {
       const [x, y] = this.corner(square);
       el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10, class: glow, "data-glow": square }, this.svg);
     }
@@ -155,7 +174,7 @@ export class Board {
 
   matching() {
     const { from, path } = this.picked;
-    return this.view.legal.filter((m) => m.from === from && path.every((sq, i) => m.path[i] === sq));
+    return this.choices().filter((m) => m.from === from && path.every((sq, i) => m.path[i] === sq));
   }
 
   targets() {
@@ -186,14 +205,17 @@ export class Board {
 
   click(square) {
     if (this.view.onSquare) return this.view.onSquare(square);
-    if (!this.view.canMove) return;
+    // A click takes a move picked ahead back (and may pick another).
+    if (this.premove) this.premove = null;
+    if (this.choices().length === 0) return this.draw();
     if (this.picked) {
       const depth = this.picked.path.length;
       const extended = this.matching().filter((m) => m.path[depth] === square);
       if (extended.length > 0) {
         this.picked.path.push(square);
-        // One way left: the rest of the chain plays itself.
-        if (extended.length === 1) return this.play(extended[0].text);
+        // One way left: the rest of the chain plays itself, or waits
+        // for the turn.
+        if (extended.length === 1) return this.view.canMove ? this.play(extended[0].text) : this.pickAhead(extended[0]);
         return this.draw();
       }
     }
@@ -212,6 +234,21 @@ export class Board {
     this.picked = null;
     this.onMove(text);
     this.draw();
+  }
+
+  // Keep `move` to play when the turn comes.
+  pickAhead(move) {
+    this.picked = null;
+    this.premove = { from: move.from, path: move.path, text: move.text };
+    this.draw();
+  }
+
+  // The move picked ahead, if `legal` (the moves now the turn has come)
+  // has it, taken off the board either way: the caller plays it.
+  takePremove(legal) {
+    const ahead = this.premove;
+    this.premove = null;
+    return ahead && legal.some((m) => m.text === ahead.text) ? ahead.text : null;
   }
 }
 

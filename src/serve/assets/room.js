@@ -167,6 +167,7 @@ export class Room {
     if (this.state && this.state.id !== state.id) {
       this.replay.close();
       this.flipped = false;
+      this.board.premove = null;
     }
     if (this.state && this.state.id === state.id) this.tellAnswers(this.state, state);
     this.sounds.play(soundFor(this.state, state));
@@ -174,6 +175,17 @@ export class Room {
     this.receivedAt = performance.now();
     this.followLiveReplay();
     this.draw();
+    this.playPremove();
+  }
+
+  // The turn has come: the move picked ahead is played if it is legal
+  // now (else it is dropped, as the position changed under it).
+  playPremove() {
+    const s = this.state;
+    if (!this.board.premove || s.phase !== "playing" || s.to_move !== this.myColour()) return;
+    const text = this.board.takePremove(s.legal);
+    if (text) this.board.play(text);
+    else this.draw();
   }
 
   // A replay of the room's latest game follows the moves made (or taken
@@ -212,10 +224,14 @@ export class Room {
     const myTurn = s.phase === "playing" && colour === s.to_move;
     const replaying = Boolean(this.replay.game);
     const shown = replaying ? this.replay.position() : { fen: s.fen, lastMove: s.last_move };
+    // Waiting for the turn, a player may pick a move ahead.
+    const waiting = s.phase === "playing" && colour && !myTurn && !replaying;
+    if (s.phase !== "playing") this.board.premove = null;
     this.board.show({
       size,
       fen: shown.fen,
       legal: myTurn && !replaying ? s.legal : [],
+      premoves: waiting ? s.premoves : [],
       lastMove: shown.lastMove,
       flipped: this.bottomColour(this.myColourShown()) === "black",
       canMove: myTurn && !replaying,
