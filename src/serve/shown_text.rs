@@ -2,6 +2,8 @@
 //! must show as what it is. The page puts it into text nodes, so markup
 //! is harmless; what is refused here is what misleads in plain text.
 
+use unicode_script::{Script, UnicodeScript};
+
 /// Characters a name or a chat line may not hold beside the control
 /// characters: those that reorder the text around them (embeddings,
 /// overrides, isolates, marks), which can make a text read as another's
@@ -77,44 +79,46 @@ fn builds_emoji(c: char) -> bool {
     matches!(c, '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
 }
 
-/// The alphabets whose letters look alike: a name mixing them can pass
-/// for another's ("Аnn" with a Cyrillic А for "Ann").
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Alphabet {
-    Latin,
-    Greek,
-    Cyrillic,
+/// The sets of scripts a name may mix, as Unicode's security guidelines
+/// allow for identifiers ("highly restrictive", UTS #39): Latin with the
+/// scripts written beside it in China, Japan and Korea.
+const SCRIPTS_TOGETHER: [&[Script]; 3] = [
+    &[
+        Script::Latin,
+        Script::Han,
+        Script::Hiragana,
+        Script::Katakana,
+    ],
+    &[Script::Latin, Script::Han, Script::Bopomofo],
+    &[Script::Latin, Script::Han, Script::Hangul],
+];
+
+/// Whether `c` is a letter in a styled form that reads as a plain one:
+/// fullwidth forms and mathematical alphanumerics ("Ａnn", "𝐀nn").
+fn styled_letter(c: char) -> bool {
+    matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{1D400}'..='\u{1D7FF}')
 }
 
-/// The alphabet of lookalike letters `c` belongs to, if any.
-fn alphabet(c: char) -> Option<Alphabet> {
-    if !c.is_alphabetic() {
-        return None;
+/// Whether the name `text` could pass for another's: its letters mix
+/// scripts whose letters look alike (a Cyrillic А, a Cherokee Ꭺ or a
+/// Lisu ꓐ among Latin ones), beyond the mixes [`SCRIPTS_TOGETHER`]
+/// allows, or take a styled form of plain letters. Letters of one script
+/// (Greek, Cyrillic, Armenian...) are welcome, accents and all.
+pub fn could_pass_for_another(text: &str) -> bool {
+    let mut scripts: Vec<Script> = Vec::new();
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        if styled_letter(c) {
+            return true;
+        }
+        let script = c.script();
+        if !matches!(script, Script::Common | Script::Inherited) && !scripts.contains(&script) {
+            scripts.push(script);
+        }
     }
-    match c {
-        'a'..='z'
-        | 'A'..='Z'
-        | '\u{00C0}'..='\u{024F}'
-        | '\u{1E00}'..='\u{1EFF}'
-        | '\u{2C60}'..='\u{2C7F}'
-        | '\u{A720}'..='\u{A7FF}' => Some(Alphabet::Latin),
-        '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' => Some(Alphabet::Greek),
-        '\u{0400}'..='\u{052F}'
-        | '\u{1C80}'..='\u{1C8F}'
-        | '\u{2DE0}'..='\u{2DFF}'
-        | '\u{A640}'..='\u{A69F}' => Some(Alphabet::Cyrillic),
-        _ => None,
-    }
-}
-
-/// Whether `text` mixes the letters of Latin, Greek and Cyrillic, which
-/// look alike: a name doing so is most likely made to pass for another
-/// (as Unicode's security guidelines advise, one script per name). Any
-/// other script may stand beside one of them ("Ann 李").
-pub fn mixes_lookalike_alphabets(text: &str) -> bool {
-    let mut alphabets = text.chars().filter_map(alphabet);
-    let first = alphabets.next();
-    alphabets.any(|other| Some(other) != first)
+    scripts.len() > 1
+        && !SCRIPTS_TOGETHER
+            .iter()
+            .any(|allowed| scripts.iter().all(|s| allowed.contains(s)))
 }
 
 /// Whether `text` shows as it reads as a chat line: as
@@ -138,25 +142,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn latin_greek_and_cyrillic_letters_are_not_mixed() {
-        for mixed in [
+    fn names_made_of_lookalike_scripts_or_styled_letters_could_pass_for_another() {
+        for lookalike in [
             "\u{0410}nn",
             "B\u{043E}b",
             "\u{0391}lex",
-            "\u{03B1}\u{0431}",
+            "\u{13AA}nn",
+            "\u{A4D0}ob",
+            "\u{15F7}ob",
+            "\u{2C80}nn",
+            "\u{FF21}nn",
+            "\u{1D400}nn",
         ] {
-            assert!(mixes_lookalike_alphabets(mixed), "{mixed:?}");
+            assert!(could_pass_for_another(lookalike), "{lookalike:?}");
         }
-        for single in [
+        for name in [
             "Ann",
             "Аня",
             "Αλέξης",
             "Nguyễn Thị",
+            "Łukasz Żółć",
+            "Ђорђе",
             "Ann 李",
+            "山田 Taro ひろし",
+            "김 Kim",
             "Аня 2000",
-            "Zoë_99",
+            "O'Brien",
+            "Анна-Мария",
         ] {
-            assert!(!mixes_lookalike_alphabets(single), "{single:?}");
+            assert!(!could_pass_for_another(name), "{name:?}");
         }
     }
 

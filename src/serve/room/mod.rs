@@ -155,9 +155,9 @@ pub enum RoomError {
     /// The name does not pass [`Player::human`]'s checks (empty, too
     /// long, characters that show nothing or mislead, the engine's name).
     BadName,
-    /// The name mixes Latin, Greek and Cyrillic letters, which look alike:
-    /// it could pass for another's.
-    MixedAlphabets,
+    /// The name mixes scripts whose letters look alike, or styles plain
+    /// letters: it could pass for another's.
+    LookalikeLetters,
     /// No game is being played.
     NotPlaying,
     /// The game is still on (a rematch needs it over).
@@ -199,8 +199,8 @@ impl fmt::Display for RoomError {
                 f,
                 "a name has 1 to {MAX_NAME_CHARS} characters: no control, invisible or text-direction characters, no space but the plain one, at most {MAX_MARKS_PER_CHAR} accents on a letter, and no engine's name"
             ),
-            RoomError::MixedAlphabets => f.write_str(
-                "a name's letters are of one alphabet, Latin, Greek or Cyrillic, not mixed: they look alike",
+            RoomError::LookalikeLetters => f.write_str(
+                "a name's letters come from one script (Latin may stand with Chinese, Japanese or Korean), in their plain forms: mixed, a Cyrillic or Cherokee letter can pass for a Latin one",
             ),
             RoomError::NotPlaying => f.write_str("no game is being played"),
             RoomError::StillPlaying => f.write_str("the game is still on"),

@@ -2,7 +2,7 @@
 //! the seat's token, or the engine.
 
 use super::RoomError;
-use crate::serve::shown_text::{mixes_lookalike_alphabets, shows_as_it_reads};
+use crate::serve::shown_text::{could_pass_for_another, shows_as_it_reads};
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
 
@@ -32,7 +32,7 @@ impl Player {
     /// A person with `name` who holds the token hashing to `token_hash`.
     /// The name is trimmed; empty, too long or with a control, invisible
     /// or text-direction character, or any space but the plain one, or
-    /// mixing Latin, Greek and Cyrillic letters, it is refused.
+    /// with letters that could pass for another's name, it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
         if name.is_empty()
@@ -42,8 +42,8 @@ impl Player {
         {
             return Err(RoomError::BadName);
         }
-        if mixes_lookalike_alphabets(name) {
-            return Err(RoomError::MixedAlphabets);
+        if could_pass_for_another(name) {
+            return Err(RoomError::LookalikeLetters);
         }
         Ok(Player {
             name: name.to_owned(),
@@ -110,13 +110,15 @@ mod tests {
                 "{what}"
             );
         }
-        assert!(
-            Player::human("Аня 李", hash.clone()).is_ok(),
-            "any script is welcome"
-        );
+        for name in ["Аня", "Ann 李", "Αλέξης"] {
+            assert!(
+                Player::human(name, hash.clone()).is_ok(),
+                "{name}: any script is welcome"
+            );
+        }
         assert_eq!(
             Player::human("\u{0410}nn", hash.clone()),
-            Err(RoomError::MixedAlphabets),
+            Err(RoomError::LookalikeLetters),
             "a Cyrillic А passing for Ann"
         );
         assert!(
