@@ -276,7 +276,6 @@ struct Actor {
     me: mpsc::Sender<ToRoom>,
     state: watch::Sender<Published>,
     seq: u64,
-    online: [usize; 2],
     presence: Presence,
     watchers: usize,
     /// The game and ply an engine search was asked for.
@@ -340,7 +339,6 @@ pub fn spawn(
         me: tx.clone(),
         state,
         seq: first_seq,
-        online: [0; 2],
         presence: Presence::new(claim_after, Instant::now()),
         watchers: 0,
         engine_asked: None,
@@ -488,14 +486,9 @@ impl Actor {
     }
 
     fn attach(&mut self, seat: Option<u8>, delta: isize) {
-        let count = match seat {
-            Some(s) => &mut self.online[usize::from(s.min(1))],
-            None => &mut self.watchers,
-        };
-        *count = count.saturating_add_signed(delta);
-        let pages = *count;
-        if let Some(seat) = seat {
-            self.presence.set(seat, pages, Instant::now());
+        match seat {
+            Some(seat) => self.presence.count(seat, delta, Instant::now()),
+            None => self.watchers = self.watchers.saturating_add_signed(delta),
         }
         self.publish();
     }
@@ -513,6 +506,7 @@ impl Actor {
         // a lost game is not drawn, resigned or taken back after the fact.
         self.check_time(now).await?;
         let before = self.room.clone();
+        let claim_wait = self.claim_in(seat, now);
         let room = &mut self.room;
         let result = match action {
             Action::Move(text) => room.play(seat, &text, now),
@@ -525,10 +519,12 @@ impl Actor {
             Action::AcceptTakeback => room.accept_takeback(seat, now),
             Action::DeclineTakeback => room.decline_takeback(seat),
             Action::Rematch => room.offer_rematch(seat, now),
-            Action::Claim(won) => match self.presence.claim_in(seat, now) {
+            Action::Claim(won) => match claim_wait {
                 Some(wait) if wait.is_zero() => room.claim(seat, won, now),
                 Some(wait) => return Err(claim_too_soon(wait)),
-                None => Err(RoomError::OpponentHere),
+                // Why there is nothing to claim: no game, no first moves
+                // yet, or the opponent is here.
+                None => room.may_claim(seat).and(Err(RoomError::OpponentHere)),
             },
         };
         let events = result.map_err(|e: RoomError| e.to_string())?;
@@ -625,7 +621,12 @@ impl Actor {
     /// `--idle-seconds`.
     fn idle_too_long(&mut self) -> Option<WhenIdle> {
         let timed = self.room.config().clock.is_some();
-        let idle = when_idle(self.room.phase(), timed, self.watchers, self.online);
+        let idle = when_idle(
+            self.room.phase(),
+            timed,
+            self.watchers,
+            self.presence.pages(),
+        );
         // A running analysis answers this task when done, to be stored:
         // the room stays until then.
         let Some(when) = idle.filter(|_| !self.analysis_running()) else {
@@ -696,7 +697,7 @@ impl Actor {
         // One instant for the clocks and the run's thinking: the page
         // counts both on from the state's arrival.
         let now = Instant::now();
-        let online = self.online.map(|n| n > 0);
+        let online = self.presence.pages().map(|n| n > 0);
         let extras = Extras {
             seq: self.seq,
             online,
@@ -776,7 +777,7 @@ impl Actor {
     /// the creator does.
     fn update_lobby(&self) {
         let room = &self.room;
-        let creator_away = room.phase() == Phase::Waiting && self.online[0] == 0;
+        let creator_away = room.phase() == Phase::Waiting && self.presence.pages()[0] == 0;
         let listed = !matches!(room.config().opponent, Opponent::LinkOnly)
             && self.climb.is_none()
             && !matches!(room.phase(), Phase::Over(_))

@@ -1,14 +1,17 @@
-//! Whether each seat's player has a page on the room, and since when not:
-//! a player whose opponent has been gone for `--claim-after-seconds` may
-//! end the game, won or drawn, as lichess offers when an opponent leaves.
-//! Without it a game with no clock that one player left was held open
-//! for good, and with a long clock for as long as it ran.
+//! The pages each seat's player has open on the room, and since when a
+//! seat has had none: a player whose opponent has been gone for
+//! `--claim-after-seconds` may end the game, won or drawn, as lichess
+//! offers when an opponent leaves. Without it a game with no clock that
+//! one player left was held open for good, and with a long clock for as
+//! long as it ran.
 
 use std::time::{Duration, Instant};
 
 /// The pages of a room's two seats, as the room's task counts them.
 #[derive(Clone, Copy, Debug)]
 pub struct Presence {
+    /// Per seat: the pages open on the room.
+    pages: [usize; 2],
     /// Per seat: since when it has had no page on the room, or `None`
     /// while it has one.
     away_since: [Option<Instant>; 2],
@@ -22,15 +25,25 @@ impl Presence {
     /// return).
     pub fn new(claim_after: Duration, now: Instant) -> Presence {
         Presence {
+            pages: [0; 2],
             away_since: [Some(now); 2],
             claim_after,
         }
     }
 
-    /// `seat` has `pages` open on the room at `now`.
-    pub fn set(&mut self, seat: u8, pages: usize, now: Instant) {
-        let since = &mut self.away_since[usize::from(seat.min(1))];
-        *since = match pages {
+    /// The pages open per seat.
+    pub fn pages(&self) -> [usize; 2] {
+        self.pages
+    }
+
+    /// `seat` opened a page on the room (`delta` 1) or closed one (-1)
+    /// at `now`.
+    pub fn count(&mut self, seat: u8, delta: isize, now: Instant) {
+        let seat = usize::from(seat.min(1));
+        let pages = &mut self.pages[seat];
+        *pages = pages.saturating_add_signed(delta);
+        let since = &mut self.away_since[seat];
+        *since = match *pages {
             0 => Some(since.unwrap_or(now)),
             _ => None,
         };
@@ -68,20 +81,24 @@ mod tests {
         let t0 = Instant::now();
         let minute = Duration::from_secs(60);
         let mut presence = Presence::new(minute, t0);
-        presence.set(0, 1, t0);
+        presence.count(0, 1, t0);
         let later = t0 + Duration::from_secs(20);
         assert_eq!(presence.claim_in(1, later), None, "seat 0 is here");
         assert_eq!(presence.claim_in(0, later), Some(Duration::from_secs(40)));
         assert_eq!(presence.next_claim(later), Some(t0 + minute));
-        presence.set(1, 1, later);
+        presence.count(1, 1, later);
+        presence.count(1, 1, later);
+        assert_eq!(presence.pages(), [1, 2]);
         assert_eq!(presence.claim_in(0, later), None, "seat 1 came");
         assert_eq!(presence.next_claim(later), None);
-        presence.set(1, 0, later);
-        presence.set(1, 0, later + minute / 2);
+        presence.count(1, -1, later);
+        assert_eq!(presence.claim_in(0, later + minute), None, "a page is left");
+        presence.count(1, -1, later);
+        assert_eq!(presence.claim_in(0, later + minute / 2), Some(minute / 2));
         assert_eq!(
             presence.claim_in(0, later + minute),
             Some(Duration::ZERO),
-            "gone since it left, however often counted away since"
+            "gone since its last page closed"
         );
         assert_eq!(presence.next_claim(later + minute), None, "open already");
     }

@@ -214,6 +214,9 @@ export class Room {
     }
     const other = 1 - this.mySeat();
     if (!after.ladder && !before.rematch[other] && after.rematch[other]) this.app.notice("Your opponent asks for a rematch.");
+    // On a phone the claim's buttons are below the board: say it here too.
+    const me = COLOUR_INDEX[mine];
+    if (!before.may[me].claim && after.may[me].claim) this.app.notice("Your opponent left the game: you may claim it.");
   }
 
   draw() {
@@ -573,7 +576,7 @@ export class Room {
     const may = s.may[COLOUR_INDEX[colour]].claim;
     $("opponent-gone-text").textContent = may
       ? `${name} left the game. Claim the win, call it a draw, or wait.`
-      : `${name} left the game. If they are not back in ${seconds} s, you may claim the win or a draw.`;
+      : `${name} left the game. If they are not back in ${seconds}\u00a0s, you may claim the win or a draw.`;
   }
 
   // A ladder run's thinking time in this game, counting on the player's
