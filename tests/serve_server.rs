@@ -474,6 +474,14 @@ async fn a_game_the_opponent_left_may_be_claimed_once_they_stay_away() {
     assert_eq!(over["result"]["result"], "2-0");
     assert_eq!(over["result"]["reason"], "Black left the game");
     assert_eq!(moves(&over), moves(&state));
+    // The engine never leaves: nothing to wait for, however long.
+    let mut eve = server.page().await;
+    let mut engine_setup = setup("engine", None, "white");
+    engine_setup["skill"] = json!(1);
+    create(&mut eve, "Eve", engine_setup).await;
+    room_state(&mut eve, |s| s["seats"][1]["engine"] == true).await;
+    eve.send(json!({"type": "claim_win"})).await;
+    assert!(error(&mut eve).await.contains("has not left"));
 }
 
 /// Ask for a quick game as `name` from the browser `device`: the room
@@ -512,6 +520,7 @@ async fn a_quick_game_meets_the_first_other_player_waiting_for_the_same() {
     assert_ne!(own, first, "not her own room");
     let mut cat = server.page().await;
     let (other_clock, _) = quick(&mut cat, "Cat", &"c".repeat(32), "bashni", "5+3").await;
+    let mut cat = server.page().await;
     let (other_variant, _) = quick(&mut cat, "Cat", &"c".repeat(32), "lasca", "3+2").await;
     assert!(![&first, &own].contains(&&other_clock) && ![&first, &own].contains(&&other_variant));
     // Bob meets Ann in the oldest room of the game he asks for.
@@ -521,13 +530,56 @@ async fn a_quick_game_meets_the_first_other_player_waiting_for_the_same() {
     let playing = room_state(&mut ann, |s| s["phase"] == "playing").await;
     assert_eq!(playing["config"]["clock"], "3+2");
     assert_eq!(playing["seats"][1]["name"], "Bob");
-    for bad in [
-        json!({"type": "quick", "variant": "chess", "clock": "3+2", "name": "Eve", "device": bob_device}),
-        json!({"type": "quick", "variant": "bashni", "clock": "3+2", "name": "Eve", "device": "nope"}),
-        json!({"type": "quick", "variant": "bashni", "clock": "999+0", "name": "Eve", "device": bob_device}),
+    // A double click asks once.
+    bob.send(json!({"type": "quick", "variant": "bashni", "clock": "3+2", "name": "Bob", "device": bob_device}))
+        .await;
+    assert!(error(&mut bob).await.contains("a moment ago"));
+    for (bad, why) in [
+        (
+            json!({"variant": "chess", "clock": "3+2", "device": bob_device}),
+            "variant",
+        ),
+        (
+            json!({"variant": "bashni", "clock": "3+2", "device": "nope"}),
+            "device",
+        ),
+        (
+            json!({"variant": "bashni", "clock": "999+0", "device": bob_device}),
+            "clock",
+        ),
     ] {
-        bob.send(bad.clone()).await;
-        assert!(!error(&mut bob).await.is_empty(), "{bad}");
+        let mut page = server.page().await;
+        let mut message = bad.clone();
+        message["type"] = json!("quick");
+        message["name"] = json!("Eve");
+        page.send(message).await;
+        assert!(error(&mut page).await.contains(why), "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn quick_games_meet_only_each_other_and_when_asked_at_once() {
+    let dir = TempDir::new("serve-quick-once");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    // A room from the form with the same game: its creator chose White.
+    let mut dan = server.page().await;
+    let (form_room, _) = create(&mut dan, "Dan", setup("anyone", Some("10+5"), "white")).await;
+    room_state(&mut dan, |s| s["phase"] == "waiting").await;
+    let mut eve = server.page().await;
+    let (room, seat) = quick(&mut eve, "Eve", &"e".repeat(32), "bashni", "10+5").await;
+    assert_eq!(seat, 0, "not Dan's room from the form");
+    assert_ne!(room, form_room);
+    // Two players asking at the same moment meet, however often.
+    for (n, clock) in ["1+0", "15+10", "0.5+1"].iter().enumerate() {
+        let (mut first, mut second) = (server.page().await, server.page().await);
+        for (page, device) in [(&mut first, "1"), (&mut second, "2")] {
+            let ask = json!({"type": "quick", "variant": "lasca", "clock": clock, "name": format!("P{n}"), "device": device.repeat(32)});
+            page.send(ask).await;
+        }
+        let (a, _) = first.until(|m| m["type"] == "seated").await;
+        let (b, _) = second.until(|m| m["type"] == "seated").await;
+        assert_eq!(a["room"], b["room"], "{clock}: they meet");
+        assert_ne!(a["seat"], b["seat"]);
     }
 }
 

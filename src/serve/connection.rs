@@ -25,6 +25,10 @@ const STRIKES_BEFORE_CLOSE: u32 = 100;
 /// listed.
 const SILENT_PINGS: u32 = 3;
 
+/// How long after a quick game request another from the same page is
+/// refused.
+const QUICK_AGAIN: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Policy violation: the close code for a page cut off for flooding.
 const CLOSE_POLICY: u16 = 1008;
 /// Going away: the close code for a page that stopped answering.
@@ -107,6 +111,8 @@ struct Connection {
     strikes: u32,
     outbox: Vec<Json>,
     desk: Desk,
+    /// When the page last asked for a quick game.
+    asked_quick: Option<Instant>,
 }
 
 /// Serve one page until it goes (or is cut off for flooding).
@@ -120,6 +126,7 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
         lobby: None,
         strikes: 0,
         outbox: Vec::new(),
+        asked_quick: None,
     };
     conn.outbox.push(conn.hub.welcome.clone());
     let ping_every = conn.hub.limits.ping_every;
@@ -262,13 +269,7 @@ impl Connection {
                 clock,
                 name,
                 device,
-            } => {
-                let hub = Arc::clone(&self.hub);
-                let paired = hub
-                    .quick(self.addr, &name, &device, &variant, clock.as_deref())
-                    .await?;
-                return self.seated(&paired.room, paired.seat, paired.token).await;
-            }
+            } => return self.quick(&variant, clock.as_deref(), &name, &device).await,
             ClientMessage::Open { room, token } => return self.open(&room, token.as_deref()).await,
             ClientMessage::Leave {} => {
                 self.close_or_leave().await?;
@@ -365,6 +366,31 @@ impl Connection {
         }
         let (seat, token) = self.hub.join(id, name).await?;
         self.seated(id, seat, token).await
+    }
+
+    /// Pair the page for a quick game and show it the seat. A second
+    /// request within [`QUICK_AGAIN`] (a double click) is refused: it
+    /// would have seated the player in a second room and shown them that
+    /// one, while the first game waited for them.
+    async fn quick(
+        &mut self,
+        variant: &str,
+        clock: Option<&str>,
+        name: &str,
+        device: &str,
+    ) -> Result<(), String> {
+        if self
+            .asked_quick
+            .is_some_and(|at| at.elapsed() < QUICK_AGAIN)
+        {
+            return Err("you asked for a quick game a moment ago".into());
+        }
+        self.asked_quick = Some(Instant::now());
+        let hub = Arc::clone(&self.hub);
+        let paired = hub.quick(self.addr, name, device, variant, clock).await?;
+        let shown = self.seated(&paired.room, paired.seat, paired.token).await;
+        drop(paired.turn);
+        shown
     }
 
     /// Tell the page its seat and token, and show it the room from there.

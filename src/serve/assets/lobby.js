@@ -7,6 +7,8 @@ import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.j
 import { runGoing } from "./runs.js";
 
 const FORM_KEY = "bashni.create";
+// How long the quick game buttons rest after a click.
+const QUICK_REST_MS = 3000;
 // The create form's fields a browser keeps between visits.
 const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress-moves", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
 
@@ -83,9 +85,18 @@ export class Lobby {
         class: "quick",
         dataset: { variant: variant.name, clock },
         title: `${variant.title}, ${clock.replace("+", " min + ")} s a move`,
-        onclick: () => this.app.send({ type: "quick", variant: variant.name, clock, name: this.app.name(), device: this.app.device }),
+        onclick: () => this.askQuick(variant.name, clock),
       }, clock))));
     fill($("quick-games"), rows);
+  }
+
+  // Ask for a quick game; the buttons rest a moment, so a double click
+  // asks once (the server refuses a second request as soon).
+  askQuick(variant, clock) {
+    const buttons = [...document.querySelectorAll("button.quick")];
+    for (const button of buttons) button.disabled = true;
+    setTimeout(() => buttons.forEach((button) => (button.disabled = false)), QUICK_REST_MS);
+    this.app.send({ type: "quick", variant, clock, name: this.app.name(), device: this.app.device });
   }
 
   // Fill the form's choices from what the server offers.

@@ -88,9 +88,11 @@ pub struct Hub {
     /// Held while a quick game is looked for and joined or made: two
     /// players asking at once would each make a room and wait.
     pairings: tokio::sync::Mutex<()>,
-    /// The browser (its device id) that made each quick game waiting in
-    /// memory: a player is not paired with their own other tab.
-    quick_devices: Arc<DashMap<String, String>>,
+    /// The quick games in memory, each with the browser (its device id)
+    /// that asked for it: quick requests meet only in these, never in a
+    /// room whose creator chose a colour or a start, and a player's two
+    /// tabs do not meet.
+    quick_rooms: Arc<DashMap<String, String>>,
 }
 
 impl Hub {
@@ -117,7 +119,7 @@ impl Hub {
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
             pairings: tokio::sync::Mutex::new(()),
-            quick_devices: Arc::new(DashMap::new()),
+            quick_rooms: Arc::new(DashMap::new()),
         }
     }
 
@@ -268,10 +270,10 @@ impl Hub {
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {
         let id = room.id().to_owned();
         let rooms = Arc::clone(&self.rooms);
-        let quick_devices = Arc::clone(&self.quick_devices);
+        let quick_rooms = Arc::clone(&self.quick_rooms);
         let handle = actor::spawn(room, self.shared.clone(), kept, move |id| {
             rooms.remove(id);
-            quick_devices.remove(id);
+            quick_rooms.remove(id);
         });
         self.rooms.insert(id, handle.clone());
         handle

@@ -9,23 +9,28 @@ use crate::serve::token::{SeatToken, is_hex128};
 use crate::serve::view::ConfigView;
 use crate::serve::wire::{parse_clock, parse_variant};
 use std::net::IpAddr;
+use tokio::sync::MutexGuard;
 
 /// What a quick game request became: the room, the seat taken in it,
-/// and the seat's token.
-pub struct Paired {
+/// and the seat's token; and the turn of pairing, held until the page
+/// shows the seat (then a new room is listed, and the next request finds
+/// it: two players asking at once meet).
+pub struct Paired<'a> {
     /// The room's id.
     pub room: String,
     /// 0 for a new room (its creator), 1 for one joined.
     pub seat: u8,
     /// The seat's token.
     pub token: SeatToken,
+    /// Pairing's turn: drop it once the seat is shown.
+    pub turn: MutexGuard<'a, ()>,
 }
 
 impl Hub {
     /// Pair `name` (from `addr`, in the browser `device`) for a game of
-    /// `variant` with `clock` (none without): the seat of the oldest
-    /// waiting room of the same game that another browser made, or a new
-    /// room's.
+    /// `variant` with `clock` (none, or empty, without): the seat of the
+    /// oldest waiting quick game of the same kind that another browser
+    /// asked for, or a new room's.
     pub async fn quick(
         &self,
         addr: IpAddr,
@@ -33,32 +38,41 @@ impl Hub {
         device: &str,
         variant: &str,
         clock: Option<&str>,
-    ) -> Result<Paired, String> {
+    ) -> Result<Paired<'_>, String> {
         if !is_hex128(device) {
-            return Err("device: 32 hex digits".into());
+            return Err("device: 32 lowercase hex digits".into());
         }
+        let clock = clock.filter(|c| !c.trim().is_empty());
         let config = RoomConfig {
             game: GameConfig::online(parse_variant(variant)?),
             clock: clock.map(parse_clock).transpose().map_err(|e| e.0)?,
             opponent: Opponent::Anyone,
         };
-        let _turn = self.pairings.lock().await;
+        let turn = self.pairings.lock().await;
         for room in self.shared.lobby.waiting_like(&ConfigView::of(&config)) {
-            let own = self.quick_devices.get(&room).is_some_and(|d| *d == device);
-            if own {
+            // Only quick games: a room from the form may have a colour or
+            // a start position its creator chose.
+            let other = self.quick_rooms.get(&room).is_some_and(|d| *d != device);
+            if !other {
                 continue;
             }
             // Taken meanwhile, or closed: the next one, or a new room.
             if let Ok((seat, token)) = self.join(&room, name).await {
-                return Ok(Paired { room, seat, token });
+                return Ok(Paired {
+                    room,
+                    seat,
+                    token,
+                    turn,
+                });
             }
         }
         let (room, token) = self.found(addr, name, config, None, None).await?;
-        self.quick_devices.insert(room.clone(), device.to_owned());
+        self.quick_rooms.insert(room.clone(), device.to_owned());
         Ok(Paired {
             room,
             seat: 0,
             token,
+            turn,
         })
     }
 }
