@@ -895,6 +895,8 @@ async fn players_chat_and_the_watcher_sees_none(ann: &Client, bob: &Client, cat:
     wait_for(ann, refused, "the repeat refused").await;
     let kept = ann.execute(field, vec![]).await.expect("script");
     assert_eq!(kept, json!("good luck <i>Bob</i>"), "the refused line kept");
+    let clear = "document.getElementById('chat-input').value = ''";
+    ann.execute(clear, vec![]).await.expect("script");
     let watcher = "return [document.getElementById('chat').hidden, document.querySelectorAll('#chat-lines li').length]";
     assert_eq!(
         cat.execute(watcher, vec![]).await.expect("script"),

@@ -101,7 +101,7 @@ fn styled_letter(c: char) -> bool {
 
 /// Whether the name `text` could pass for another's: its letters mix
 /// scripts whose letters look alike (a Cyrillic А, a Cherokee Ꭺ or a
-/// Lisu ꓐ among Latin ones), beyond the mixes [`SCRIPTS_TOGETHER`]
+/// Lisu ꓐ among Latin ones), beyond the mixes `SCRIPTS_TOGETHER`
 /// allows, or take a styled form of plain letters. Letters of one script
 /// (Greek, Cyrillic, Armenian...) are welcome, accents and all.
 pub fn could_pass_for_another(text: &str) -> bool {

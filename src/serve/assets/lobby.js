@@ -50,6 +50,8 @@ export class Lobby {
     }
     $("variant").disabled = Boolean(fen);
     this.syncVariant();
+    // The form is below the quick games and the list: bring it to view.
+    if (fen) $("create-panel").scrollIntoView({ block: "start" });
   }
 
   askLeaderboard() {
@@ -203,7 +205,7 @@ export class Lobby {
     };
     const waiting = rooms.filter((r) => r.phase === "waiting");
     const playing = rooms.filter((r) => r.phase !== "waiting");
-    fill($("open-rooms"), waiting.length ? waiting.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No open game: create one.")));
+    fill($("open-rooms"), waiting.length ? waiting.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No open game: ask for a quick game, or create one.")));
     fill($("live-rooms"), playing.length ? playing.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No game being played.")));
   }
 
