@@ -467,6 +467,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let mut stepped_back = false;
         let mut took_back = false;
         let mut chatted = false;
+        // Neither side able to move for this long is a page that stopped
+        // taking moves: fail, rather than wait for CI's limit.
+        let mut idle_since = std::time::Instant::now();
         while plies < MAX_PLIES {
             let over = cat.execute("return document.body.dataset.phase === 'over'", vec![]).await.expect("script");
             if over == json!(true) {
@@ -498,6 +501,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                 click_a_move(ann, &mut seed).await || click_a_move(bob, &mut seed).await
             };
             if moved {
+                idle_since = std::time::Instant::now();
                 plies += 1;
                 // Cat, stepped back, sees the new move in the list too.
                 for client in [ann, bob, cat] {
@@ -529,6 +533,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
                     assert_eq!(study, json!(true), "no analysis board during the game");
                 }
             } else {
+                assert!(idle_since.elapsed() < std::time::Duration::from_secs(60), "no side could move for a minute at ply {plies}");
                 tokio::time::sleep(std::time::Duration::from_millis(30)).await;
             }
         }
@@ -815,6 +820,41 @@ async fn premove_is_played_when_the_turn_comes(ann: &Client, bob: &Client) {
     assert!(click_a_move(ann, &mut seed).await, "Ann's first move");
     moves_reach(ann, 2).await;
     assert_eq!(move_list(ann).await[1], "b6-a5", "played as picked");
+    assert_eq!(
+        bob.execute(marked, vec![]).await.expect("script"),
+        json!("")
+    );
+    // A move picked ahead lives for one move of the opponent: Bob picks
+    // one, then takes his last move back (Ann grants it), and it is
+    // dropped, not played in a position he never saw.
+    for (client, plies) in [(ann, 3), (bob, 4)] {
+        while !click_a_move(client, &mut seed).await {
+            tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+        }
+        moves_reach(client, plies).await;
+    }
+    let ahead = "return document.querySelector('#board .hit[data-ahead]').dataset.square";
+    let from = bob.execute(ahead, vec![]).await.expect("script");
+    click_square(bob, from.as_str().expect("a square")).await;
+    while bob.execute(marked, vec![]).await.expect("script") == json!("") {
+        let dots = landing_dots(bob).await;
+        click_square(bob, dots.first().expect("a landing")).await;
+    }
+    click(bob, "#takeback").await;
+    wait_for(
+        ann,
+        "return !document.getElementById('takeback-asked').hidden",
+        "Ann asked",
+    )
+    .await;
+    click(ann, "#accept-takeback").await;
+    moves_reach(bob, 3).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(
+        move_list(bob).await.len(),
+        3,
+        "the move picked ahead was not played"
+    );
     assert_eq!(
         bob.execute(marked, vec![]).await.expect("script"),
         json!("")

@@ -385,9 +385,9 @@ impl Connection {
         {
             return Err("you asked for a quick game a moment ago".into());
         }
-        self.asked_quick = Some(Instant::now());
         let hub = Arc::clone(&self.hub);
         let paired = hub.quick(self.addr, name, device, variant, clock).await?;
+        self.asked_quick = Some(Instant::now());
         let shown = self.seated(&paired.room, paired.seat, paired.token).await;
         drop(paired.turn);
         shown

@@ -94,9 +94,33 @@ const SCRIPTS_TOGETHER: [&[Script]; 3] = [
 ];
 
 /// Whether `c` is a letter in a styled form that reads as a plain one:
-/// fullwidth forms and mathematical alphanumerics ("Ａnn", "𝐀nn").
+/// fullwidth forms and mathematical alphanumerics ("Ａnn", "𝐀nn"),
+/// letterlike symbols and number forms ("ℌ", "Ⅳ"), enclosed letters
+/// ("Ⓐ", "🅰"), small capitals and modifier letters ("ᴀ", "ɴ", "ᵃ"), and
+/// the click letters that pass for an l or a pipe ("ǀ").
 fn styled_letter(c: char) -> bool {
-    matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{1D400}'..='\u{1D7FF}')
+    matches!(
+        c,
+        '\u{FF01}'..='\u{FF5E}'
+            | '\u{1D400}'..='\u{1D7FF}'
+            | '\u{2100}'..='\u{218F}'
+            | '\u{2460}'..='\u{24FF}'
+            | '\u{1F100}'..='\u{1F1FF}'
+            | '\u{1D00}'..='\u{1DBF}'
+            | '\u{02B0}'..='\u{02FF}'
+            | '\u{01C0}'..='\u{01C3}'
+            | '\u{0262}'
+            | '\u{026A}'
+            | '\u{0274}'
+            | '\u{0276}'
+            | '\u{0280}'
+            | '\u{0281}'
+            | '\u{028F}'
+            | '\u{0299}'
+            | '\u{029B}'
+            | '\u{029C}'
+            | '\u{029F}'
+    )
 }
 
 /// Whether the name `text` could pass for another's: its letters mix
@@ -153,6 +177,15 @@ mod tests {
             "\u{2C80}nn",
             "\u{FF21}nn",
             "\u{1D400}nn",
+            "\u{210C}ello",
+            "\u{24B6}nn",
+            "\u{1F170}nn",
+            "\u{1D00}nn",
+            "\u{0299}ob",
+            "A\u{0274}\u{0274}",
+            "\u{1D43}nn",
+            "\u{01C0}nn",
+            "\u{2170}van",
         ] {
             assert!(could_pass_for_another(lookalike), "{lookalike:?}");
         }

@@ -17,6 +17,7 @@ use super::study::StudyView;
 use super::wire::{RulesSetup, StrengthRanges, clock_text};
 use bashni_rules::{Colour, Move, Position, Variant};
 use serde::{Serialize, Serializer};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// A message as it goes out: JSON text whose clones share one buffer, so
@@ -328,10 +329,11 @@ pub struct TurnView {
     pub last_move: Option<LegalMove>,
     /// The legal moves of the side to move (none unless playing).
     pub legal: Vec<LegalMove>,
-    /// The moves the side waiting for its turn could play if the turn
-    /// came now (none unless playing): a player may pick one ahead
-    /// (a premove), which the page plays once the turn comes if it is
-    /// legal then.
+    /// The moves the side waiting for its turn may have when it comes:
+    /// every move it has after some move of the side to move, a
+    /// recapture included (none unless playing, or when the engine
+    /// waits). A player may pick one ahead (a premove), which the page
+    /// plays once the turn comes if it is legal then.
     pub premoves: Vec<LegalMove>,
     /// Whether the side to move must capture (the orange cue).
     pub capture_forced: bool,
@@ -383,8 +385,8 @@ impl TurnView {
                 true => LegalMove::all_in(position),
                 false => Vec::new(),
             },
-            premoves: match playing {
-                true => LegalMove::all_in(&position.passed()),
+            premoves: match playing && waiting_side_is_a_person(room) {
+                true => moves_after_any_reply(position),
                 false => Vec::new(),
             },
             capture_forced: playing && must_capture(position),
@@ -399,6 +401,33 @@ impl TurnView {
             engine_status,
         }
     }
+}
+
+/// Every move the side not to move in `position` has after some move of
+/// the side to move, each once, in the order first met: what a premove
+/// may be picked from, recaptures of columns not yet taken included.
+fn moves_after_any_reply(position: &Position) -> Vec<LegalMove> {
+    let mut seen = HashSet::new();
+    let mut moves = Vec::new();
+    for reply in position.legal_moves().iter() {
+        let mut after = position.clone();
+        after.make(reply);
+        for mv in after.legal_moves().iter() {
+            let view = LegalMove::of(mv);
+            if seen.insert(view.text.clone()) {
+                moves.push(view);
+            }
+        }
+    }
+    moves
+}
+
+/// Whether a person waits for the turn in `room` (the engine picks no
+/// move ahead: it is sent none).
+fn waiting_side_is_a_person(room: &Room) -> bool {
+    let waiting = !room.game().position().side_to_move();
+    room.player(room.seat_of(waiting))
+        .is_some_and(|p| !p.engine)
 }
 
 /// A span in whole milliseconds, for the page.
@@ -589,5 +618,36 @@ impl<'a> RoomView<'a> {
             may_analyse: extras.may_analyse,
             ladder: extras.ladder,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bashni_rules::{RuleSet, Variant};
+
+    /// After 1. c3-d4, White waits: it may pick ahead the recapture
+    /// d4xf6 that only Black's f6-e5 makes possible, and only White's
+    /// moves.
+    #[test]
+    fn a_premove_may_be_a_capture_the_opponent_has_yet_to_allow() {
+        let mut position = Position::start(&RuleSet::new(Variant::Bashni));
+        let first = position.parse_move("c3-d4").expect("a legal move");
+        position.make(&first);
+        let ahead = moves_after_any_reply(&position);
+        let texts: Vec<&str> = ahead.iter().map(|m| m.text.as_str()).collect();
+        assert!(texts.contains(&"d4xf6"), "{texts:?}");
+        assert!(texts.contains(&"d4-c5"), "{texts:?}");
+        let white: Vec<String> = position
+            .commanded_by(Colour::White)
+            .iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        assert!(
+            ahead.iter().all(|m| white.contains(&m.from)),
+            "White's columns only"
+        );
+        let unique: HashSet<&str> = texts.iter().copied().collect();
+        assert_eq!(unique.len(), texts.len(), "each once");
     }
 }

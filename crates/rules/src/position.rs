@@ -164,17 +164,6 @@ impl Position {
         self.side
     }
 
-    /// The same columns with the other side to move, as if the side to
-    /// move had passed (no move of draughts does): what the side waiting
-    /// for its turn could play if it came now, as a play server offers for
-    /// premoves.
-    pub fn passed(&self) -> Position {
-        let mut position = self.clone();
-        position.pass_turn();
-        position.key ^= SIDE_KEY;
-        position
-    }
-
     /// The column on `sq` (empty if none).
     #[inline]
     pub fn column(&self, sq: Square) -> Column {
@@ -423,31 +412,6 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A passed position has the other side to move, its key as computed
-    /// afresh, and its moves are that side's: White's first moves after
-    /// Black passes at the start are White's own first moves.
-    #[test]
-    fn a_passed_position_hands_the_move_over() {
-        for variant in Variant::ALL {
-            let start = Position::start(&RuleSet::new(variant));
-            let passed = start.passed();
-            assert_eq!(passed.side_to_move(), Colour::Black);
-            assert_eq!(passed.key(), passed.key_from_scratch());
-            let moves = passed.legal_moves();
-            assert!(!moves.is_empty());
-            assert!(
-                moves
-                    .iter()
-                    .all(|mv| passed.column(mv.from()).owner() == Colour::Black)
-            );
-            let back = passed.passed();
-            assert_eq!(
-                (back.side_to_move(), back.key()),
-                (Colour::White, start.key())
-            );
-        }
-    }
 
     /// Random games: after every make the key matches a fresh computation,
     /// and unmake (keyed or not) gives back the exact position.

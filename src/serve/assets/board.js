@@ -11,6 +11,9 @@
 // turn comes if it is legal then, and any click takes it back.
 
 const SVG = "http://www.w3.org/2000/svg";
+// How long after sending a move the board waits for the server's answer
+// before it takes another from the same position.
+const SENT_MOVE_WAIT_MS = 2000;
 const CELL = 100;
 
 function el(name, attrs, parent) {
@@ -51,6 +54,8 @@ export class Board {
   // the turn) a move may be picked ahead; with onSquare (the editor), a
   // click on any dark square goes to it instead of entering a move.
   show(view) {
+    // Another position has come: the move sent was answered.
+    if (this.sent && view.fen !== this.sent.fen) this.sent = null;
     const samePosition = this.view && this.view.fen === view.fen && this.view.canMove === view.canMove;
     this.view = view;
     if (!samePosition) this.picked = null;
@@ -102,6 +107,7 @@ export class Board {
   // turn, or those to pick ahead while waiting for it.
   choices() {
     const v = this.view;
+    if (this.waitsForAnswer()) return [];
     if (v.canMove) return v.legal;
     return v.premoves ?? [];
   }
@@ -118,7 +124,9 @@ export class Board {
         el("rect", { x, y, width: CELL, height: CELL, class: "last" }, this.svg);
       }
     }
-    if (this.premove) {
+    // The move picked ahead shows where it could be picked (not on a
+    // replayed position).
+    if (this.premove && this.choices().length > 0) {
       for (const square of [this.premove.from, ...this.premove.path]) {
         const [x, y] = this.corner(square);
         el("rect", { x, y, width: CELL, height: CELL, class: "premove", "data-premove": square }, this.svg);
@@ -191,12 +199,16 @@ export class Board {
   // what the column holds when the pointer rests on it.
   hitAreas(columns) {
     const size = this.view.size;
+    const pickable = this.movable();
     for (let rank = 0; rank < size; rank++) {
       for (let file = 0; file < size; file++) {
         if (!isDark(file, rank)) continue;
         const square = squareName(file, rank);
         const [x, y] = this.corner(square);
         const hit = el("rect", { x, y, width: CELL, height: CELL, class: "hit", "data-square": square }, this.svg);
+        // A column that may be picked ahead says so (it does not glow:
+        // the turn is the opponent's).
+        if (!this.view.canMove && pickable.has(square)) hit.dataset.ahead = "yes";
         hit.addEventListener("click", () => this.click(square));
         if (columns.has(square)) el("title", {}, hit).textContent = columnText(square, columns.get(square));
       }
@@ -232,8 +244,20 @@ export class Board {
 
   play(text) {
     this.picked = null;
+    this.sent = { fen: this.view.fen, at: performance.now() };
+    // A refused move leaves the position as it was: the board takes
+    // moves again after the wait, and shows so.
+    setTimeout(() => this.draw(), SENT_MOVE_WAIT_MS);
     this.onMove(text);
     this.draw();
+  }
+
+  // A move was sent from the position shown, and the answer (another
+  // position) has not come yet: the board takes no second one (it would
+  // be refused as out of turn). A refused move leaves the position as it
+  // was, so this lasts a moment at most.
+  waitsForAnswer() {
+    return Boolean(this.sent) && this.sent.fen === this.view.fen && performance.now() - this.sent.at < SENT_MOVE_WAIT_MS;
   }
 
   // Keep `move` to play when the turn comes.

@@ -167,25 +167,35 @@ export class Room {
     if (this.state && this.state.id !== state.id) {
       this.replay.close();
       this.flipped = false;
-      this.board.premove = null;
     }
     if (this.state && this.state.id === state.id) this.tellAnswers(this.state, state);
     this.sounds.play(soundFor(this.state, state));
+    const before = this.state;
     this.state = state;
     this.receivedAt = performance.now();
     this.followLiveReplay();
+    const ahead = this.settlePremove(before, state);
     this.draw();
-    this.playPremove();
+    if (ahead) this.board.play(ahead);
   }
 
-  // The turn has come: the move picked ahead is played if it is legal
-  // now (else it is dropped, as the position changed under it).
-  playPremove() {
-    const s = this.state;
-    if (!this.board.premove || s.phase !== "playing" || s.to_move !== this.myColour()) return;
-    const text = this.board.takePremove(s.legal);
-    if (text) this.board.play(text);
-    else this.draw();
+  // The move picked ahead lives for one move of the opponent: the state
+  // that adds it, giving the player the turn, has it played if it is
+  // legal then (its text, for the caller to play once the board shows
+  // that state), else drops it. Any other change of the moves (a
+  // takeback, a new game, another room) or the game's end drops it; news
+  // that leaves the moves as they were (an offer, a page coming) keeps it.
+  settlePremove(before, after) {
+    if (!this.board.premove) return null;
+    const same = before && before.id === after.id && before.game_no === after.game_no;
+    const grown = same && after.moves.length === before.moves.length + 1;
+    const kept = same && after.moves.length === before.moves.length;
+    if (after.phase !== "playing" || !(grown || kept)) {
+      this.board.premove = null;
+      return null;
+    }
+    if (!grown || after.to_move !== this.myColour()) return null;
+    return this.board.takePremove(after.legal);
   }
 
   // A replay of the room's latest game follows the moves made (or taken
@@ -229,7 +239,6 @@ export class Room {
     const shown = replaying ? this.replay.position() : { fen: s.fen, lastMove: s.last_move };
     // Waiting for the turn, a player may pick a move ahead.
     const waiting = s.phase === "playing" && colour && !myTurn && !replaying;
-    if (s.phase !== "playing") this.board.premove = null;
     this.board.show({
       size,
       fen: shown.fen,

@@ -177,6 +177,9 @@ pub enum RoomError {
     FirstMovesStay,
     /// Before both sides have moved a game is aborted, not drawn.
     DrawBeforeFirstMoves,
+    /// Before both sides have moved a game the opponent left is aborted,
+    /// not claimed.
+    ClaimBeforeFirstMoves,
     /// The other seat is the engine's, which would decline at once: no
     /// draw offers or takebacks are made to it.
     EngineDeclines,
@@ -210,6 +213,9 @@ impl fmt::Display for RoomError {
             RoomError::NothingToTakeBack => f.write_str("no move of yours to take back"),
             RoomError::FirstMovesStay => {
                 f.write_str("a takeback cannot undo either side's first move")
+            }
+            RoomError::ClaimBeforeFirstMoves => {
+                f.write_str("before both sides have moved a game is aborted, not claimed")
             }
             RoomError::DrawBeforeFirstMoves => {
                 f.write_str("before both sides have moved a game is aborted, not drawn")
@@ -920,7 +926,7 @@ impl Room {
             return Err(RoomError::OpponentHere);
         }
         if self.first_moves_pending() {
-            return Err(RoomError::DrawBeforeFirstMoves);
+            return Err(RoomError::ClaimBeforeFirstMoves);
         }
         Ok(colour)
     }
@@ -1619,7 +1625,7 @@ mod tests {
         let (mut room, _) = playing(None, t0);
         assert_eq!(
             room.claim(0, true, t0),
-            Err(RoomError::DrawBeforeFirstMoves),
+            Err(RoomError::ClaimBeforeFirstMoves),
             "before both have moved a game is aborted"
         );
         past_first_moves(&mut room, t0);
