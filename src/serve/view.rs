@@ -413,9 +413,10 @@ fn moves_after_any_reply(position: &Position) -> Vec<LegalMove> {
         let mut after = position.clone();
         after.make(reply);
         for mv in after.legal_moves().iter() {
-            let view = LegalMove::of(mv);
-            if seen.insert(view.text.clone()) {
-                moves.push(view);
+            // Most moves come again after other replies: the view (a
+            // string per square) is built for the first only.
+            if seen.insert(mv.to_string()) {
+                moves.push(LegalMove::of(mv));
             }
         }
     }

@@ -535,10 +535,11 @@ impl Actor {
 
     /// What `seat` may do now: what the room allows, less what a ladder
     /// run refuses ([`RUN_GOES_ON`]); in a run, the rematch is the next
-    /// rival's game ([`Actor::may_meet_next_rival`]).
-    fn allowed(&self, seat: u8, now: Instant) -> Allowed {
+    /// rival's game ([`Actor::may_meet_next_rival`]); a claim once its
+    /// wait (`claim_in`, [`Actor::claim_in`]) is over.
+    fn allowed(&self, seat: u8, claim_in: Option<Duration>) -> Allowed {
         let allowed = Allowed {
-            claim: self.claim_in(seat, now) == Some(Duration::ZERO),
+            claim: claim_in == Some(Duration::ZERO),
             ..self.room.allowed(seat)
         };
         match self.climb {
@@ -710,8 +711,8 @@ impl Actor {
                 .map(|climb| climb.view(self.room.thinking_ms_at(Colour::White, now))),
         };
         let seats = [Colour::White, Colour::Black].map(|c| self.room.seat_of(c));
-        let may = seats.map(|seat| self.allowed(seat, now));
         let claim_in = seats.map(|seat| self.claim_in(seat, now));
+        let may = [0, 1].map(|i| self.allowed(seats[i], claim_in[i]));
         let turn = TurnView::of(&self.room, may, claim_in, self.engine_status.clone(), now);
         let whole = serde_json::to_string(&RoomView::of(&self.room, extras, &turn));
         let change = after_move
@@ -734,7 +735,7 @@ impl Actor {
     /// players. Only two people talk: not to an engine, nor to an empty
     /// seat.
     async fn say(&mut self, seat: u8, text: &str) -> Result<(), String> {
-        match self.room.player(1 - seat.min(1)) {
+        match self.room.opponent(seat) {
             None => return Err("your opponent has not sat down yet: nobody reads the chat".into()),
             Some(p) if p.engine => return Err("there is no chat with the engine".into()),
             Some(_) => {}

@@ -11,7 +11,7 @@ use super::room::{Phase, Player, Room, RoomError};
 use super::store::{
     BoardLine, LoadedRoom, NewRoom, Opening, RoomStatus, RunRecord, SeatRecord, Write, unix_ms_now,
 };
-use super::token::{SeatToken, is_hex128, random_hex128};
+use super::token::{SeatToken, TokenHash, is_hex128, random_hex128};
 use super::view::{AnalysisView, Json, ServerMessage, VariantInfo, Welcome};
 use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
 use bashni_rules::{Colour, Variant};
@@ -88,8 +88,8 @@ pub struct Hub {
     /// Held while a quick game is looked for and joined or made: two
     /// players asking at once would each make a room and wait.
     pairings: tokio::sync::Mutex<()>,
-    /// The quick games in memory, each with the browser (its device id)
-    /// that asked for it: quick requests meet only in these, never in a
+    /// The quick games in memory, each with the browser (its device id's
+    /// hash) that asked for it: quick requests meet only in these, never in a
     /// room whose creator chose a colour or a start, and a player's two
     /// tabs do not meet.
     quick_rooms: Arc<DashMap<String, String>>,
@@ -404,9 +404,7 @@ impl Hub {
         variant: &str,
     ) -> Result<LadderStart, String> {
         let variant = parse_variant(variant)?;
-        let device_hash = SeatToken::parse(device)
-            .ok_or("device: 32 lowercase hex digits")?
-            .hash();
+        let device_hash = device_hash(device)?;
         let _one_at_a_time = self.ladder_starts.lock().await;
         if let Some((room, handle)) = self.run_going(variant, device_hash.as_str()).await? {
             let token = SeatToken::generate();
@@ -569,6 +567,15 @@ impl Founding {
 
 /// Lines of the ladder's leaderboard.
 pub const LEADERBOARD_LINES: u32 = 20;
+
+/// The hash of a browser's device id (32 lowercase hex digits it made and
+/// keeps, as secret as a seat token: it proves a ladder run), or why the
+/// id is none.
+fn device_hash(device: &str) -> Result<TokenHash, String> {
+    SeatToken::parse(device)
+        .map(|device| device.hash())
+        .ok_or_else(|| "device: 32 lowercase hex digits".into())
+}
 
 /// The engine's display name at `strength`.
 fn engine_name(strength: Strength) -> String {

@@ -5,7 +5,7 @@
 
 use super::Hub;
 use crate::serve::config::{GameConfig, Opponent, RoomConfig};
-use crate::serve::token::{SeatToken, is_hex128};
+use crate::serve::token::SeatToken;
 use crate::serve::view::ConfigView;
 use crate::serve::wire::{parse_clock, parse_variant};
 use std::net::IpAddr;
@@ -39,9 +39,7 @@ impl Hub {
         variant: &str,
         clock: Option<&str>,
     ) -> Result<Paired<'_>, String> {
-        if !is_hex128(device) {
-            return Err("device: 32 lowercase hex digits".into());
-        }
+        let device = super::device_hash(device)?;
         let clock = clock.filter(|c| !c.trim().is_empty());
         let config = RoomConfig {
             game: GameConfig::online(parse_variant(variant)?),
@@ -52,7 +50,10 @@ impl Hub {
         for room in self.shared.lobby.waiting_like(&ConfigView::of(&config)) {
             // Only quick games: a room from the form may have a colour or
             // a start position its creator chose.
-            let other = self.quick_rooms.get(&room).is_some_and(|d| *d != device);
+            let other = self
+                .quick_rooms
+                .get(&room)
+                .is_some_and(|d| *d != device.as_str());
             if !other {
                 continue;
             }
@@ -67,7 +68,8 @@ impl Hub {
             }
         }
         let (room, token) = self.found(addr, name, config, None, None).await?;
-        self.quick_rooms.insert(room.clone(), device.to_owned());
+        self.quick_rooms
+            .insert(room.clone(), device.as_str().to_owned());
         Ok(Paired {
             room,
             seat: 0,

@@ -922,7 +922,7 @@ impl Room {
     /// a game is aborted). Its colour, if so.
     pub fn may_claim(&self, seat: u8) -> Result<Colour, RoomError> {
         let colour = self.playing_colour(seat)?;
-        if self.player(1 - seat.min(1)).is_none_or(|p| p.engine) {
+        if self.opponent(seat).is_none_or(|p| p.engine) {
             return Err(RoomError::OpponentHere);
         }
         if self.first_moves_pending() {
@@ -956,9 +956,14 @@ impl Room {
         Ok(colour)
     }
 
+    /// Who sits opposite `seat`, if anyone.
+    pub fn opponent(&self, seat: u8) -> Option<&Player> {
+        self.player(1 - seat.min(1))
+    }
+
     /// Offers and requests go to people only: the engine would decline.
     fn opponent_is_a_person(&self, seat: u8) -> Result<(), RoomError> {
-        match self.player(1 - seat.min(1)).is_some_and(|p| p.engine) {
+        match self.opponent(seat).is_some_and(|p| p.engine) {
             true => Err(RoomError::EngineDeclines),
             false => Ok(()),
         }
