@@ -788,8 +788,9 @@ async fn a_premove_plays_itself_and_a_game_the_opponent_left_is_called_a_draw() 
 }
 
 /// Bob (Black) picks b6-a5 ahead while Ann thinks over her first move;
-/// a click elsewhere takes it back, he picks it again, and once Ann has
-/// moved his page plays it without a click.
+/// a click elsewhere takes it back, he types it instead (a move that
+/// cannot be picked ahead is refused), and once Ann has moved his page
+/// plays it without a click.
 async fn premove_is_played_when_the_turn_comes(ann: &Client, bob: &Client) {
     wait_for(
         bob,
@@ -810,11 +811,14 @@ async fn premove_is_played_when_the_turn_comes(ann: &Client, bob: &Client) {
         json!(""),
         "taken back"
     );
-    click_square(bob, "b6").await;
-    click_square(bob, "a5").await;
+    type_into(bob, "move-input", "b6-b5\u{e007}").await;
+    let refused = "return document.getElementById('move-hint').textContent === 'No move b6-b5 to pick ahead.'";
+    wait_for(bob, refused, "the hint for a move that cannot be picked ahead").await;
+    type_into(bob, "move-input", "b6a5").await;
     assert_eq!(
         bob.execute(marked, vec![]).await.expect("script"),
-        json!("b6 a5")
+        json!("b6 a5"),
+        "typed ahead"
     );
     let mut seed = 3u64;
     assert!(click_a_move(ann, &mut seed).await, "Ann's first move");

@@ -7,8 +7,9 @@
 // more shows its height (a lone piece is plainly one), and kings wear a
 // crown. A move may also be typed (typing.js). While the opponent is to
 // move a player may pick a move ahead (a premove, marked blue) from the
-// moves the server says they could play then; the room plays it when the
-// turn comes if it is legal then, and any click takes it back.
+// moves the server says they could play then, by clicks or typed; the
+// room plays it when the turn comes if it is legal then, and any click
+// takes it back.
 
 const SVG = "http://www.w3.org/2000/svg";
 // How long after sending a move the board waits for the server's answer

@@ -4,6 +4,8 @@
 // board picks what has been typed so far and shows where it can go on;
 // the move plays as soon as the squares name exactly one legal move and
 // no longer one begins with them, or on Enter when one of them ends there.
+// While the opponent is to move, a move typed is picked ahead (a
+// premove) from those the board offers then, as a click would pick it.
 
 // The squares typed, or null when the text holds anything but squares
 // and the separators the notation allows.
@@ -38,18 +40,20 @@ export function typeMoves(input, hint, board) {
     say("");
     const squares = typedSquares(input.value);
     if (squares === null) return say("Type squares: c3-d4, or c3xe5xc7 for a capture.");
-    const view = board.view;
-    if (!view || !view.canMove) return enter && say("It is not your move.");
-    const { open, named } = movesTyped(squares, view.legal);
+    const choices = board.view ? board.choices() : [];
+    if (choices.length === 0) return enter && say("It is not your move.");
+    const now = board.view.canMove;
+    const { open, named } = movesTyped(squares, choices);
     board.pickTyped(open.length > 0 ? squares : []);
     const unique = named.length === 1 && open.every((move) => move === named[0]);
     if (named.length === 1 && (unique || enter)) {
       input.value = "";
-      return board.play(named[0].text);
+      return now ? board.play(named[0].text) : board.pickAhead(named[0]);
     }
     if (!enter || squares.length === 0) return;
     if (named.length > 1) return say(`Which one: ${named.map((move) => move.text).join(", ")}?`);
-    say(open.length > 0 ? "Type on: the move goes further." : `No legal move ${input.value.trim()} here.`);
+    const none = now ? `No legal move ${input.value.trim()} here.` : `No move ${input.value.trim()} to pick ahead.`;
+    say(open.length > 0 ? "Type on: the move goes further." : none);
   };
   input.addEventListener("input", () => follow(false));
   input.addEventListener("keydown", (event) => {
