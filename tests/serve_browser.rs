@@ -783,6 +783,15 @@ async fn a_premove_plays_itself_and_a_game_the_opponent_left_is_called_a_draw() 
             json!("Game over: Draw, 1-1 (Black left; White called it a draw)")
         );
         assert_eq!(ann.execute("return document.getElementById('opponent-gone').hidden", vec![]).await.expect("script"), json!(true));
+        // Her lobby lists the game among her own, as it ended.
+        click(ann, "#nav-lobby").await;
+        let room = path.as_str().and_then(|p| p.strip_prefix("/room/")).expect("a room's path");
+        let listed = format!(
+            "const row = document.querySelector('#your-games tr[data-room=\"{room}\"]'); \
+             return row !== null && row.querySelector('.standing').textContent === 'Draw' \
+             && row.querySelector('.players').textContent === 'Bob'"
+        );
+        wait_for(ann, &listed, "the game in Ann's own games").await;
     })
     .await;
 }
@@ -813,7 +822,12 @@ async fn premove_is_played_when_the_turn_comes(ann: &Client, bob: &Client) {
     );
     type_into(bob, "move-input", "b6-b5\u{e007}").await;
     let refused = "return document.getElementById('move-hint').textContent === 'No move b6-b5 to pick ahead.'";
-    wait_for(bob, refused, "the hint for a move that cannot be picked ahead").await;
+    wait_for(
+        bob,
+        refused,
+        "the hint for a move that cannot be picked ahead",
+    )
+    .await;
     type_into(bob, "move-input", "b6a5").await;
     assert_eq!(
         bob.execute(marked, vec![]).await.expect("script"),

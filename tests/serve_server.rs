@@ -267,6 +267,113 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     assert!(pdn.contains(&moves(&state)[5]), "{pdn}");
 }
 
+/// Asks after the rooms of `claims` (room, token) as the lobby does; the
+/// lines of the answer, newest first.
+async fn your_games(page: &mut Page, claims: &[(&str, &str)]) -> Vec<Value> {
+    let rooms: Vec<Value> = (claims.iter())
+        .map(|(room, token)| json!({"room": room, "token": token}))
+        .collect();
+    page.send(json!({"type": "your_games", "rooms": rooms}))
+        .await;
+    let (answer, _) = page.until(|m| m["type"] == "your_games").await;
+    answer["games"].as_array().expect("a list").clone()
+}
+
+/// A browser is told of each room it keeps a seat token for, from that
+/// seat's side and newest first: a token that is not the room's, or a
+/// room that is not there, is left out, and a list too long or with a
+/// malformed entry is refused saying which.
+#[tokio::test]
+async fn a_browser_is_told_its_own_games_from_its_side() {
+    let dir = TempDir::new("serve-your-games");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, room, [ann_token, bob_token], state) = two_players(&server, None).await;
+    play_plies(&mut ann, &mut bob, state, 3).await;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let mut tab = server.page().await;
+    let (waiting, waiting_token) =
+        create(&mut tab, "Ann", setup("anyone", Some("5+3"), "black")).await;
+    let nowhere = "0123456789abcdef0123456789abcdef";
+    let mut page = server.page().await;
+    let lines = your_games(
+        &mut page,
+        &[
+            (&room, &ann_token),
+            (&waiting, &waiting_token),
+            (&room, &waiting_token),
+            (nowhere, &ann_token),
+        ],
+    )
+    .await;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let (first, second) = (&lines[0], &lines[1]);
+    assert_eq!(
+        (
+            &first["room"],
+            &first["phase"],
+            &first["colour"],
+            &first["opponent"]
+        ),
+        (
+            &json!(waiting),
+            &json!("waiting"),
+            &json!("black"),
+            &Value::Null
+        )
+    );
+    assert_eq!(first["config"]["clock"], "5+3");
+    assert_eq!(
+        (
+            &second["room"],
+            &second["phase"],
+            &second["colour"],
+            &second["opponent"]
+        ),
+        (
+            &json!(room),
+            &json!("playing"),
+            &json!("white"),
+            &json!("Bob")
+        )
+    );
+    assert_eq!(
+        (&second["plies"], &second["your_move"]),
+        (&json!(3), &json!(false))
+    );
+    let bobs = your_games(&mut page, &[(&room, &bob_token)]).await;
+    assert_eq!(
+        (
+            &bobs[0]["colour"],
+            &bobs[0]["opponent"],
+            &bobs[0]["your_move"]
+        ),
+        (&json!("black"), &json!("Ann"), &json!(true))
+    );
+    bob.send(json!({"type": "resign"})).await;
+    room_state(&mut ann, |s| s["phase"] == "over").await;
+    let over = your_games(&mut page, &[(&room, &ann_token)]).await;
+    assert_eq!(over[0]["phase"], "over");
+    assert_eq!(
+        over[0]["result"],
+        json!({"result": "2-0", "reason": "Black resigned"})
+    );
+    let many: Vec<Value> = (0..51)
+        .map(|_| json!({"room": nowhere, "token": nowhere}))
+        .collect();
+    page.send(json!({"type": "your_games", "rooms": many}))
+        .await;
+    assert_eq!(
+        error(&mut page).await,
+        "your games: 51 rooms asked for, at most 50"
+    );
+    let bad = json!([{"room": nowhere, "token": nowhere}, {"room": "../x", "token": nowhere}]);
+    page.send(json!({"type": "your_games", "rooms": bad})).await;
+    assert_eq!(
+        error(&mut page).await,
+        "your games: room 2 of the list is no room id"
+    );
+}
+
 /// A finished game's analysis is the `--engine`'s: its scores (from the
 /// side to move's view) are the graph's, from White's.
 #[tokio::test]

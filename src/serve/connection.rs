@@ -289,6 +289,11 @@ impl Connection {
                 return self.seated(&room, 0, token).await;
             }
             ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
+            ClientMessage::YourGames { rooms } => {
+                let games = self.hub.your_games(&rooms).await?;
+                self.say(&ServerMessage::YourGames { games: &games });
+                return Ok(());
+            }
             study @ (ClientMessage::StudyPosition { .. }
             | ClientMessage::StudyPdn { .. }
             | ClientMessage::StudyExport {}

@@ -1,17 +1,18 @@
 //! A room's games as the store keeps them, read back for people: every
 //! game of the room as one PDN file (a ladder run is all its rivals), and
 //! one game position by position, so a finished game can be replayed move
-//! by move; both with the game's analysis once one was made. Both come
-//! from the store alone, not from the room's task: a finished room may
-//! have left memory, and what was stored is what every viewer saw.
+//! by move; both with the game's analysis once one was made; and a line
+//! for each room a browser sits in, for its list of its own games. All
+//! come from the store alone, not from the rooms' tasks: a finished room
+//! may have left memory, and what was stored is what every viewer saw.
 
 use super::config::{ANALYSIS_NODES, RoomConfig};
 use super::ladder::seat_name_in_game;
-use super::store::{GameRecord, StoredRoom};
-use super::view::{AnalysisView, LegalMove, ResultView};
+use super::store::{GameRecord, RoomStatus, StoredRoom, YourRoom};
+use super::view::{AnalysisView, ConfigView, LegalMove, ResultView};
 use bashni_host::clock::Clocks;
 use bashni_host::pdn::{PdnGame, date_of_unix_ms, result_token, winner_of};
-use bashni_rules::Game;
+use bashni_rules::{Colour, Game};
 use serde::Serialize;
 
 /// One game of a room, position by position.
@@ -156,6 +157,97 @@ fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {
         pdn.comments = analysis.evals.iter().map(|&cp| Some(pawns(cp))).collect();
     }
     Ok(pdn)
+}
+
+/// A room a browser sits in, from its seat's side, as its list of its
+/// own games shows it.
+#[derive(Debug, Serialize)]
+pub struct YourGameView {
+    /// The room's id.
+    pub room: String,
+    /// What it plays.
+    pub config: ConfigView,
+    /// The browser's colour in the latest game.
+    pub colour: &'static str,
+    /// Who sits in the other seat, as the latest game names them; none
+    /// while it is free.
+    pub opponent: Option<String>,
+    /// Whether the engine sits there.
+    pub engine: bool,
+    /// `waiting`, `playing` or `over`.
+    pub phase: &'static str,
+    /// Whether the browser's side is to move in a game being played.
+    pub your_move: bool,
+    /// How the latest game ended, once it has.
+    pub result: Option<ResultView>,
+    /// The games the room has played (a rematch, a ladder's rivals).
+    pub games: u32,
+    /// The moves of the latest game.
+    pub plies: usize,
+    /// When it last changed (a move, the end, or its start), in Unix
+    /// milliseconds: the list is newest first.
+    pub at_ms: i64,
+}
+
+/// The line of `room` in its player's list; none for a room closed
+/// before anyone took the other seat (there was no game to come back
+/// to).
+pub fn your_game(room: &YourRoom) -> Option<YourGameView> {
+    let other = room.seats.iter().find(|s| s.seat != room.your_seat);
+    if other.is_none() && room.status == RoomStatus::Finished {
+        return None;
+    }
+    let game = room.latest.as_ref();
+    let game_no = game.map_or(1, |g| g.game_no);
+    let white_seat = match game {
+        Some(g) => g.white_seat,
+        None if room.creator_colour == Colour::White => 0,
+        None => 1,
+    };
+    let colour = if white_seat == room.your_seat {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let result = game.and_then(|g| g.result.as_ref());
+    let phase = match (room.status, result) {
+        (_, Some(_)) => "over",
+        (RoomStatus::Open, None) => "waiting",
+        _ => "playing",
+    };
+    let plies = game.map_or(0, |g| g.moves.len());
+    let at_ms = (game.and_then(|g| Some(g.result.as_ref()?.finished_at_ms)))
+        .or_else(|| game.and_then(|g| Some(g.moves.last()?.moved_at_ms)))
+        .or_else(|| game.map(|g| g.started_at_ms))
+        .unwrap_or(room.created_at_ms);
+    Some(YourGameView {
+        room: room.id.clone(),
+        config: ConfigView::of(&room.config),
+        colour: colour.name(),
+        opponent: other.map(|s| seat_name_in_game(&s.name, s.engine, game_no)),
+        engine: other.is_some_and(|s| s.engine),
+        phase,
+        your_move: phase == "playing"
+            && game.is_some_and(|g| to_move(&room.config, g) == Some(colour)),
+        result: result.map(|r| ResultView {
+            result: result_static(&r.result),
+            reason: r.reason.clone(),
+        }),
+        games: game_no,
+        plies,
+        at_ms,
+    })
+}
+
+/// The side to move after `game`'s moves: its start's, turned once a
+/// move; none if its stored start does not read.
+fn to_move(config: &RoomConfig, game: &GameRecord) -> Option<Colour> {
+    let first = start_of(config, game).ok()?.position().side_to_move();
+    Some(if game.moves.len().is_multiple_of(2) {
+        first
+    } else {
+        !first
+    })
 }
 
 /// A score in centipawns as pawns with a sign (`+0.35`, `-10.00` for a

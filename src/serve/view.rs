@@ -10,6 +10,7 @@ use super::chat::ChatLine;
 use super::climb::ClimbView;
 use super::config::{Opponent, RoomConfig, Strength};
 use super::engines::PvLine;
+use super::history::YourGameView;
 use super::ladder::seat_name_in_game;
 use super::room::{Allowed, Phase, Room};
 use super::store::AnalysisRecord;
@@ -47,6 +48,11 @@ pub enum ServerMessage<'a> {
     },
     /// You left the room.
     Left,
+    /// The rooms a browser sits in, newest first.
+    YourGames {
+        /// A line each.
+        games: &'a [YourGameView],
+    },
     /// The ladder's best runs.
     Leaderboard {
         /// `bashni` or `lasca`.

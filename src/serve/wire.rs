@@ -9,6 +9,7 @@
 //! commands or options.
 
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
+use super::token::{SeatToken, TokenHash, is_hex128};
 use bashni_host::clock::TimeControl;
 use bashni_rules::{Colour, DrawRules, KingLanding, Variant};
 use serde::{Deserialize, Serialize};
@@ -163,6 +164,51 @@ pub enum ClientMessage {
         /// 1 for the room's first game.
         game: u32,
     },
+    /// Send the lines of my own games: the rooms I keep a seat token for.
+    YourGames {
+        /// At most [`MAX_YOUR_GAMES`], newest last.
+        rooms: Vec<SeatClaim>,
+    },
+}
+
+/// The most rooms one request for a browser's own games may name.
+pub const MAX_YOUR_GAMES: usize = 50;
+
+/// A room and the seat token a browser keeps for it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatClaim {
+    /// The room's id.
+    pub room: String,
+    /// The token given with the seat.
+    pub token: String,
+}
+
+impl SeatClaim {
+    /// `claims` as room ids with the hashes of their tokens; too many, or
+    /// one that is no room id or token, is refused, saying which.
+    pub fn check_all(claims: &[SeatClaim]) -> Result<Vec<(String, TokenHash)>, String> {
+        if claims.len() > MAX_YOUR_GAMES {
+            return Err(format!(
+                "your games: {} rooms asked for, at most {MAX_YOUR_GAMES}",
+                claims.len()
+            ));
+        }
+        (claims.iter().enumerate())
+            .map(|(i, claim)| {
+                let place = i + 1;
+                if !is_hex128(&claim.room) {
+                    return Err(format!(
+                        "your games: room {place} of the list is no room id"
+                    ));
+                }
+                let token = SeatToken::parse(&claim.token).ok_or_else(|| {
+                    format!("your games: the token of room {place} of the list is no seat token")
+                })?;
+                Ok((claim.room.clone(), token.hash()))
+            })
+            .collect()
+    }
 }
 
 /// A variant a client named.
@@ -206,7 +252,7 @@ impl ClientMessage {
             .map(|k| clip(k, 40).to_owned());
         if let Some(key) = list_in_place_of_object(&value) {
             return Err(bad(format!(
-                "'{}' is a list: only 'moves' is one",
+                "'{}' is a list, or holds one: only 'moves' and 'rooms' are lists, of moves and of objects",
                 clip(key, 40)
             )));
         }
@@ -220,11 +266,18 @@ impl ClientMessage {
 /// The first field of `value`, at any depth, that holds a list where a
 /// message has none: serde reads a list into an object's fields by their
 /// order, so `"rules": [true, "free", 30, 3, 0]` would pass for rules.
-/// The lines of moves are the only lists a message has.
+/// The lines of moves and the rooms of a browser's own games are the only
+/// lists a message has, and neither holds a list.
 fn list_in_place_of_object(value: &serde_json::Value) -> Option<&str> {
     let object = value.as_object()?;
     object.iter().find_map(|(key, field)| match field {
-        serde_json::Value::Array(_) if key != "moves" => Some(key.as_str()),
+        serde_json::Value::Array(items) if key == "moves" || key == "rooms" => {
+            items.iter().find_map(|item| match item {
+                serde_json::Value::Array(_) => Some(key.as_str()),
+                _ => list_in_place_of_object(item),
+            })
+        }
+        serde_json::Value::Array(_) => Some(key.as_str()),
         serde_json::Value::Object(_) => list_in_place_of_object(field),
         _ => None,
     })
@@ -640,6 +693,15 @@ mod tests {
                 text: "c3-d4".into()
             })
         );
+        assert_eq!(
+            ClientMessage::parse(r#"{"type":"your_games","rooms":[{"room":"r","token":"t"}]}"#),
+            Ok(ClientMessage::YourGames {
+                rooms: vec![SeatClaim {
+                    room: "r".into(),
+                    token: "t".into()
+                }]
+            })
+        );
         for (text, expected) in [
             ("not json", "bad message"),
             (r#"{"type":"setoption","name":"Hash"}"#, "unknown variant"),
@@ -663,6 +725,15 @@ mod tests {
             (
                 r#"{"type":"study_position","variant":"bashni","rules":[true,"free",30,3,0]}"#,
                 "'rules' is a list",
+            ),
+            // Nor a room's claim from a list inside the list of rooms.
+            (
+                r#"{"type":"your_games","rooms":[["0123456789abcdef0123456789abcdef","0123456789abcdef0123456789abcdef"]]}"#,
+                "'rooms' is a list, or holds one",
+            ),
+            (
+                r#"{"type":"your_games","rooms":[{"room":"a","token":"b","x":1}]}"#,
+                "'your_games': unknown field `x`",
             ),
         ] {
             let error = ClientMessage::parse(text).expect_err(text);

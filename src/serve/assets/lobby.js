@@ -209,6 +209,20 @@ export class Lobby {
     fill($("live-rooms"), playing.length ? playing.map(row) : h("tr", {}, h("td", { colspan: 6, class: "empty" }, "No game being played.")));
   }
 
+  // The rooms this browser sits in, newest first, each from its side.
+  renderYourGames(games) {
+    $("your-games-panel").hidden = games.length === 0;
+    const row = (game) => h("tr", { dataset: { room: game.room } },
+      h("td", {}, variantTitle(this.app.welcome, game.config.variant)),
+      h("td", {}, whenText(game.at_ms)),
+      h("td", {}, game.config.clock ?? "—"),
+      h("td", { class: "players" }, game.opponent ?? "(free)"),
+      h("td", {}, game.colour === "white" ? "White" : "Black"),
+      h("td", { class: "standing", title: game.result?.reason ?? "" }, standing(game)),
+      h("td", {}, h("button", { class: "watch", onclick: () => this.app.watch(game.room) }, "Open")));
+    fill($("your-games"), games.map(row));
+  }
+
   renderLeaderboard(variant, lines) {
     $("leaderboard").hidden = false;
     $("leaderboard-caption").textContent = `Best runs: ${variantTitle(this.app.welcome, variant)}`;
@@ -216,4 +230,23 @@ export class Lobby {
       h("td", {}, String(i + 1)), h("td", {}, line.name), h("td", {}, String(line.best)), h("td", {}, String(line.wins))));
     fill($("leaderboard-lines"), rows.length ? rows : h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No run yet.")));
   }
+}
+
+// Where a game of this browser's stands, from its side.
+function standing(game) {
+  const more = game.games > 1 ? ` (game ${game.games})` : "";
+  if (game.phase === "waiting") return "Waiting for an opponent";
+  if (game.phase === "playing") return (game.your_move ? "Your move" : "Their move") + more;
+  const won = game.colour === "white" ? "2-0" : "0-2";
+  const words = { "*": "Aborted", "1-1": "Draw", [won]: "Won" };
+  return (words[game.result.result] ?? "Lost") + more;
+}
+
+// A moment as the list shows it: the time today, else the day.
+function whenText(ms) {
+  const at = new Date(ms);
+  const today = at.toDateString() === new Date().toDateString();
+  return today
+    ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : at.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
 }

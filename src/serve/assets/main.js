@@ -29,7 +29,9 @@ function deviceId() {
 const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
 // What the page asks again by itself once it is connected again; anything
 // else (a move, a button) unsent is the player's to know about.
-const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby"]);
+const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby", "your_games"]);
+// The most rooms the lobby asks after for "Your games" (the server's cap).
+const YOUR_GAMES_ASKED = 50;
 // The views that have an address of their own.
 const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
@@ -107,7 +109,17 @@ function route() {
   // The room's page names the tab after the game as it is drawn.
   document.title = TITLE;
   if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
+  if (view === "lobby") askYourGames();
   if (view === "study" && app.welcome) study.enter();
+}
+
+// The lobby's "Your games": the newest rooms this browser keeps a seat
+// token for (the server tells which are still seats of theirs).
+function askYourGames() {
+  const hex = (text) => /^[0-9a-f]{32}$/.test(text);
+  const rooms = Object.entries(app.tokens).filter(([room, token]) => hex(room) && hex(token))
+    .slice(-YOUR_GAMES_ASKED).map(([room, token]) => ({ room, token }));
+  if (rooms.length > 0) app.send({ type: "your_games", rooms });
 }
 
 function go(path) {
@@ -171,6 +183,9 @@ function receive(message) {
       break;
     case "replay":
       if (message.room === app.roomId) room.replay.receive(message);
+      break;
+    case "your_games":
+      lobby.renderYourGames(message.games);
       break;
     case "leaderboard":
       lobby.renderLeaderboard(message.variant, message.lines);

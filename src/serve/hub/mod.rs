@@ -5,6 +5,7 @@ use super::actor::{self, Kept, RoomHandle, Shared, ToRoom};
 use super::chat::Chat;
 use super::climb::Climb;
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
+use super::history::{YourGameView, your_game};
 use super::ladder::{RIVAL_SEAT, Run, ladder_rules};
 use super::listener::AddressCounts;
 use super::room::{Phase, Player, Room, RoomError};
@@ -13,7 +14,7 @@ use super::store::{
 };
 use super::token::{SeatToken, TokenHash, is_hex128, random_hex128};
 use super::view::{AnalysisView, Json, ServerMessage, VariantInfo, Welcome};
-use super::wire::{RoomSetup, StrengthRanges, clip, parse_variant};
+use super::wire::{RoomSetup, SeatClaim, StrengthRanges, clip, parse_variant};
 use bashni_rules::{Colour, Variant};
 use dashmap::DashMap;
 use rand::RngExt;
@@ -514,6 +515,16 @@ impl Hub {
             .map_err(|e| e.to_string())?
             .unwrap_or(0);
         Ok(Climb::restore(record, best))
+    }
+
+    /// The lines of a browser's own games, newest first: the rooms of
+    /// `claims` whose token is one of their seats' (others are left out).
+    pub async fn your_games(&self, claims: &[SeatClaim]) -> Result<Vec<YourGameView>, String> {
+        let seats = SeatClaim::check_all(claims)?;
+        let rooms = (self.shared.store.your_rooms(&seats).await).map_err(|e| e.to_string())?;
+        let mut lines: Vec<YourGameView> = rooms.iter().filter_map(your_game).collect();
+        lines.sort_by_key(|line| std::cmp::Reverse(line.at_ms));
+        Ok(lines)
     }
 
     /// The best runs of `variant`, as the leaderboard shows them.

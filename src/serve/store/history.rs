@@ -1,7 +1,8 @@
 //! Reading rooms back: every unfinished room for a restart (with its
 //! chat), one room on demand (a finished game's page, after its room has left memory or the
 //! server has restarted), every game of a room (a ladder run's replay and
-//! its PDN), and the offers pending in a game.
+//! its PDN), the offers pending in a game, and the rooms a browser holds
+//! seats in (its "Your games").
 
 use super::{
     AnalysisRecord, GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord,
@@ -10,6 +11,7 @@ use super::{
 };
 use crate::serve::chat::ChatLine;
 use crate::serve::config::RoomConfig;
+use crate::serve::token::TokenHash;
 use bashni_rules::Colour;
 use sqlx::Row;
 
@@ -27,6 +29,27 @@ pub struct StoredRoom {
     pub games: Vec<GameRecord>,
     /// How many games the room has stored.
     pub game_count: u32,
+}
+
+/// A room a browser holds a seat in, for its list of its own games.
+#[derive(Clone, Debug)]
+pub struct YourRoom {
+    /// Its id.
+    pub id: String,
+    /// What it was created with.
+    pub config: RoomConfig,
+    /// Whether it waits, plays or is over.
+    pub status: RoomStatus,
+    /// When it was created, in Unix milliseconds.
+    pub created_at_ms: i64,
+    /// The seat the browser's token is for.
+    pub your_seat: u8,
+    /// The colour seat 0 plays in the first game.
+    pub creator_colour: Colour,
+    /// The seats taken, seat 0 first.
+    pub seats: Vec<SeatRecord>,
+    /// Its latest game, with its moves and result, once one began.
+    pub latest: Option<GameRecord>,
 }
 
 /// A room's own row.
@@ -151,6 +174,42 @@ impl Store {
             games,
             game_count,
         }))
+    }
+
+    /// The rooms of `seats` (a room's id and the hash of the token a
+    /// browser keeps for it) where that token is a seat's, in the order
+    /// asked: a room not there, or none of whose seats the token is, is
+    /// left out. It waits its turn among the reads of stored games.
+    pub async fn your_rooms(
+        &self,
+        seats: &[(String, TokenHash)],
+    ) -> Result<Vec<YourRoom>, StoreError> {
+        let _turn = self.history_turn().await?;
+        let mut rooms = Vec::with_capacity(seats.len());
+        for (id, hash) in seats {
+            let Some(row) = self.room_row(id).await? else {
+                continue;
+            };
+            let room_seats = self.seats_of(id).await?;
+            let Some(your_seat) = room_seats
+                .iter()
+                .find(|s| s.token_hash.as_ref() == Some(hash))
+                .map(|s| s.seat)
+            else {
+                continue;
+            };
+            rooms.push(YourRoom {
+                id: id.clone(),
+                config: row.config,
+                status: row.status,
+                created_at_ms: row.created_at_ms,
+                your_seat,
+                creator_colour: row.opening.creator_colour,
+                seats: room_seats,
+                latest: self.games_of(id, Games::Latest).await?.pop(),
+            });
+        }
+        Ok(rooms)
     }
 
     async fn game_count(&self, room_id: &str) -> Result<u32, StoreError> {

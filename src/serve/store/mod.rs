@@ -537,7 +537,7 @@ macro_rules! insert_seat {
 mod history;
 mod ladder_runs;
 mod tx;
-pub use history::StoredRoom;
+pub use history::{StoredRoom, YourRoom};
 pub use ladder_runs::{BoardLine, RunRecord};
 pub use tx::{Tx, Work, Write};
 
