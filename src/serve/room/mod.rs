@@ -10,10 +10,12 @@
 //! becomes one by its seat token ([`Room::authenticate`]), an engine seat
 //! is driven by the server directly.
 
+mod asking;
 mod outcome;
 mod player;
 
 use crate::serve::shown_text::MAX_MARKS_PER_CHAR;
+use asking::Asked;
 pub use outcome::{AbortCause, EndReason, Outcome};
 pub use player::{MAX_NAME_CHARS, Player};
 
@@ -177,6 +179,14 @@ pub enum RoomError {
     FirstMovesStay,
     /// Before both sides have moved a game is aborted, not drawn.
     DrawBeforeFirstMoves,
+    /// This side offered a draw fewer than
+    /// [`asking::DRAW_OFFER_EVERY_PLIES`] plies ago: `plies` to wait.
+    DrawOfferedLately {
+        /// Plies until it may offer again.
+        plies: usize,
+    },
+    /// This side's takeback was declined, and no move was played since.
+    TakebackDeclined,
     /// Before both sides have moved a game the opponent left is aborted,
     /// not claimed.
     ClaimBeforeFirstMoves,
@@ -220,6 +230,14 @@ impl fmt::Display for RoomError {
             RoomError::DrawBeforeFirstMoves => {
                 f.write_str("before both sides have moved a game is aborted, not drawn")
             }
+            RoomError::DrawOfferedLately { plies } => {
+                let moves = plies.div_ceil(2);
+                let unit = if moves == 1 { "move" } else { "moves" };
+                write!(f, "you offered a draw lately: you may again in {moves} {unit}")
+            }
+            RoomError::TakebackDeclined => f.write_str(
+                "your takeback was declined: you may ask again once a move has been played",
+            ),
             RoomError::EngineDeclines => {
                 f.write_str("the engine declines draw offers and takebacks")
             }
@@ -289,6 +307,8 @@ pub struct Room {
     phase: Phase,
     draw_offer: Option<Colour>,
     takeback_request: Option<Colour>,
+    /// How lately each side asked: offers are not made without end.
+    asked: Asked,
     rematch: [bool; 2],
 }
 
@@ -322,6 +342,7 @@ impl Room {
             phase: Phase::Waiting,
             draw_offer: None,
             takeback_request: None,
+            asked: Asked::default(),
             rematch: [false; 2],
         }
     }
@@ -773,6 +794,7 @@ impl Room {
         self.phase = Phase::Playing;
         self.draw_offer = None;
         self.takeback_request = None;
+        self.asked = Asked::default();
         self.rematch = [false; 2];
         Event::GameStarted {
             game_no: self.game_no,
@@ -841,6 +863,7 @@ impl Room {
         self.turn_began = now;
         self.draw_offer = None;
         self.takeback_request = None;
+        self.asked.position_changed();
         let mut events = vec![Event::Moved {
             game_no: self.game_no,
             ply: u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX),
@@ -940,6 +963,7 @@ impl Room {
             Some(_) => Ok(Vec::new()),
             None => {
                 self.draw_offer = Some(colour);
+                self.asked.offered_draw(colour, self.game.moves().len());
                 Ok(vec![Event::DrawOffered { by: colour }])
             }
         }
@@ -952,6 +976,12 @@ impl Room {
         self.opponent_is_a_person(seat)?;
         if self.first_moves_pending() {
             return Err(RoomError::DrawBeforeFirstMoves);
+        }
+        // Answering the other side's offer is always allowed; a new
+        // offer waits its turn.
+        let wait = self.asked.draw_wait(colour, self.game.moves().len());
+        if wait > 0 && self.draw_offer.is_none() {
+            return Err(RoomError::DrawOfferedLately { plies: wait });
         }
         Ok(colour)
     }
@@ -1025,6 +1055,9 @@ impl Room {
         let colour = self.playing_colour(seat)?;
         self.opponent_is_a_person(seat)?;
         self.takeback_plies(colour)?;
+        if self.asked.takeback_declined(colour) {
+            return Err(RoomError::TakebackDeclined);
+        }
         Ok(colour)
     }
 
@@ -1057,6 +1090,7 @@ impl Room {
         self.turn_began = now;
         self.takeback_request = None;
         self.draw_offer = None;
+        self.asked.position_changed();
         Ok(vec![Event::TookBack {
             game_no: self.game_no,
             plies: u32::try_from(keep).unwrap_or(u32::MAX),
@@ -1082,6 +1116,7 @@ impl Room {
             return Err(RoomError::NothingToAnswer);
         }
         self.takeback_request = None;
+        self.asked.declined_takeback(!colour);
         Ok(vec![Event::TakebackDeclined { by: colour }])
     }
 
@@ -1669,13 +1704,24 @@ mod tests {
             Ok(vec![Event::DrawDeclined { by: Colour::White }])
         );
         assert_eq!(room.draw_offer(), None);
-        room.offer_draw(1, t0).expect("offer again");
+        // Not again at once: ten moves later (the move count is even).
+        assert_eq!(
+            room.offer_draw(1, t0),
+            Err(RoomError::DrawOfferedLately { plies: 20 })
+        );
+        assert!(!room.allowed(1).offer_draw);
+        room.offer_draw(0, t0).expect("White's own offer");
         room.play(0, &a_move(&room), t0).expect("move");
         assert_eq!(room.draw_offer(), None, "a move lapses the offer");
-        assert_eq!(room.accept_draw(0, t0), Err(RoomError::NothingToAnswer));
-        // Both offering is agreeing.
-        room.offer_draw(0, t0).expect("offer");
-        room.offer_draw(1, t0).expect("counter-offer");
+        assert_eq!(room.accept_draw(1, t0), Err(RoomError::NothingToAnswer));
+        for _ in 0..19 {
+            let seat = room.seat_of(room.game().position().side_to_move());
+            room.play(seat, &a_move(&room), t0).expect("move");
+        }
+        // Both offering is agreeing, whenever White offered last.
+        room.offer_draw(1, t0)
+            .expect("offer again, twenty plies on");
+        room.offer_draw(0, t0).expect("counter-offer");
         assert_eq!(outcome(&room).reason, EndReason::DrawAgreed);
     }
 
@@ -1745,6 +1791,12 @@ mod tests {
             room.decline_takeback(0),
             Ok(vec![Event::TakebackDeclined { by: Colour::White }])
         );
+        assert_eq!(
+            room.request_takeback(1),
+            Err(RoomError::TakebackDeclined),
+            "not again in the same position"
+        );
+        assert!(!room.allowed(1).takeback);
         room.request_takeback(0).expect("white asks");
         assert_eq!(
             room.request_takeback(0),
