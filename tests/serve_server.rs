@@ -620,11 +620,17 @@ async fn a_quick_game_meets_the_first_other_player_waiting_for_the_same() {
     lobby
         .until(|m| m["type"] == "lobby" && m["rooms"].to_string().contains(&first))
         .await;
-    // Ann's other tab is not paired with her; another clock, another
-    // variant wait apart.
+    // Ann's other tab is not paired with her, nor given a second room
+    // of the same game: it is led to the room she waits in. Another
+    // game of hers, another clock, another variant wait apart.
     let mut tab = server.page().await;
-    let (own, _) = quick(&mut tab, "Ann", &ann_device, "bashni", "3+2").await;
-    assert_ne!(own, first, "not her own room");
+    tab.send(json!({"type": "quick", "variant": "bashni", "clock": "3+2", "name": "Ann", "device": ann_device}))
+        .await;
+    let (waits, _) = tab.until(|m| m["type"] == "quick_waiting").await;
+    assert_eq!(waits["room"], first.as_str(), "led to her own room");
+    let mut tab = server.page().await;
+    let (own, _) = quick(&mut tab, "Ann", &ann_device, "bashni", "10+5").await;
+    assert_ne!(own, first, "another game of hers waits apart");
     let mut cat = server.page().await;
     let (other_clock, _) = quick(&mut cat, "Cat", &"c".repeat(32), "bashni", "5+3").await;
     let mut cat = server.page().await;
@@ -679,15 +685,42 @@ async fn quick_games_meet_only_each_other_and_when_asked_at_once() {
     // Two players asking at the same moment meet, however often.
     for (n, clock) in ["1+0", "15+10", "0.5+1"].iter().enumerate() {
         let (mut first, mut second) = (server.page().await, server.page().await);
-        for (page, device) in [(&mut first, "1"), (&mut second, "2")] {
-            let ask = json!({"type": "quick", "variant": "lasca", "clock": clock, "name": format!("P{n}"), "device": device.repeat(32)});
-            page.send(ask).await;
-        }
+        let ask = |device: &str| json!({"type": "quick", "variant": "lasca", "clock": clock, "name": format!("P{n}"), "device": device.repeat(32)});
+        tokio::join!(first.send(ask("1")), second.send(ask("2")));
         let (a, _) = first.until(|m| m["type"] == "seated").await;
         let (b, _) = second.until(|m| m["type"] == "seated").await;
         assert_eq!(a["room"], b["room"], "{clock}: they meet");
         assert_ne!(a["seat"], b["seat"]);
     }
+}
+
+/// A quick game waiting when the server is killed is paired again after
+/// the restart (once its creator's page is back on it), with another
+/// browser only.
+#[tokio::test]
+async fn a_quick_game_waiting_through_a_restart_is_paired_after_it() {
+    let dir = TempDir::new("serve-quick-restart");
+    let mut server = Serve::start(&sqlite(&dir), &[]);
+    let ann_device = "a".repeat(32);
+    let mut ann = server.page().await;
+    ann.send(json!({"type": "quick", "variant": "lasca", "clock": "1+0", "name": "Ann", "device": ann_device}))
+        .await;
+    let (seated, _) = ann.until(|m| m["type"] == "seated").await;
+    let (room, token) = (seated["room"].clone(), seated["token"].clone());
+    server.kill9();
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut ann = server.page().await;
+    ann.send(json!({"type": "open", "room": room, "token": token}))
+        .await;
+    room_state(&mut ann, |s| s["phase"] == "waiting").await;
+    let mut tab = server.page().await;
+    tab.send(json!({"type": "quick", "variant": "lasca", "clock": "1+0", "name": "Ann", "device": ann_device}))
+        .await;
+    let (waits, _) = tab.until(|m| m["type"] == "quick_waiting").await;
+    assert_eq!(waits["room"], room, "still Ann's quick game");
+    let mut bob = server.page().await;
+    let (met, seat) = quick(&mut bob, "Bob", &"b".repeat(32), "lasca", "1+0").await;
+    assert_eq!((json!(met), seat), (room, 1), "Bob meets Ann");
 }
 
 #[tokio::test]
@@ -1272,6 +1305,7 @@ async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restar
     let opening = Opening {
         creator_colour: bashni_rules::Colour::Black,
         start_fen: None,
+        quick_device: None,
     };
     let (id, token, store) = stored_room(&dir, Opponent::Engine(Strength::Skill(1)), opening).await;
     drop(store);
@@ -1296,6 +1330,7 @@ async fn a_game_its_stored_moves_ended_gets_its_result_on_a_restart() {
     let opening = Opening {
         creator_colour: bashni_rules::Colour::White,
         start_fen: Some(start.into()),
+        quick_device: None,
     };
     let (id, _, store) = stored_room(&dir, Opponent::Anyone, opening).await;
     let bob = SeatRecord {

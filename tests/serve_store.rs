@@ -72,6 +72,7 @@ fn white_from_the_start() -> Opening {
     Opening {
         creator_colour: Colour::White,
         start_fen: None,
+        quick_device: None,
     }
 }
 
@@ -292,6 +293,7 @@ async fn tokens_stored_hashed(store: Store) {
     let opening = Opening {
         creator_colour: Colour::Black,
         start_fen: Some("B:g1w,c3w,e3w,b6b,d6b,h8b 0 12".into()),
+        quick_device: Some("ab".repeat(32)),
     };
     let id = random_hex128();
     store
@@ -335,7 +337,10 @@ async fn tokens_stored_hashed(store: Store) {
         loaded[0].config.opponent,
         Opponent::Engine(Strength::Elo(1500))
     );
-    assert_eq!(loaded[0].opening, opening, "the creator's colour and start");
+    assert_eq!(
+        loaded[0].opening, opening,
+        "the creator's colour and start, and the browser that asked"
+    );
 }
 
 async fn group_commit(store: Store) {

@@ -6,7 +6,7 @@
 use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
-use super::hub::{FindError, Hub};
+use super::hub::{FindError, Hub, Quick};
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
 use super::wire::{ClientMessage, clip};
@@ -391,7 +391,13 @@ impl Connection {
             return Err("you asked for a quick game a moment ago".into());
         }
         let hub = Arc::clone(&self.hub);
-        let paired = hub.quick(self.addr, name, device, variant, clock).await?;
+        let paired = match hub.quick(self.addr, name, device, variant, clock).await? {
+            Quick::Paired(paired) => paired,
+            Quick::AlreadyWaiting(room) => {
+                self.say(&ServerMessage::QuickWaiting { room: &room });
+                return Ok(());
+            }
+        };
         self.asked_quick = Some(Instant::now());
         let shown = self.seated(&paired.room, paired.seat, paired.token).await;
         drop(paired.turn);

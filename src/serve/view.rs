@@ -48,6 +48,12 @@ pub enum ServerMessage<'a> {
     },
     /// You left the room.
     Left,
+    /// This browser already waits for the quick game it asked for, in
+    /// `room`: the page goes there.
+    QuickWaiting {
+        /// The room's id.
+        room: &'a str,
+    },
     /// The rooms a browser sits in, newest first.
     YourGames {
         /// A line each.

@@ -184,6 +184,12 @@ function receive(message) {
     case "replay":
       if (message.room === app.roomId) room.replay.receive(message);
       break;
+    case "quick_waiting":
+      // Another tab of this browser asked for the same quick game: this
+      // one goes to the room where it waits.
+      app.notice("You already wait for this game.");
+      app.watch(message.room);
+      break;
     case "your_games":
       lobby.renderYourGames(message.games);
       break;

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 mod pairing;
+pub use pairing::Quick;
 
 /// What the server refuses beyond.
 #[derive(Clone, Copy, Debug)]
@@ -193,35 +194,41 @@ impl Hub {
     ) -> Result<(String, SeatToken), String> {
         let (config, colour) = setup.check(&self.ranges).map_err(|e| e.0)?;
         let start = setup.start_position(&config).map_err(|e| e.0)?;
-        self.found(addr, name, config, colour, start.as_deref())
-            .await
+        let choice = Choice {
+            colour,
+            start: start.as_deref(),
+            quick_device: None,
+        };
+        self.found(addr, name, config, choice).await
     }
 
-    /// Create a room of `config` for `name` at `addr`, the creator
-    /// playing `colour` (a random one if none) from `start` (the
-    /// variant's start if none): the room's id and the creator's token.
+    /// Create a room of `config` for `name` at `addr`, opening as the
+    /// creator chose: the room's id and the creator's token.
     async fn found(
         &self,
         addr: IpAddr,
         name: &str,
         config: RoomConfig,
-        colour: Option<Colour>,
-        start: Option<&str>,
+        choice: Choice<'_>,
     ) -> Result<(String, SeatToken), String> {
         let token = SeatToken::generate();
         let creator = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         self.admit(addr)?;
-        let colour = colour.unwrap_or_else(|| match rand::rng().random::<bool>() {
-            true => Colour::White,
-            false => Colour::Black,
-        });
-        let founding = Founding::new(config, creator, colour, start)?;
+        let colour = choice
+            .colour
+            .unwrap_or_else(|| match rand::rng().random::<bool>() {
+                true => Colour::White,
+                false => Colour::Black,
+            });
+        let mut founding = Founding::new(config, creator, colour, choice.start)?;
+        founding.row.opening.quick_device = choice.quick_device.map(|d| d.as_str().to_owned());
         self.shared
             .store
             .create_room(&founding.row, &founding.seat)
             .await
             .map_err(|e| format!("cannot store the room: {e}"))?;
         let id = founding.row.id.clone();
+        self.note_quick(&id, &founding.row.opening);
         let handle = self.spawn(founding.room, Kept::default());
         if let Opponent::Engine(strength) = config.opponent {
             seat_engine(&handle, &engine_name(strength)).await?;
@@ -266,6 +273,14 @@ impl Hub {
         }
         times.push_back(Instant::now());
         Ok(())
+    }
+
+    /// Pair `id` with quick requests if `opening` is a quick game's (its
+    /// task forgets it when it ends).
+    fn note_quick(&self, id: &str, opening: &Opening) {
+        if let Some(device) = &opening.quick_device {
+            self.quick_rooms.insert(id.to_owned(), device.clone());
+        }
     }
 
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {
@@ -334,6 +349,9 @@ impl Hub {
             analysis,
             chat: Chat::new(loaded.chat.clone()),
         };
+        if loaded.status == RoomStatus::Open {
+            self.note_quick(&loaded.id, &loaded.opening);
+        }
         let handle = self.spawn(room, kept);
         if let Some(name) = engine {
             seat_engine(&handle, &name).await?;
@@ -538,6 +556,17 @@ impl Hub {
     }
 }
 
+/// What a creator chose of how a new room opens.
+#[derive(Clone, Copy, Default)]
+pub struct Choice<'a> {
+    /// Their colour in the first game; a random one if none.
+    pub colour: Option<Colour>,
+    /// The start position; the variant's if none.
+    pub start: Option<&'a str>,
+    /// For a quick game, the browser that asked (its device id's hash).
+    pub quick_device: Option<&'a TokenHash>,
+}
+
 /// A room about to be opened: its rows for the store, and the room its
 /// task starts with.
 struct Founding {
@@ -570,6 +599,7 @@ impl Founding {
             opening: Opening {
                 creator_colour: colour,
                 start_fen: start.map(str::to_owned),
+                quick_device: None,
             },
         };
         Ok(Founding { row, seat, room })

@@ -1982,6 +1982,7 @@ mod tests {
             opening: Opening {
                 creator_colour: Colour::White,
                 start_fen: None,
+                quick_device: None,
             },
             seats: vec![seat(0, "Ann", &tokens[0]), seat(1, "Bob", &tokens[1])],
             game: Some(GameRecord {

@@ -71,6 +71,7 @@ where
     Ok(Opening {
         creator_colour: colour_of(row.try_get("creator_colour")?)?.unwrap_or(Colour::White),
         start_fen: row.try_get("start_fen")?,
+        quick_device: row.try_get("quick_device")?,
     })
 }
 

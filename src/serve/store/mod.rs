@@ -84,6 +84,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../../migrations/0007_game_analysis.sql"),
     ),
     (8, "chat", include_str!("../../../migrations/0008_chat.sql")),
+    (
+        9,
+        "quick rooms",
+        include_str!("../../../migrations/0009_quick_rooms.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -275,6 +280,10 @@ pub struct Opening {
     pub creator_colour: Colour,
     /// The start position's FEN; `None` for the variant's own.
     pub start_fen: Option<String>,
+    /// For a quick game, the browser that asked for it (its device id's
+    /// hash, hex): the room is paired only with another browser's quick
+    /// request. `None` for a room from the form.
+    pub quick_device: Option<String>,
 }
 
 /// A seat as stored: seat 0 is the creator's, seat 1 the other.
@@ -674,9 +683,9 @@ impl Store {
                 "INSERT INTO rooms (id, variant, forced_capture, king_landing, \
                  no_progress_plies, max_plies, repetitions, clock_base_ms, \
                  clock_increment_ms, clock_moves, opponent, engine_skill, engine_elo, \
-                 status, created_at, creator_colour, start_fen) \
+                 status, created_at, creator_colour, start_fen, quick_device) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-                 $16, $17)",
+                 $16, $17, $18)",
             )
             .bind(&room.id)
             .bind(c.game.variant.name())
@@ -695,6 +704,7 @@ impl Store {
             .bind(room.created_at_ms)
             .bind(room.opening.creator_colour.name())
             .bind(room.opening.start_fen.as_deref())
+            .bind(room.opening.quick_device.as_deref())
             .execute(&mut *tx)
             .await?;
             insert_seat!(&mut *tx, &room.id, creator)?;
