@@ -742,6 +742,36 @@ async fn nobody_chats_with_an_engine_or_an_empty_seat() {
     assert!(error(&mut eve).await.contains("no chat with the engine"));
 }
 
+/// One address has at most `--engine-games-per-address` games against
+/// the engine going (the engines are everyone's): one more is refused
+/// until one of them ends.
+#[tokio::test]
+async fn one_address_has_a_bounded_number_of_engine_games_going() {
+    let dir = TempDir::new("serve-engine-games");
+    let server = Serve::start(&sqlite(&dir), &["--engine-games-per-address", "2"]);
+    let mut engine_setup = setup("engine", Some("5+3"), "white");
+    engine_setup["skill"] = json!(1);
+    let mut first = server.page().await;
+    create(&mut first, "Ann", engine_setup.clone()).await;
+    room_state(&mut first, |s| s["seats"][1]["engine"] == true).await;
+    let mut second = server.page().await;
+    create(&mut second, "Ann", engine_setup.clone()).await;
+    let mut third = server.page().await;
+    third
+        .send(json!({"type": "create", "name": "Ann", "setup": engine_setup}))
+        .await;
+    assert_eq!(
+        error(&mut third).await,
+        "at most 2 games against the engine at once from one address: finish one first"
+    );
+    // A room against a person is not counted.
+    create(&mut third, "Ann", setup("anyone", None, "white")).await;
+    first.send(json!({"type": "abort"})).await;
+    room_state(&mut first, |s| s["phase"] == "over").await;
+    let mut fourth = server.page().await;
+    create(&mut fourth, "Ann", engine_setup).await;
+}
+
 /// A game without a clock that both players left leaves memory after
 /// `--idle-seconds` (and the lobby's list of games being played), and
 /// comes back as it was when a player opens it again.
@@ -1412,7 +1442,8 @@ async fn beat_rival(page: &mut Page, engine: &mut Engine, mut state: Value) -> V
 #[tokio::test]
 async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     let dir = TempDir::new("serve-ladder");
-    let server = Serve::start(&sqlite(&dir), &[]);
+    // Runs of several browsers, all from this machine's one address.
+    let server = Serve::start(&sqlite(&dir), &["--engine-games-per-address", "10"]);
     let mut page = server.page().await;
     let device = "00112233445566778899aabbccddeeff";
     page.send(json!({"type": "ladder", "variant": "bashni", "name": "Lia", "device": device}))

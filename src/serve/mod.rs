@@ -88,6 +88,11 @@ pub struct ServeArgs {
     /// Rooms one address may create per minute.
     #[arg(long, default_value_t = 10)]
     pub rooms_per_minute: usize,
+    /// Games against the engine (ladder runs included) one address may
+    /// have going at once: the engines are shared, and one player's many
+    /// games would keep everyone's engine waiting on its clock.
+    #[arg(long, default_value_t = 3)]
+    pub engine_games_per_address: usize,
     /// Rooms in memory at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_rooms: usize,
@@ -200,6 +205,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let limits = hub::Limits {
         max_rooms: args.max_rooms,
         rooms_per_minute: args.rooms_per_minute,
+        engine_games_per_address: args.engine_games_per_address,
         messages_per_second: args.messages_per_second,
         connections_per_address: args.connections_per_address,
         ping_every: Duration::from_secs(args.ping_seconds),

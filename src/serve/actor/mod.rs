@@ -225,6 +225,9 @@ pub struct Published {
     pub whole: Json,
     /// The change from state `seq - 1`, when a move was all that changed.
     pub after_move: Option<Json>,
+    /// Whether the room's game is over (until a rematch or the next
+    /// rival starts another).
+    pub over: bool,
 }
 
 impl Published {
@@ -327,6 +330,7 @@ pub fn spawn(
         seq: first_seq,
         whole: Json::from_static("{}"),
         after_move: None,
+        over: false,
     });
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
     let claim_after = shared.claim_after;
@@ -724,6 +728,7 @@ impl Actor {
                     seq: self.seq,
                     whole: Json::from(whole),
                     after_move: change.map(Json::from),
+                    over: matches!(self.room.phase(), Phase::Over(_)),
                 });
             }
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),

@@ -34,6 +34,8 @@ pub struct Limits {
     pub max_rooms: usize,
     /// Rooms one address may create per minute.
     pub rooms_per_minute: usize,
+    /// Games against the engine one address may have going at once.
+    pub engine_games_per_address: usize,
     /// Messages per second one connection may send (a burst of twice as
     /// many is let through).
     pub messages_per_second: u32,
@@ -82,6 +84,9 @@ pub struct Hub {
     ranges: StrengthRanges,
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    /// The rooms each address opened against the engine (those whose
+    /// game has ended, or that left memory, are dropped when counted).
+    engine_games: Mutex<HashMap<IpAddr, Vec<String>>>,
     connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
     /// Held while a ladder run is looked for and started: two requests of
@@ -117,6 +122,7 @@ impl Hub {
             ranges,
             rooms: Arc::new(DashMap::new()),
             created: Mutex::new(HashMap::new()),
+            engine_games: Mutex::new(HashMap::new()),
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
@@ -222,6 +228,9 @@ impl Hub {
             });
         let mut founding = Founding::new(config, creator, colour, choice.start)?;
         founding.row.opening.quick_device = choice.quick_device.map(|d| d.as_str().to_owned());
+        if matches!(config.opponent, Opponent::Engine(_)) {
+            self.admit_engine_game(addr, &founding.row.id)?;
+        }
         self.shared
             .store
             .create_room(&founding.row, &founding.seat)
@@ -281,6 +290,28 @@ impl Hub {
         if let Some(device) = &opening.quick_device {
             self.quick_rooms.insert(id.to_owned(), device.clone());
         }
+    }
+
+    /// Count room `id` against the engine as `addr`'s, if the address has
+    /// fewer than [`Limits::engine_games_per_address`] going.
+    fn admit_engine_game(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+        let mut games = self
+            .engine_games
+            .lock()
+            .map_err(|_| "the server is restarting".to_string())?;
+        let going = games.entry(addr).or_default();
+        going.retain(|room| {
+            self.room(room)
+                .is_some_and(|handle| !handle.state.borrow().over)
+        });
+        let most = self.limits.engine_games_per_address;
+        if going.len() >= most {
+            return Err(format!(
+                "at most {most} games against the engine at once from one address: finish one first"
+            ));
+        }
+        going.push(id.to_owned());
+        Ok(())
     }
 
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {
@@ -456,6 +487,7 @@ impl Hub {
         };
         let founding = Founding::new(config, player, Colour::White, Some(&start))?;
         let id = founding.row.id.clone();
+        self.admit_engine_game(addr, &id)?;
         let record = RunRecord {
             id: random_hex128(),
             room_id: id.clone(),
