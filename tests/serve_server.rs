@@ -1194,6 +1194,30 @@ async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
     kill_nine_and_restart(&server.url("postgres")).await;
 }
 
+/// While the database does not answer, a move is refused saying so, and
+/// not played; once it answers again the game goes on from where it was.
+#[tokio::test]
+async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
+    let Some(pg) = postgres::start_or_skip("the database outage test") else {
+        return;
+    };
+    let server = Serve::start(&pg.url("postgres"), &[]);
+    let (mut ann, mut bob, _, _, state) = two_players(&server, None).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    pg.stop();
+    let text = first_legal(&state);
+    ann.send(json!({"type": "move", "text": text})).await;
+    assert_eq!(
+        error(&mut ann).await,
+        "not stored, not played: the database does not answer (no connection within 5 s)"
+    );
+    pg.start_again().expect("PostgreSQL back");
+    ann.send(json!({"type": "move", "text": text})).await;
+    let after = room_state(&mut bob, |s| moves(s).len() == 3).await;
+    assert_eq!(moves(&after)[..2], moves(&state)[..]);
+    assert_eq!(moves(&after)[2], text);
+}
+
 #[tokio::test]
 async fn two_restarts_in_one_turn_charge_neither_downtime() {
     let dir = TempDir::new("serve-two-restarts");

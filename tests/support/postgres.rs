@@ -111,27 +111,44 @@ impl PgServer {
             as_postgres,
             _dir: dir,
         };
+        server.start_again()?;
+        Ok(server)
+    }
+
+    /// Start the server (again, after [`PgServer::stop`]) on its port.
+    pub fn start_again(&self) -> Result<(), String> {
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -F",
-            server._dir.path().display()
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -F",
+            self.port,
+            self._dir.path().display()
         );
-        let out = server
+        let out = self
             .command("pg_ctl")
             .arg("-D")
-            .arg(&server.data)
+            .arg(&self.data)
             .arg("-l")
-            .arg(server._dir.path().join("log"))
+            .arg(self._dir.path().join("log"))
             .args(["-o", &options, "-w", "-t", "60", "start"])
             .output()
             .map_err(|e| format!("pg_ctl: {e}"))?;
         if !out.status.success() {
-            let log = std::fs::read_to_string(server._dir.path().join("log")).unwrap_or_default();
+            let log = std::fs::read_to_string(self._dir.path().join("log")).unwrap_or_default();
             return Err(format!(
                 "pg_ctl start failed: {}{log}",
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        Ok(server)
+        Ok(())
+    }
+
+    /// Stop the server at once, as an outage would (its data stay).
+    pub fn stop(&self) {
+        let _ = self
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", "immediate", "-w", "stop"])
+            .output();
     }
 
     pub fn url(&self, database: &str) -> String {
@@ -141,12 +158,7 @@ impl PgServer {
 
 impl Drop for PgServer {
     fn drop(&mut self) {
-        let _ = self
-            .command("pg_ctl")
-            .arg("-D")
-            .arg(&self.data)
-            .args(["-m", "immediate", "-w", "stop"])
-            .output();
+        self.stop();
     }
 }
 

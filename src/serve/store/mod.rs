@@ -145,6 +145,11 @@ impl fmt::Display for StoreError {
                 f,
                 "database URL '{url}' is neither sqlite:PATH nor postgres://..."
             ),
+            StoreError::Database(sqlx::Error::PoolTimedOut) => write!(
+                f,
+                "the database does not answer (no connection within {} s)",
+                CONNECTION_PATIENCE.as_secs()
+            ),
             StoreError::Database(e) => write!(f, "database: {e}"),
             StoreError::Migrate(e) => write!(f, "migrations: {e}"),
             StoreError::DuplicatePly {
@@ -597,6 +602,11 @@ pub struct Store {
 /// the server, as behind a proxy every request has the proxy's address.
 pub const HISTORY_READS_AT_ONCE: usize = 4;
 
+/// How long a request waits for a connection to the database before it
+/// is told the database does not answer (sqlx waits 30 s, and a room's
+/// task, which waits with it, answers nobody meanwhile).
+const CONNECTION_PATIENCE: Duration = Duration::from_secs(5);
+
 /// How long a read of stored games waits for its turn before it is
 /// answered [`StoreError::Busy`].
 const HISTORY_READ_PATIENCE: Duration = Duration::from_secs(2);
@@ -610,6 +620,7 @@ impl Store {
             let options = PgConnectOptions::from_str(url)?;
             let pool = PgPoolOptions::new()
                 .max_connections(8)
+                .acquire_timeout(CONNECTION_PATIENCE)
                 .connect_with(options)
                 .await?;
             Store::migrated(Pool::Postgres(pool)).await
@@ -826,6 +837,7 @@ async fn sqlite_pool(
         .busy_timeout(Duration::from_secs(10));
     Ok(SqlitePoolOptions::new()
         .max_connections(connections)
+        .acquire_timeout(CONNECTION_PATIENCE)
         .connect_with(options)
         .await?)
 }

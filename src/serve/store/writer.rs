@@ -43,7 +43,7 @@ impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteError::Store(e) => e.fmt(f),
-            WriteError::Batch(e) => write!(f, "not stored: {e}"),
+            WriteError::Batch(e) => f.write_str(e),
             WriteError::Closed => f.write_str("the move writer has stopped"),
         }
     }
