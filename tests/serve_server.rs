@@ -887,7 +887,17 @@ async fn hostile_clients_are_refused_and_cut_off() {
     assert!(error(&mut page).await.starts_with("skill: 0 to"));
     page.send(json!({"type": "create", "name": "", "setup": setup("anyone", None, "white")}))
         .await;
-    assert!(error(&mut page).await.contains("a name has 1 to 40"));
+    assert_eq!(
+        error(&mut page).await,
+        "a name needs a character other than a space"
+    );
+    page.send(json!({"type": "create", "name": "Ann\u{200B}", "setup": setup("anyone", None, "white")}))
+        .await;
+    assert!(
+        error(&mut page)
+            .await
+            .starts_with("character 4 of the name (U+200B) is a control, invisible")
+    );
 
     // A name with markup travels as text (the page puts it in text nodes).
     let html = "<img src=x onerror=alert(1)>";

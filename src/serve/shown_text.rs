@@ -2,59 +2,52 @@
 //! must show as what it is. The page puts it into text nodes, so markup
 //! is harmless; what is refused here is what misleads in plain text.
 
+use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
 use unicode_script::{Script, UnicodeScript};
 
-/// Characters a name or a chat line may not hold beside the control
-/// characters: those that reorder the text around them (embeddings,
-/// overrides, isolates, marks), which can make a text read as another's
-/// or spill over the text after it; invisible ones (zero-width spaces
-/// and joiners, fillers, the byte-order mark, soft hyphens, variation
-/// selectors, tags), which can make two names that look the same
-/// differ, or a text of nothing; and any space but the plain one (line
-/// and paragraph separators).
+/// Characters a name or a chat line may not hold: control characters;
+/// format characters (Unicode's category Cf: text-direction embeddings,
+/// overrides, isolates and marks, which can make a text read as another's
+/// or spill over the text after it; zero-width spaces and joiners, the
+/// byte-order mark, soft hyphens, tags, Arabic number signs); any space
+/// but the plain one (line and paragraph separators); and the other
+/// characters that show nothing (fillers, blanks, variation selectors),
+/// which can make two names that look the same differ, or a text of
+/// nothing.
 fn is_unfit(c: char) -> bool {
     c.is_control()
         || (c.is_whitespace() && c != ' ')
+        || c.general_category() == GeneralCategory::Format
         || matches!(
             c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
+            '\u{034F}'
                 | '\u{115F}'
                 | '\u{1160}'
                 | '\u{17B4}'
                 | '\u{17B5}'
                 | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
                 | '\u{2800}'
                 | '\u{3164}'
                 | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
                 | '\u{FFA0}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E0FFF}'
+                | '\u{1D159}'
+                | '\u{E0100}'..='\u{E01EF}'
         )
 }
 
-/// Whether `c` is a combining mark (of the blocks Latin, Greek and
-/// Cyrillic names use): it draws on the character before it.
+/// Whether `c` is a combining mark that draws on the character before it
+/// (nonspacing or enclosing, in any script); spacing marks take room of
+/// their own.
 fn is_combining(c: char) -> bool {
     matches!(
-        c,
-        '\u{0300}'..='\u{036F}'
-            | '\u{0483}'..='\u{0489}'
-            | '\u{1AB0}'..='\u{1AFF}'
-            | '\u{1DC0}'..='\u{1DFF}'
-            | '\u{20D0}'..='\u{20FF}'
-            | '\u{FE20}'..='\u{FE2F}'
+        c.general_category(),
+        GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark
     )
 }
 
 /// The most combining marks one character may carry (Vietnamese stacks
-/// two); more pile up over the text around.
+/// two, as do Thai's vowel and tone marks); more pile up over the text
+/// around.
 pub const MAX_MARKS_PER_CHAR: usize = 2;
 
 /// Whether the marks of `text` sit on characters, at most
@@ -74,9 +67,35 @@ fn marks_fit(text: &str) -> bool {
 /// a sequence (a family, a rainbow flag) and the selectors of emoji or
 /// text presentation (phone keyboards add them to a heart). Invisible,
 /// they are refused in names, where they would tell two lookalike names
-/// apart, but not in chat, where they mislead nobody.
+/// apart, but not in chat inside emoji, where they mislead nobody.
 fn builds_emoji(c: char) -> bool {
     matches!(c, '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
+}
+
+/// Whether the emoji builders of a chat line sit inside emoji: a joiner
+/// between two (after a selector or a skin tone too), a selector right
+/// after one. Anywhere else they only hide something.
+fn builders_inside_emoji(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let emoji = |at: Option<usize>| {
+        at.and_then(|i| chars.get(i))
+            .is_some_and(|&c| c.is_emoji_char() && !builds_emoji(c))
+    };
+    (0..chars.len()).all(|i| match chars[i] {
+        '\u{200D}' => {
+            let before = i.checked_sub(1);
+            (emoji(before) || before.is_some_and(|b| chars[b] == '\u{FE0F}')) && emoji(Some(i + 1))
+        }
+        '\u{FE0E}' | '\u{FE0F}' => emoji(i.checked_sub(1)),
+        _ => true,
+    })
+}
+
+/// The spaces French puts before `:` `;` `!` `?` and inside guillemets
+/// (no-break and narrow no-break): plain in chat, where no name could
+/// pass for another with them.
+fn is_french_space(c: char) -> bool {
+    matches!(c, '\u{00A0}' | '\u{202F}')
 }
 
 /// The sets of scripts a name may mix, as Unicode's security guidelines
@@ -93,8 +112,9 @@ const SCRIPTS_TOGETHER: [&[Script]; 3] = [
     &[Script::Latin, Script::Han, Script::Hangul],
 ];
 
-/// Whether `c` is a letter in a styled form that reads as a plain one:
-/// fullwidth forms and mathematical alphanumerics ("Ａnn", "𝐀nn"),
+/// Whether `c` is a letter or digit in a styled form that reads as a
+/// plain one: fullwidth forms and mathematical alphanumerics ("Ａnn",
+/// "𝐀nn", "Bob𝟏"),
 /// letterlike symbols and number forms ("ℌ", "Ⅳ"), enclosed letters
 /// ("Ⓐ", "🅰"), small capitals and modifier letters ("ᴀ", "ɴ", "ᵃ"), and
 /// the click letters that pass for an l or a pipe ("ǀ").
@@ -105,7 +125,7 @@ fn styled_letter(c: char) -> bool {
             | '\u{1D400}'..='\u{1D7FF}'
             | '\u{2100}'..='\u{218F}'
             | '\u{2460}'..='\u{24FF}'
-            | '\u{1F100}'..='\u{1F1FF}'
+            | '\u{1F100}'..='\u{1F1E5}'
             | '\u{1D00}'..='\u{1DBF}'
             | '\u{02B0}'..='\u{02FF}'
             | '\u{01C0}'..='\u{01C3}'
@@ -126,14 +146,15 @@ fn styled_letter(c: char) -> bool {
 /// Whether the name `text` could pass for another's: its letters mix
 /// scripts whose letters look alike (a Cyrillic А, a Cherokee Ꭺ or a
 /// Lisu ꓐ among Latin ones), beyond the mixes `SCRIPTS_TOGETHER`
-/// allows, or take a styled form of plain letters. Letters of one script
-/// (Greek, Cyrillic, Armenian...) are welcome, accents and all.
+/// allows, or a letter or digit takes a styled form of a plain one
+/// ("Ａnn", "Ann１"). Letters of one script (Greek, Cyrillic,
+/// Armenian...) are welcome, accents and all.
 pub fn could_pass_for_another(text: &str) -> bool {
+    if text.chars().any(styled_letter) {
+        return true;
+    }
     let mut scripts: Vec<Script> = Vec::new();
     for c in text.chars().filter(|c| c.is_alphabetic()) {
-        if styled_letter(c) {
-            return true;
-        }
         let script = c.script();
         if !matches!(script, Script::Common | Script::Inherited) && !scripts.contains(&script) {
             scripts.push(script);
@@ -145,20 +166,39 @@ pub fn could_pass_for_another(text: &str) -> bool {
             .any(|allowed| scripts.iter().all(|s| allowed.contains(s)))
 }
 
-/// Whether `text` shows as it reads as a chat line: as
-/// [`shows_as_it_reads`], but with emoji sequences whole, and something
-/// else than their joiners in it.
+/// Whether `text` shows as it reads as a chat line: as a name must, but
+/// with emoji sequences whole and the spaces of French typing, and
+/// something else than emoji builders in it.
 pub fn fits_a_chat_line(text: &str) -> bool {
-    !text.chars().any(|c| is_unfit(c) && !builds_emoji(c))
+    let allowed = |c: char| builds_emoji(c) || is_french_space(c);
+    !text.chars().any(|c| is_unfit(c) && !allowed(c))
+        && builders_inside_emoji(text)
         && marks_fit(text)
         && text.chars().any(|c| !builds_emoji(c))
 }
 
-/// Whether `text` shows as it reads: no control, invisible or
-/// text-direction character, no space but the plain one, and at most
-/// [`MAX_MARKS_PER_CHAR`] accents on a character, none alone.
-pub fn shows_as_it_reads(text: &str) -> bool {
-    !text.chars().any(is_unfit) && marks_fit(text)
+/// Why a name does not show as it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unshown {
+    /// Its `at`th character (from 1) is a control, invisible or
+    /// text-direction character, or a space but the plain one.
+    Unseen {
+        /// Where, from 1.
+        at: usize,
+        /// Which.
+        c: char,
+    },
+    /// Marks pile up: more than [`MAX_MARKS_PER_CHAR`] on a character,
+    /// or one with none under it.
+    Marks,
+}
+
+/// Why the name `text` does not show as it reads, if it does not.
+pub fn unshown_in_name(text: &str) -> Option<Unshown> {
+    if let Some((i, c)) = text.chars().enumerate().find(|&(_, c)| is_unfit(c)) {
+        return Some(Unshown::Unseen { at: i + 1, c });
+    }
+    (!marks_fit(text)).then_some(Unshown::Marks)
 }
 
 #[cfg(test)]
@@ -186,6 +226,9 @@ mod tests {
             "\u{1D43}nn",
             "\u{01C0}nn",
             "\u{2170}van",
+            "Ann\u{FF11}",
+            "Bob\u{1D7CF}",
+            "Ann\u{2460}",
         ] {
             assert!(could_pass_for_another(lookalike), "{lookalike:?}");
         }
@@ -216,7 +259,7 @@ mod tests {
             "1\u{FE0F}\u{20E3}",
         ] {
             assert!(fits_a_chat_line(emoji), "{emoji:?}");
-            assert!(!shows_as_it_reads(emoji), "{emoji:?} as a name");
+            assert!(unshown_in_name(emoji).is_some(), "{emoji:?} as a name");
         }
         for unfit in [
             "\u{200D}",
@@ -224,8 +267,17 @@ mod tests {
             "a\u{200B}b",
             "a\u{202E}b",
             "a\tb",
+            "a\u{200D}\u{200D}\u{200D}b",
+            "a\u{FE0F}",
+            "👨\u{200D}",
+            "\u{0E2A}\u{0E47}\u{0E47}\u{0E47}\u{0E47}",
         ] {
             assert!(!fits_a_chat_line(unfit), "{unfit:?}");
         }
+        for french in ["bonjour\u{202F}!", "«\u{00A0}oui\u{00A0}»"] {
+            assert!(fits_a_chat_line(french), "{french:?}");
+        }
+        assert!(fits_a_chat_line("❤\u{FE0F}\u{200D}🔥"), "a heart on fire");
+        assert!(fits_a_chat_line("👍🏽"), "a skin tone");
     }
 }

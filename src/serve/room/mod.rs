@@ -14,10 +14,9 @@ mod asking;
 mod outcome;
 mod player;
 
-use crate::serve::shown_text::MAX_MARKS_PER_CHAR;
 use asking::Asked;
 pub use outcome::{AbortCause, EndReason, Outcome};
-pub use player::{MAX_NAME_CHARS, Player};
+pub use player::{MAX_NAME_CHARS, NameFault, Player};
 
 use super::config::{Opponent, RoomConfig};
 use super::store::{GameRecord, LoadedRoom, OffersRecord, RoomStatus};
@@ -155,8 +154,9 @@ pub enum RoomError {
     /// person.
     WrongPlayer,
     /// The name does not pass [`Player::human`]'s checks (empty, too
-    /// long, characters that show nothing or mislead, the engine's name).
-    BadName,
+    /// long, characters that show nothing or mislead, the engine's name),
+    /// and which.
+    BadName(NameFault),
     /// The name mixes scripts whose letters look alike, or styles plain
     /// letters: it could pass for another's.
     LookalikeLetters,
@@ -208,10 +208,7 @@ impl fmt::Display for RoomError {
             RoomError::NoSuchSeat => f.write_str("no such seat"),
             RoomError::SeatTaken => f.write_str("the seat is taken"),
             RoomError::WrongPlayer => f.write_str("this seat is not for this player"),
-            RoomError::BadName => write!(
-                f,
-                "a name has 1 to {MAX_NAME_CHARS} characters: no control, invisible or text-direction characters, no space but the plain one, at most {MAX_MARKS_PER_CHAR} accents on a letter, and no engine's name"
-            ),
+            RoomError::BadName(fault) => fault.fmt(f),
             RoomError::LookalikeLetters => f.write_str(
                 "a name's letters come from one script (Latin may stand with Chinese, Japanese or Korean), in their plain forms: mixed, a Cyrillic or Cherokee letter can pass for a Latin one",
             ),

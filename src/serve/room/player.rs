@@ -2,9 +2,12 @@
 //! the seat's token, or the engine.
 
 use super::RoomError;
-use crate::serve::shown_text::{could_pass_for_another, shows_as_it_reads};
+use crate::serve::shown_text::{
+    MAX_MARKS_PER_CHAR, Unshown, could_pass_for_another, unshown_in_name,
+};
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
+use std::fmt;
 
 /// The longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
@@ -21,11 +24,69 @@ pub struct Player {
     pub engine: bool,
 }
 
-/// Whether `name` reads as an engine seat's ("bashni (Skill 5)"), spaces
-/// aside (a page shows two as one).
+/// Why a display name is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameFault {
+    /// Nothing but spaces.
+    Empty,
+    /// More than [`MAX_NAME_CHARS`] characters: this many.
+    TooLong(usize),
+    /// It does not show as it reads.
+    Unshown(Unshown),
+    /// It reads as the engine's seat ("bashni (Skill 5)") or a ladder
+    /// rival's ("Rival 3").
+    Engine,
+}
+
+impl fmt::Display for NameFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameFault::Empty => f.write_str("a name needs a character other than a space"),
+            NameFault::TooLong(n) => {
+                write!(f, "a name has at most {MAX_NAME_CHARS} characters, not {n}")
+            }
+            NameFault::Unshown(Unshown::Unseen { at, c }) => write!(
+                f,
+                "character {at} of the name (U+{:04X}) is a control, invisible or text-direction character, or a space but the plain one",
+                u32::from(*c)
+            ),
+            NameFault::Unshown(Unshown::Marks) => write!(
+                f,
+                "a name has at most {} accents on a letter, and none alone",
+                MAX_MARKS_PER_CHAR
+            ),
+            NameFault::Engine => f.write_str(
+                "a name may not read as the engine's (\"bashni (Skill 5)\") or a ladder rival's (\"Rival 3\")",
+            ),
+        }
+    }
+}
+
+/// Whether `name` reads as an engine seat's ("bashni (Skill 5)") or a
+/// ladder rival's ("Rival 3"), spaces and case aside (a page shows two
+/// spaces as one).
 fn poses_as_the_engine(name: &str) -> bool {
     let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
-    squeezed.to_lowercase().starts_with("bashni(")
+    let squeezed = squeezed.to_lowercase();
+    let rival = squeezed
+        .strip_prefix("rival")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+    squeezed.starts_with("bashni(") || rival
+}
+
+/// What is wrong with the trimmed display name `name`, if anything.
+fn name_fault(name: &str) -> Option<NameFault> {
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Some(NameFault::Empty);
+    }
+    if chars > MAX_NAME_CHARS {
+        return Some(NameFault::TooLong(chars));
+    }
+    if let Some(unshown) = unshown_in_name(name) {
+        return Some(NameFault::Unshown(unshown));
+    }
+    poses_as_the_engine(name).then_some(NameFault::Engine)
 }
 
 impl Player {
@@ -35,12 +96,8 @@ impl Player {
     /// with letters that could pass for another's name, it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
         let name = name.trim();
-        if name.is_empty()
-            || name.chars().count() > MAX_NAME_CHARS
-            || !shows_as_it_reads(name)
-            || poses_as_the_engine(name)
-        {
-            return Err(RoomError::BadName);
+        if let Some(fault) = name_fault(name) {
+            return Err(RoomError::BadName(fault));
         }
         if could_pass_for_another(name) {
             return Err(RoomError::LookalikeLetters);
@@ -79,38 +136,109 @@ mod tests {
     use crate::serve::token::SeatToken;
 
     #[test]
-    fn names_that_show_nothing_mislead_or_pose_as_the_engine_are_refused() {
+    fn names_that_show_nothing_mislead_or_pose_as_the_engine_are_refused_saying_why() {
         let hash = SeatToken::generate().hash();
-        assert_eq!(Player::human("  ", hash.clone()), Err(RoomError::BadName));
-        assert_eq!(Player::human("a\nb", hash.clone()), Err(RoomError::BadName));
-        assert_eq!(
-            Player::human("Ann\u{202E}nimda", hash.clone()),
-            Err(RoomError::BadName),
-            "a right-to-left override"
-        );
-        for (name, what) in [
-            ("\u{200B}", "a zero-width space alone"),
-            ("\u{FEFF}", "a byte-order mark"),
-            ("x\u{2028}y", "a line separator"),
-            ("\u{3164}", "a Hangul filler"),
-            ("Ann\u{061C}nimda", "an Arabic letter mark"),
-            ("A\u{00A0}nn", "a no-break space"),
-            ("\u{2800}", "a Braille blank"),
-            ("\u{1D173}\u{1D174}", "musical format characters"),
-            ("\u{0301}\u{0301}\u{0301}", "marks alone"),
-            ("A\u{0300}\u{0300}\u{0300}", "three marks on a letter"),
-            ("bashni (Skill 20)", "the engine's name"),
-            ("BASHNI (skill 20)", "the engine's name in capitals"),
-            ("bashni  (Skill 20)", "the engine's name with two spaces"),
-            ("bashni(Skill 20)", "the engine's name with none"),
+        let fault = |name: &str| match Player::human(name, hash.clone()) {
+            Err(RoomError::BadName(fault)) => Some(fault),
+            _ => None,
+        };
+        let unseen = |at: usize, c: char| Some(NameFault::Unshown(Unshown::Unseen { at, c }));
+        assert_eq!(fault("  "), Some(NameFault::Empty));
+        assert_eq!(fault(&"x".repeat(41)), Some(NameFault::TooLong(41)));
+        for (name, expected, what) in [
+            ("a\nb", unseen(2, '\n'), "a line break"),
+            (
+                "Ann\u{202E}nimda",
+                unseen(4, '\u{202E}'),
+                "a right-to-left override",
+            ),
+            (
+                "\u{200B}",
+                unseen(1, '\u{200B}'),
+                "a zero-width space alone",
+            ),
+            ("\u{FEFF}", unseen(1, '\u{FEFF}'), "a byte-order mark"),
+            ("x\u{2028}y", unseen(2, '\u{2028}'), "a line separator"),
+            ("\u{3164}", unseen(1, '\u{3164}'), "a Hangul filler"),
+            (
+                "Ann\u{061C}nimda",
+                unseen(4, '\u{061C}'),
+                "an Arabic letter mark",
+            ),
+            (
+                "A\u{0600}nn",
+                unseen(2, '\u{0600}'),
+                "an Arabic number sign",
+            ),
+            ("A\u{00A0}nn", unseen(2, '\u{00A0}'), "a no-break space"),
+            ("\u{2800}", unseen(1, '\u{2800}'), "a Braille blank"),
+            ("\u{1D159}", unseen(1, '\u{1D159}'), "a blank notehead"),
+            (
+                "\u{1D173}\u{1D174}",
+                unseen(1, '\u{1D173}'),
+                "musical format characters",
+            ),
+            (
+                "\u{0301}\u{0301}\u{0301}",
+                Some(NameFault::Unshown(Unshown::Marks)),
+                "marks alone",
+            ),
+            (
+                "A\u{0300}\u{0300}\u{0300}",
+                Some(NameFault::Unshown(Unshown::Marks)),
+                "three marks on a letter",
+            ),
+            (
+                "\u{0E2A}\u{0E47}\u{0E47}\u{0E47}",
+                Some(NameFault::Unshown(Unshown::Marks)),
+                "Thai marks piled up",
+            ),
+            (
+                "Z\u{0591}\u{0591}\u{0591}",
+                Some(NameFault::Unshown(Unshown::Marks)),
+                "Hebrew accents piled on a Latin letter",
+            ),
+            (
+                "bashni (Skill 20)",
+                Some(NameFault::Engine),
+                "the engine's name",
+            ),
+            (
+                "BASHNI (skill 20)",
+                Some(NameFault::Engine),
+                "the engine's name in capitals",
+            ),
+            (
+                "bashni  (Skill 20)",
+                Some(NameFault::Engine),
+                "the engine's name with two spaces",
+            ),
+            (
+                "bashni(Skill 20)",
+                Some(NameFault::Engine),
+                "the engine's name with none",
+            ),
+            ("Rival 3", Some(NameFault::Engine), "a ladder rival's name"),
+            ("rival", Some(NameFault::Engine), "the rival's seat"),
         ] {
-            assert_eq!(
-                Player::human(name, hash.clone()),
-                Err(RoomError::BadName),
-                "{what}"
-            );
+            assert_eq!(fault(name), expected, "{what}");
         }
-        for name in ["Аня", "Ann 李", "Αλέξης"] {
+        assert_eq!(
+            RoomError::BadName(NameFault::Unshown(Unshown::Unseen {
+                at: 4,
+                c: '\u{202E}'
+            }))
+            .to_string(),
+            "character 4 of the name (U+202E) is a control, invisible or text-direction character, or a space but the plain one"
+        );
+        for name in [
+            "Аня",
+            "Ann 李",
+            "Αλέξης",
+            "Rivals of Ann",
+            "Ann 🇫🇷",
+            "สมชาย",
+        ] {
             assert!(
                 Player::human(name, hash.clone()).is_ok(),
                 "{name}: any script is welcome"
@@ -128,10 +256,6 @@ mod tests {
         assert!(
             Player::human("Nguye\u{0302}\u{0303}n", hash.clone()).is_ok(),
             "two marks on a letter"
-        );
-        assert_eq!(
-            Player::human(&"x".repeat(41), hash.clone()),
-            Err(RoomError::BadName)
         );
         let html = Player::human(" <b>Ann</b> ", hash).expect("kept as text");
         assert_eq!(html.name, "<b>Ann</b>");
