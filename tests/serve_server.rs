@@ -891,8 +891,10 @@ async fn hostile_clients_are_refused_and_cut_off() {
         error(&mut page).await,
         "a name needs a character other than a space"
     );
-    page.send(json!({"type": "create", "name": "Ann\u{200B}", "setup": setup("anyone", None, "white")}))
-        .await;
+    page.send(
+        json!({"type": "create", "name": "Ann\u{200B}", "setup": setup("anyone", None, "white")}),
+    )
+    .await;
     assert!(
         error(&mut page)
             .await
