@@ -488,12 +488,13 @@ async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
         .await;
     assert!(error(&mut watcher).await.contains("you hold no seat"));
     for (text, why) in [
-        ("", "empty"),
-        ("a\nb", "two lines"),
-        ("good luck <b>Bob</b>", "the same again"),
+        ("", "a chat line has 1 to 140 characters"),
+        ("a\nb", "a chat line is one line of plain text"),
+        ("good luck <b>Bob</b>", "you said that just now"),
     ] {
         ann.send(json!({"type": "say", "text": text})).await;
-        assert!(!error(&mut ann).await.is_empty(), "{why}");
+        let refused = error(&mut ann).await;
+        assert!(refused.starts_with(why), "{text:?}: {refused}");
     }
     let mut expected = said.clone();
     for n in 1..=5 {

@@ -60,7 +60,7 @@ impl Chat {
     /// clock), or why it may not: empty, too long, not plain text, the
     /// same as that seat's last line, too fast, or the room's chat full.
     /// Nothing is kept until [`Chat::add`].
-    pub fn line(
+    pub fn check_line(
         &mut self,
         seat: u8,
         text: &str,
@@ -115,6 +115,12 @@ impl Chat {
         u32::try_from(self.lines.len() + 1).unwrap_or(u32::MAX)
     }
 
+    /// Take `lines`, the room's chat as the store has it, for the lines
+    /// kept so far.
+    pub fn take_stored(&mut self, lines: Vec<ChatLine>) {
+        self.lines = lines;
+    }
+
     /// Keep `line`, said at `now` (once stored).
     pub fn add(&mut self, line: ChatLine, now: Instant) {
         self.recent[usize::from(line.seat.min(1))].push_back(now);
@@ -127,9 +133,23 @@ mod tests {
     use super::*;
 
     fn say(chat: &mut Chat, seat: u8, text: &str, now: Instant) -> Result<ChatLine, String> {
-        let line = chat.line(seat, text, now, 0)?;
+        let line = chat.check_line(seat, text, now, 0)?;
         chat.add(line.clone(), now);
         Ok(line)
+    }
+
+    /// A line the store kept though its write was reported failed is
+    /// taken from the store: the next line is numbered after it.
+    #[test]
+    fn the_stored_chat_numbers_the_next_line() {
+        let now = Instant::now();
+        let mut chat = Chat::new(Vec::new());
+        let first = say(&mut chat, 0, "hi", now).expect("said");
+        let lost = chat.check_line(1, "hello", now, 0).expect("fit");
+        assert_eq!(chat.next_line_no(), 2);
+        chat.take_stored(vec![first, lost]);
+        assert_eq!(chat.next_line_no(), 3);
+        assert_eq!(chat.lines()[1].text, "hello");
     }
 
     #[test]
@@ -141,15 +161,18 @@ mod tests {
             Ok("good luck".into())
         );
         for bad in ["", "   ", "a\nb", "left\u{202E}right", "\u{200B}"] {
-            assert!(chat.line(1, bad, now, 0).is_err(), "{bad:?}");
+            assert!(chat.check_line(1, bad, now, 0).is_err(), "{bad:?}");
         }
-        assert!(chat.line(1, &"é".repeat(MAX_LINE_CHARS), now, 0).is_ok());
         assert!(
-            chat.line(1, &"é".repeat(MAX_LINE_CHARS + 1), now, 0)
+            chat.check_line(1, &"é".repeat(MAX_LINE_CHARS), now, 0)
+                .is_ok()
+        );
+        assert!(
+            chat.check_line(1, &"é".repeat(MAX_LINE_CHARS + 1), now, 0)
                 .is_err()
         );
         assert!(
-            chat.line(1, "<b>hi</b>", now, 0).is_ok(),
+            chat.check_line(1, "<b>hi</b>", now, 0).is_ok(),
             "markup is only text"
         );
         assert_eq!(
@@ -196,7 +219,7 @@ mod tests {
             .collect();
         let mut chat = Chat::new(lines);
         assert!(
-            chat.line(1, "anyone?", now, 0)
+            chat.check_line(1, "anyone?", now, 0)
                 .unwrap_err()
                 .contains("full")
         );

@@ -11,6 +11,7 @@
 //! the store keeps together.
 
 mod analysis;
+mod chat;
 mod engine_seat;
 mod persist;
 mod presence;
@@ -25,8 +26,7 @@ use super::store::writer::MoveWriter;
 use super::store::{Store, Write, unix_ms_now};
 use super::token::SeatToken;
 use super::view::{
-    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, ServerMessage, TurnView,
-    phase_name,
+    AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
 };
 use bashni_rules::Colour;
 use presence::Presence;
@@ -734,46 +734,6 @@ impl Actor {
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
         }
         self.update_lobby();
-    }
-
-    /// `seat` says `text` in the chat: checked, stored, then sent to both
-    /// players. Only two people talk: not to an engine, nor to an empty
-    /// seat.
-    async fn say(&mut self, seat: u8, text: &str) -> Result<(), String> {
-        match self.room.opponent(seat) {
-            None => return Err("your opponent has not sat down yet: nobody reads the chat".into()),
-            Some(p) if p.engine => return Err("there is no chat with the engine".into()),
-            Some(_) => {}
-        }
-        let now = Instant::now();
-        let line = self.chat.line(seat, text, now, unix_ms_now())?;
-        let write = Write::ChatLine {
-            room_id: self.room.id().to_owned(),
-            line_no: self.chat.next_line_no(),
-            line: line.clone(),
-        };
-        self.shared
-            .writer
-            .write(write)
-            .await
-            .map_err(|e| format!("not stored, not sent: {e}"))?;
-        self.chat.add(line, now);
-        self.publish_chat();
-        Ok(())
-    }
-
-    /// Send the chat as it now stands to the seated pages.
-    fn publish_chat(&mut self) {
-        let message = ServerMessage::Chat {
-            room: self.room.id(),
-            lines: self.chat.lines(),
-        };
-        match serde_json::to_string(&message) {
-            Ok(text) => {
-                self.chat_out.send_replace(Json::from(text));
-            }
-            Err(e) => eprintln!("bashni serve: room {}: {e}", self.room.id()),
-        }
     }
 
     /// List the room in the lobby, or take it off: a link-only, ladder,

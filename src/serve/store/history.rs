@@ -137,7 +137,7 @@ impl Store {
             opening: row.opening,
             seats: self.seats_of(id).await?,
             game: self.games_of(id, Games::Latest).await?.pop(),
-            chat: self.chat_of(id).await?,
+            chat: self.chat_lines(id).await?,
         }))
     }
 
@@ -243,7 +243,7 @@ impl Store {
     }
 
     /// What the room's players said, oldest first.
-    async fn chat_of(&self, room_id: &str) -> Result<Vec<ChatLine>, StoreError> {
+    pub async fn chat_lines(&self, room_id: &str) -> Result<Vec<ChatLine>, StoreError> {
         on_readers!(self, p => {
             sqlx::query("SELECT * FROM chat_lines WHERE room_id = $1 ORDER BY line_no")
                 .bind(room_id)
