@@ -438,7 +438,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         // with the reason shown.
         open_page(bob, server, &format!("/room/{}", "0".repeat(32)), "Bob").await;
         wait_for(bob, "return location.pathname === '/' && document.body.dataset.view === 'lobby'", "the lobby").await;
-        assert!(text_of(bob, "#errors").await.contains("no room"));
+        assert!(text_of(bob, "#errors").await.contains("No room"));
 
         // Bob finds it in the lobby and joins.
         open_page(bob, server, "/", "Bob").await;
@@ -674,7 +674,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(cat, "#abort").await;
         assert_eq!(text_of(cat, "#abort").await, "Really abort?");
         click(cat, "#abort").await;
-        let aborted = "const t = document.getElementById('status').textContent; return t.startsWith('Game over: aborted (') && t.endsWith(' aborted the game)')";
+        let aborted = "const t = document.getElementById('status').textContent; return t.startsWith('Game aborted (') && t.endsWith(' aborted the game)')";
         wait_for(cat, aborted, "the game aborted, and by whom").await;
         // In the rematch, once both have moved, resigning is offered; no
         // draw offer or takeback, which the engine would decline.
@@ -949,7 +949,7 @@ async fn players_chat_and_the_watcher_sees_none(ann: &Client, bob: &Client, cat:
     // A line the server refuses stays in the field, to be mended.
     type_into(ann, "chat-input", "good luck <i>Bob</i>\u{e007}").await;
     let refused =
-        "return document.getElementById('errors').textContent.includes('you said that just now')";
+        "return document.getElementById('errors').textContent.includes('You said that just now.')";
     wait_for(ann, refused, "the repeat refused").await;
     let kept = ann.execute(field, vec![]).await.expect("script");
     assert_eq!(kept, json!("good luck <i>Bob</i>"), "the refused line kept");

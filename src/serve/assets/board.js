@@ -80,6 +80,8 @@ export class Board {
     svg.dataset.fen = fen;
     this.squares();
     this.marks();
+    // Over the marks: a glowing corner square keeps its file or rank.
+    this.coordinates();
     const columns = columnsOf(fen);
     for (const [square, pieces] of columns) this.column(square, pieces);
     this.targets();
@@ -90,12 +92,20 @@ export class Board {
     const size = this.view.size;
     for (let rank = 0; rank < size; rank++) {
       for (let file = 0; file < size; file++) {
-        const square = squareName(file, rank);
-        const [x, y] = this.corner(square);
-        const dark = isDark(file, rank);
-        el("rect", { x, y, width: CELL, height: CELL, class: dark ? "dark" : "light" }, this.svg);
+        const [x, y] = this.corner(squareName(file, rank));
+        el("rect", { x, y, width: CELL, height: CELL, class: isDark(file, rank) ? "dark" : "light" }, this.svg);
+      }
+    }
+  }
+
+  // The files along the bottom edge and the ranks along the left one.
+  coordinates() {
+    const size = this.view.size;
+    for (let rank = 0; rank < size; rank++) {
+      for (let file = 0; file < size; file++) {
+        const [x, y] = this.corner(squareName(file, rank));
         const coord = (text, tx, ty) => {
-          const t = el("text", { x: tx, y: ty, class: `coord${dark ? " on-dark" : ""}` }, this.svg);
+          const t = el("text", { x: tx, y: ty, class: `coord${isDark(file, rank) ? " on-dark" : ""}` }, this.svg);
           t.textContent = text;
         };
         if (y === (size - 1) * CELL) coord(String.fromCharCode(97 + file), x + CELL - 14, y + CELL - 6);

@@ -219,8 +219,11 @@ function receive(message) {
   }
 }
 
+// The server's words start lower case, to be put after others ("not
+// stored: ..."); alone in the corner they read as a sentence.
 function showError(text) {
-  showNote(text, "error");
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  showNote(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`, "error");
 }
 
 // A note that stays a few seconds in the corner: an error, or news such

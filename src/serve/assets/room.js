@@ -5,7 +5,7 @@
 // sent it (whole, or after a move only what the move changed); the
 // clocks count down between states from the time the state arrived.
 
-import { $, clockText, colourWord, fill, h, resultText } from "./text.js";
+import { $, clockText, colourWord, endText, fill, h, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { drawGraph, markOf } from "./analysis.js";
@@ -210,7 +210,8 @@ export class Room {
 
   // Say what became of an offer, where only a button would change: one
   // of mine gone with no move made was declined, or (a takeback) granted;
-  // the opponent asks for a rematch.
+  // the opponent offers a draw, asks for a takeback or a rematch (on a
+  // phone the answers' buttons are below the board); the claim opens.
   tellAnswers(before, after) {
     const mine = this.myColour();
     const sameGame = after.game_no === before.game_no;
@@ -222,6 +223,9 @@ export class Room {
       if (still) this.app.notice("Your takeback request was declined.");
       if (tookBack) this.app.notice("Your takeback request was accepted.");
     }
+    const theirs = mine === "white" ? "black" : "white";
+    if (before.draw_offer !== theirs && after.draw_offer === theirs) this.app.notice("Your opponent offers a draw.");
+    if (before.takeback !== theirs && after.takeback === theirs) this.app.notice("Your opponent asks to take back a move.");
     const other = 1 - this.mySeat();
     if (!after.ladder && !before.rematch[other] && after.rematch[other]) this.app.notice("Your opponent asks for a rematch.");
     // On a phone the claim's buttons are below the board: say it here too.
@@ -452,7 +456,7 @@ export class Room {
     const s = this.state;
     let text;
     if (s.phase === "waiting") text = this.waitingText(colour);
-    else if (s.phase === "over") text = `Game over: ${resultText(s.result, this.names())}`;
+    else if (s.phase === "over") text = endText(s.result, this.names());
     else if (myTurn) text = s.capture_forced ? "Your move: a capture is compulsory." : "Your move.";
     else text = `${colourWord(s.to_move)} to move.`;
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;

@@ -6,7 +6,7 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, colourWord, fill, h, readJson, resultText } from "./text.js";
+import { $, colourWord, endText, fill, h, readJson } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants, rulesText } from "./variants.js";
@@ -142,7 +142,7 @@ export class Study {
     this.moves();
     const s = state;
     const toMove = colourWord(s.to_move);
-    let status = s.result ? `Game over: ${resultText(s.result)}` : `${toMove} to move.`;
+    let status = s.result ? endText(s.result) : `${toMove} to move.`;
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
     if (s.note) status += ` ${s.note}`;
     $("study-status").textContent = status;
@@ -151,7 +151,13 @@ export class Study {
     $("study-play").disabled = Boolean(s.result);
     $("study-play").title = s.result ? "The game is over in this position." : "";
     $("study-variant").value = s.variant;
-    if (moved) fill($("study-lines"));
+    if (moved) {
+      fill($("study-lines"));
+      // A move typed for the position before, and what was said of it,
+      // do not stand beside another.
+      $("study-move-input").value = "";
+      $("study-move-hint").textContent = "";
+    }
   }
 
   draw() {

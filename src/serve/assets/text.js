@@ -53,7 +53,7 @@ const RESULT_WORDS = { "2-0": "White wins", "0-2": "Black wins", "1-1": "Draw" }
 const WINNERS = { "2-0": "white", "0-2": "black" };
 
 export function resultText(result, names = null) {
-  if (result.result === "*") return `aborted (${result.reason})`;
+  if (result.result === "*") return `Game aborted (${result.reason})`;
   if (result.result === "1-1" && result.reason.startsWith("draw ")) {
     return `D${result.reason.slice(1)}, ${result.result}`;
   }
@@ -61,6 +61,12 @@ export function resultText(result, names = null) {
   const name = winner && names && names[winner];
   const words = name ? `${name} wins with ${colourWord(winner)}` : RESULT_WORDS[result.result] ?? "Over";
   return `${words}, ${result.result} (${result.reason})`;
+}
+
+// A game's end as its status line says it: "Game over: ..." or, for a
+// game called off, "Game aborted (...)".
+export function endText(result, names = null) {
+  return result.result === "*" ? resultText(result) : `Game over: ${resultText(result, names)}`;
 }
 
 // "m:ss" (and tenths under ten seconds) of milliseconds.
