@@ -1026,6 +1026,7 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
         "Bob asked",
     )
     .await;
+    told(bob, "Your opponent offers a draw.", "Bob told in a note").await;
     let offer_shown = bob
         .execute(
             "return !document.getElementById('offer-draw').hidden",
