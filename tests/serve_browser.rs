@@ -711,7 +711,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(cat, &moved_on, "the new game").await;
         assert_eq!(text_of(cat, "#room-title").await, title);
         let engine = text_of(cat, "#player-top .name").await;
-        assert_eq!(engine, format!("bashni (Elo {})", elo.as_str().expect("text")));
+        assert_eq!(engine, format!("Engine (Elo {})", elo.as_str().expect("text")));
     })
     .await;
 }

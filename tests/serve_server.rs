@@ -1382,7 +1382,7 @@ async fn an_engine_room_stored_before_the_engine_sat_down_gets_it_after_a_restar
     page.send(json!({"type": "open", "room": id, "token": token.as_str()}))
         .await;
     let moved = room_state(&mut page, |s| moves(s).len() == 1).await;
-    assert_eq!(moved["seats"][1]["name"], "bashni (Skill 1)");
+    assert_eq!(moved["seats"][1]["name"], "Engine (Skill 1)");
     assert_eq!(moved["to_move"], "black", "the engine, White, moved");
 }
 

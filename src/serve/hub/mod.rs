@@ -650,9 +650,10 @@ fn device_hash(device: &str) -> Result<TokenHash, String> {
         .ok_or_else(|| "device: 32 lowercase hex digits".into())
 }
 
-/// The engine's display name at `strength`.
+/// The engine's display name at `strength`: "Engine (Skill 5)" (not the
+/// program's name, which in a Lasca game read as the other game's).
 fn engine_name(strength: Strength) -> String {
-    format!("bashni ({strength})")
+    format!("Engine ({strength})")
 }
 
 /// The name of the engine a restored `room` still waits for, if it was

@@ -33,8 +33,9 @@ pub enum NameFault {
     TooLong(usize),
     /// It does not show as it reads.
     Unshown(Unshown),
-    /// It reads as the engine's seat ("bashni (Skill 5)") or a ladder
-    /// rival's ("Rival 3").
+    /// It reads as the engine's seat ("Engine (Skill 5)", or "bashni
+    /// (Skill 5)" as rooms stored before named it) or a ladder rival's
+    /// ("Rival 3").
     Engine,
 }
 
@@ -56,22 +57,22 @@ impl fmt::Display for NameFault {
                 MAX_MARKS_PER_CHAR
             ),
             NameFault::Engine => f.write_str(
-                "a name may not read as the engine's (\"bashni (Skill 5)\") or a ladder rival's (\"Rival 3\")",
+                "a name may not read as the engine's (\"Engine (Skill 5)\") or a ladder rival's (\"Rival 3\")",
             ),
         }
     }
 }
 
-/// Whether `name` reads as an engine seat's ("bashni (Skill 5)") or a
-/// ladder rival's ("Rival 3"), spaces and case aside (a page shows two
-/// spaces as one).
+/// Whether `name` reads as an engine seat's ("Engine (Skill 5)", or
+/// "bashni (Skill 5)" as older rooms have it) or a ladder rival's
+/// ("Rival 3"), spaces and case aside (a page shows two spaces as one).
 fn poses_as_the_engine(name: &str) -> bool {
     let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
     let squeezed = squeezed.to_lowercase();
     let rival = squeezed
         .strip_prefix("rival")
         .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
-    squeezed.starts_with("bashni(") || rival
+    squeezed.starts_with("engine(") || squeezed.starts_with("bashni(") || rival
 }
 
 /// What is wrong with the trimmed display name `name`, if anything.
@@ -217,6 +218,11 @@ mod tests {
                 "bashni(Skill 20)",
                 Some(NameFault::Engine),
                 "the engine's name with none",
+            ),
+            (
+                "Engine (Elo 1500)",
+                Some(NameFault::Engine),
+                "the engine's seat as named now",
             ),
             ("Rival 3", Some(NameFault::Engine), "a ladder rival's name"),
             ("rival", Some(NameFault::Engine), "the rival's seat"),
