@@ -176,13 +176,22 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() {
     assert_eq!(over["result"]["result"], "*");
     assert_eq!(over["result"]["reason"], "Black aborted the game");
     assert_eq!(over["clock_ms"], json!([300_000, 300_000]));
-    // Stored so: the room's PDN, read from the database, has no result.
-    let (status, pdn) = server.get(
-        &format!("/pdn/{room}"),
-        &format!("127.0.0.1:{}", server.port),
-        &[],
-    );
+    // A game called off is no game to keep (PDN's "*" would say it goes
+    // on): the room's PDN has none to give.
+    let host = format!("127.0.0.1:{}", server.port);
+    let (status, _) = server.get(&format!("/pdn/{room}"), &host, &[]);
+    assert_eq!(status, 404);
+    // The rematch, colours swapped, is the room's one game, going on.
+    ann.send(json!({"type": "rematch"})).await;
+    bob.send(json!({"type": "rematch"})).await;
+    let state = room_state(&mut bob, |s| s["game_no"] == 2).await;
+    play_plies(&mut bob, &mut ann, state, 2).await;
+    let (status, pdn) = server.get(&format!("/pdn/{room}"), &host, &[]);
     assert_eq!(status, 200);
+    assert!(
+        pdn.contains("[Round \"2\"]") && !pdn.contains("[Round \"1\"]"),
+        "{pdn}"
+    );
     assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
     assert!(
         pdn.contains("[TimeControl \"300+3\"]"),

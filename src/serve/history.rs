@@ -104,11 +104,19 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
 /// tags; a game still being played has the result `*`.
 pub fn pdn(room: &StoredRoom) -> Result<String, String> {
     let mut text = String::new();
-    for game in &room.games {
+    for game in room.games.iter().filter(|g| kept_in_pdn(g)) {
         text.push_str(&pdn_game(room, game)?.to_pdn());
         text.push('\n');
     }
     Ok(text)
+}
+
+/// Whether `game` goes into the room's PDN: not one called off (it was
+/// no game, and PDN's `*` would say it goes on).
+pub fn kept_in_pdn(game: &GameRecord) -> bool {
+    game.result
+        .as_ref()
+        .is_none_or(|r| winner_of(&r.result).is_some())
 }
 
 fn pdn_game(room: &StoredRoom, game: &GameRecord) -> Result<PdnGame, String> {

@@ -221,8 +221,9 @@ async fn pdn(State(state): Shared, Path(id): Path<String>) -> Response {
         return (StatusCode::NOT_FOUND, "no such room\n").into_response();
     }
     let stored = match state.hub.shared.store.stored_room(&id).await {
-        // A room closed before anyone joined has no game to give.
-        Ok(Some(room)) if room.games.is_empty() => {
+        // A room closed before anyone joined, or whose games were all
+        // called off, has no game to give.
+        Ok(Some(room)) if !room.games.iter().any(history::kept_in_pdn) => {
             return (StatusCode::NOT_FOUND, "no game was played in this room\n").into_response();
         }
         Ok(Some(room)) => room,
