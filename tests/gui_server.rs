@@ -129,12 +129,12 @@ async fn bad_messages_get_an_error_and_change_nothing() {
         (position("bashni", Some("W:c4w,f6b 0 1"), &[]), "c4"),
         (
             position("bashni", None, &["c3-d4", "c3-d4"]),
-            "move 2 'c3-d4'",
+            "move 1 (Black) 'c3-d4'",
         ),
         (position("chess", None, &[]), "variant"),
         (
             json!({"type": "study_pdn", "text": "[Variant \"lasca\"]\n1. a3-b4 a3-b4 *"}),
-            "move 2",
+            "move 1 (Black)",
         ),
         (
             json!({"type": "study_analyse", "lines": 9}),

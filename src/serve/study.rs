@@ -49,11 +49,15 @@ impl Study {
             return Err(format!("moves: at most {MAX_STUDY_PLIES}"));
         }
         let mut line = start.clone();
-        for (i, text) in moves.iter().enumerate() {
+        for text in moves {
+            // Named as the PDN's move list counts it ("move 3 (Black)").
+            let (number, side) = (
+                line.position().fullmove_number(),
+                line.position().side_to_move(),
+            );
             line.play_text(text).map_err(|e| {
                 format!(
-                    "move {} '{}': {}",
-                    i + 1,
+                    "move {number} ({side}) '{}': {}",
                     clip(text, CLIP),
                     clip(&e.to_string(), CLIP)
                 )
@@ -295,13 +299,15 @@ mod tests {
         };
         assert!(error("chess", None, &[], None).starts_with("variant"));
         assert!(error("bashni", Some("W:a2w 0 1"), &[], None).contains("a2"));
-        assert!(error("bashni", None, &["c3-d4", "c3-d4"], None).starts_with("move 2 'c3-d4'"));
+        assert!(
+            error("bashni", None, &["c3-d4", "c3-d4"], None).starts_with("move 1 (Black) 'c3-d4'")
+        );
         assert!(error("bashni", None, &["c3-d4"], Some(2)).starts_with("cursor 2"));
         // A long text is named, not sent back whole.
         let long = "x".repeat(30_000);
         let refused = error("bashni", None, &[long.as_str()], None);
         assert!(
-            refused.starts_with("move 1 'xxx") && refused.len() < 300,
+            refused.starts_with("move 1 (White) 'xxx") && refused.len() < 300,
             "{} bytes",
             refused.len()
         );
@@ -341,7 +347,7 @@ mod tests {
         assert!(
             Study::from_pdn(&broken)
                 .expect_err("bad")
-                .contains("move 2 'c5-d4'")
+                .contains("move 1 (Black) 'c5-d4'")
         );
     }
 
@@ -359,7 +365,16 @@ mod tests {
         let (back, _) = Study::from_pdn(&study.to_pdn()).expect("reads back");
         assert_eq!(back.config(), study.config());
         let forced = Study::from_pdn(&pdn("true")).expect_err("a capture is compulsory");
-        assert!(forced.starts_with("PDN: move 1 'g3-h4'"), "{forced}");
+        assert!(
+            forced.starts_with("PDN: move 1 (White) 'g3-h4'"),
+            "{forced}"
+        );
+        // Numbered squares, as draughts programs write them, are said so.
+        let numbered = Study::from_pdn("[Variant \"bashni\"]\n1. 22-18 *\n").expect_err("numbers");
+        assert_eq!(
+            numbered,
+            "PDN: move 1 (White) '22-18': malformed move '22-18': squares are named a1 to h8, not numbered"
+        );
         let unread = Study::from_pdn(&pdn("maybe")).expect_err("no such rule");
         assert_eq!(unread, "PDN: ForcedCapture 'maybe': true or false");
         let chess = Study::from_pdn("[Variant \"chess\"]\n1. e4 *\n").expect_err("no such game");

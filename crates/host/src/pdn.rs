@@ -314,9 +314,14 @@ fn fill_moves(game: &mut PdnGame, tokens: Vec<Token>) {
     }
 }
 
-/// A move word without its move number (`12.` or `12...`).
+/// A move word without its move number (`12.` or `12...`); a word with
+/// no number before a dot is all move (`22-18` keeps its 22).
 fn without_number(word: &str) -> &str {
-    word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+    let after_digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    match after_digits.strip_prefix('.') {
+        Some(rest) => rest.trim_start_matches('.'),
+        None => word,
+    }
 }
 
 /// The result a word stands for, with or without a move number before it

@@ -146,12 +146,23 @@ impl fmt::Display for NotationError {
                 "ambiguous move '{text}': could be {}",
                 candidates.join(" or ")
             ),
+            // Draughts programs often write squares as numbers (22-18).
+            BadMove { text } if is_numbered(text) => write!(
+                f,
+                "malformed move '{text}': squares are named a1 to h8, not numbered"
+            ),
             BadMove { text } => write!(f, "malformed move '{text}'"),
         }
     }
 }
 
 impl std::error::Error for NotationError {}
+
+/// Whether `text` is a move in numbered squares (`22-18`, `9x18`).
+fn is_numbered(text: &str) -> bool {
+    text.split(['-', 'x', ':'])
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
 
 /// Parse a square such as `c3` (upper case accepted) on the variant's board.
 pub fn parse_square(variant: Variant, text: &str) -> Result<Square, NotationError> {
