@@ -965,6 +965,14 @@ async fn hostile_clients_are_refused_and_cut_off() {
         }
     }
     assert!(binary.is_closed().await, "binary floods too");
+    // So do pings: each is answered, so a flood of them is work.
+    let mut pings = server.page().await;
+    for _ in 0..400 {
+        if !pings.try_send_ping().await {
+            break;
+        }
+    }
+    assert!(pings.is_closed().await, "ping floods too");
 }
 
 /// A page that answers no pings (a lost network closes nothing) is taken

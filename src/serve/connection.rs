@@ -154,6 +154,11 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
                 match message {
                     Some(Ok(Message::Text(text))) => conn.on_text(&text).await,
                     Some(Ok(Message::Binary(_))) => conn.on_binary(),
+                    // Each ping is answered: a flood of them counts as
+                    // any other (a browser sends none, and one pong a ping).
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                        conn.admit();
+                    }
                     Some(Ok(_)) => {}
                     Some(Err(_)) | None => break,
                 }

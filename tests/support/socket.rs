@@ -80,6 +80,15 @@ impl Page {
             .is_ok()
     }
 
+    /// Send a ping frame if the socket is still open; false once it is
+    /// not.
+    pub async fn try_send_ping(&mut self) -> bool {
+        self.socket
+            .send(Message::Ping(vec![0; 8].into()))
+            .await
+            .is_ok()
+    }
+
     pub async fn send(&mut self, message: Value) {
         self.send_text(&message.to_string()).await;
     }

@@ -232,7 +232,7 @@ export class Lobby {
     $("leaderboard-caption").textContent = `Best runs: ${variantTitle(this.app.welcome, variant)}`;
     const rows = lines.map((line, i) => h("tr", {},
       h("td", {}, String(i + 1)), h("td", {}, line.name), h("td", {}, String(line.best)), h("td", {}, String(line.wins))));
-    fill($("leaderboard-lines"), rows.length ? rows : h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No run yet.")));
+    fill($("leaderboard-lines"), rows.length ? rows : h("tr", {}, h("td", { colspan: 4, class: "empty" }, "No run has beaten a rival yet.")));
   }
 }
 
