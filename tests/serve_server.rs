@@ -753,33 +753,51 @@ async fn nobody_chats_with_an_engine_or_an_empty_seat() {
 }
 
 /// One address has at most `--engine-games-per-address` games against
-/// the engine going (the engines are everyone's): one more is refused
-/// until one of them ends.
+/// the engine going (the engines are everyone's), however many it asks
+/// for at once: one more is refused until one of them ends, and a
+/// rematch in an engine room counts as a new game.
 #[tokio::test]
 async fn one_address_has_a_bounded_number_of_engine_games_going() {
     let dir = TempDir::new("serve-engine-games");
     let server = Serve::start(&sqlite(&dir), &["--engine-games-per-address", "2"]);
     let mut engine_setup = setup("engine", Some("5+3"), "white");
     engine_setup["skill"] = json!(1);
-    let mut first = server.page().await;
-    create(&mut first, "Ann", engine_setup.clone()).await;
-    room_state(&mut first, |s| s["seats"][1]["engine"] == true).await;
-    let mut second = server.page().await;
-    create(&mut second, "Ann", engine_setup.clone()).await;
-    let mut third = server.page().await;
-    third
-        .send(json!({"type": "create", "name": "Ann", "setup": engine_setup}))
-        .await;
-    assert_eq!(
-        error(&mut third).await,
-        "at most 2 games against the engine at once from one address: finish one first"
-    );
+    let ask = json!({"type": "create", "name": "Ann", "setup": engine_setup});
+    let mut pages = Vec::new();
+    for _ in 0..5 {
+        let mut page = server.page().await;
+        page.send(ask.clone()).await;
+        pages.push(page);
+    }
+    let mut seated = Vec::new();
+    for mut page in pages {
+        let (answer, _) = page
+            .until(|m| m["type"] == "seated" || m["type"] == "error")
+            .await;
+        match answer["type"].as_str() {
+            Some("seated") => seated.push(page),
+            _ => assert_eq!(
+                answer["message"],
+                "at most 2 games against the engine at once from one address: finish one first"
+            ),
+        }
+    }
+    assert_eq!(seated.len(), 2, "five asked at once, two seated");
     // A room against a person is not counted.
-    create(&mut third, "Ann", setup("anyone", None, "white")).await;
+    let mut person = server.page().await;
+    create(&mut person, "Ann", setup("anyone", None, "white")).await;
+    let first = &mut seated[0];
+    room_state(first, |s| s["seats"][1]["engine"] == true).await;
     first.send(json!({"type": "abort"})).await;
-    room_state(&mut first, |s| s["phase"] == "over").await;
-    let mut fourth = server.page().await;
-    create(&mut fourth, "Ann", engine_setup).await;
+    room_state(first, |s| s["phase"] == "over").await;
+    let mut third = server.page().await;
+    create(&mut third, "Ann", engine_setup).await;
+    first.send(json!({"type": "rematch"})).await;
+    assert_eq!(
+        error(first).await,
+        "at most 2 games against the engine at once from one address: finish one first",
+        "a rematch is another game"
+    );
 }
 
 /// A game without a clock that both players left leaves memory after

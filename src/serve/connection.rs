@@ -315,7 +315,13 @@ impl Connection {
             ClientMessage::Takeback {} => Action::Takeback,
             ClientMessage::AcceptTakeback {} => Action::AcceptTakeback,
             ClientMessage::DeclineTakeback {} => Action::DeclineTakeback,
-            ClientMessage::Rematch {} => Action::Rematch,
+            ClientMessage::Rematch {} => {
+                // Another game against the engine counts as a new one.
+                if let Some(room) = &self.room {
+                    self.hub.admit_rematch(self.addr, &room.id)?;
+                }
+                Action::Rematch
+            }
             ClientMessage::ClaimWin {} => Action::Claim(true),
             ClientMessage::ClaimDraw {} => Action::Claim(false),
         };

@@ -21,8 +21,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
+mod engine_games;
 mod pairing;
 mod runs;
+use engine_games::EngineGames;
 pub use pairing::Quick;
 pub use runs::LadderStart;
 
@@ -83,9 +85,11 @@ pub struct Hub {
     ranges: StrengthRanges,
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
-    /// The rooms each address opened against the engine (those whose
-    /// game has ended, or that left memory, are dropped when counted).
-    engine_games: Mutex<HashMap<IpAddr, Vec<String>>>,
+    /// The games against the engine each address has going.
+    engine_games: EngineGames,
+    /// Held while a room against the engine is counted and opened, so
+    /// that the next is counted with it in memory.
+    engine_starts: tokio::sync::Mutex<()>,
     connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
     /// Held while a ladder run is looked for and started: two requests of
@@ -121,7 +125,8 @@ impl Hub {
             ranges,
             rooms: Arc::new(DashMap::new()),
             created: Mutex::new(HashMap::new()),
-            engine_games: Mutex::new(HashMap::new()),
+            engine_games: EngineGames::new(limits.engine_games_per_address),
+            engine_starts: tokio::sync::Mutex::new(()),
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
@@ -218,7 +223,6 @@ impl Hub {
     ) -> Result<(String, SeatToken), String> {
         let token = SeatToken::generate();
         let creator = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
-        self.admit(addr)?;
         let colour = choice
             .colour
             .unwrap_or_else(|| match rand::rng().random::<bool>() {
@@ -227,9 +231,15 @@ impl Hub {
             });
         let mut founding = Founding::new(config, creator, colour, choice.start)?;
         founding.row.opening.quick_device = choice.quick_device.map(|d| d.as_str().to_owned());
-        if matches!(config.opponent, Opponent::Engine(_)) {
+        let engine = matches!(config.opponent, Opponent::Engine(_));
+        let _one_engine_room_at_a_time = match engine {
+            true => Some(self.engine_starts.lock().await),
+            false => None,
+        };
+        if engine {
             self.admit_engine_game(addr, &founding.row.id)?;
         }
+        self.admit(addr)?;
         self.shared
             .store
             .create_room(&founding.row, &founding.seat)
@@ -292,25 +302,23 @@ impl Hub {
     }
 
     /// Count room `id` against the engine as `addr`'s, if the address has
-    /// fewer than [`Limits::engine_games_per_address`] going.
+    /// fewer than [`Limits::engine_games_per_address`] going (the caller
+    /// holds `engine_starts` until the room is in memory).
     fn admit_engine_game(&self, addr: IpAddr, id: &str) -> Result<(), String> {
-        let mut games = self
-            .engine_games
-            .lock()
-            .map_err(|_| "the server is restarting".to_string())?;
-        let going = games.entry(addr).or_default();
-        going.retain(|room| {
-            self.room(room)
-                .is_some_and(|handle| !handle.state.borrow().over)
-        });
-        let most = self.limits.engine_games_per_address;
-        if going.len() >= most {
-            return Err(format!(
-                "at most {most} games against the engine at once from one address: finish one first"
-            ));
-        }
-        going.push(id.to_owned());
-        Ok(())
+        self.engine_games
+            .admit(addr, id, &|room| self.game_going(room))
+    }
+
+    /// Whether `addr` may start another game in room `id` (a rematch), as
+    /// its engine games go.
+    pub fn admit_rematch(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+        self.engine_games
+            .admit_rematch(addr, id, &|room| self.game_going(room))
+    }
+
+    /// Whether room `id` has a game going; `None` once it left memory.
+    fn game_going(&self, id: &str) -> Option<bool> {
+        self.room(id).map(|handle| !handle.state.borrow().over)
     }
 
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {

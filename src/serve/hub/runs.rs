@@ -52,7 +52,6 @@ impl Hub {
         }
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
-        self.admit(addr)?;
         let run = Run::new(variant, rand::rng().random());
         let rival = run.rival().ok_or("the ladder has no rival")?;
         let start = run
@@ -69,7 +68,9 @@ impl Hub {
         };
         let founding = Founding::new(config, player, Colour::White, Some(&start))?;
         let id = founding.row.id.clone();
+        let _one_engine_room_at_a_time = self.engine_starts.lock().await;
         self.admit_engine_game(addr, &id)?;
+        self.admit(addr)?;
         let record = RunRecord {
             id: random_hex128(),
             room_id: id.clone(),
