@@ -288,9 +288,9 @@ async fn your_games(page: &mut Page, claims: &[(&str, &str)]) -> Vec<Value> {
     answer["games"].as_array().expect("a list").clone()
 }
 
-/// A browser is told of each room it keeps a seat token for, from that
-/// seat's side and newest first: a token that is not the room's, or a
-/// room that is not there, is left out, and a list too long or with a
+/// A browser is told of each room it keeps a seat token for, once, from
+/// that seat's side and newest first: a token that is not the room's, or
+/// a room that is not there, is left out, and a list too long or with a
 /// malformed entry is refused saying which.
 #[tokio::test]
 async fn a_browser_is_told_its_own_games_from_its_side() {
@@ -311,6 +311,7 @@ async fn a_browser_is_told_its_own_games_from_its_side() {
             (&waiting, &waiting_token),
             (&room, &waiting_token),
             (nowhere, &ann_token),
+            (&room, &ann_token),
         ],
     )
     .await;

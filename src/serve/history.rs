@@ -180,8 +180,6 @@ pub struct YourGameView {
     /// Who sits in the other seat, as the latest game names them; none
     /// while it is free.
     pub opponent: Option<String>,
-    /// Whether the engine sits there.
-    pub engine: bool,
     /// `waiting`, `playing` or `over`.
     pub phase: &'static str,
     /// Whether the browser's side is to move in a game being played.
@@ -233,7 +231,6 @@ pub fn your_game(room: &YourRoom) -> Option<YourGameView> {
         config: ConfigView::of(&room.config),
         colour: colour.name(),
         opponent: other.map(|s| seat_name_in_game(&s.name, s.engine, game_no)),
-        engine: other.is_some_and(|s| s.engine),
         phase,
         your_move: phase == "playing"
             && game.is_some_and(|g| to_move(&room.config, g) == Some(colour)),

@@ -74,19 +74,24 @@ fn builds_emoji(c: char) -> bool {
 
 /// Whether the emoji builders of a chat line sit inside emoji: a joiner
 /// between two (after a selector or a skin tone too), a selector right
-/// after one. Anywhere else they only hide something.
+/// after one, or after a keycap's digit, `#` or `*` (`1️⃣`). Anywhere
+/// else (a joiner inside a number) they only hide something.
 fn builders_inside_emoji(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
-    let emoji = |at: Option<usize>| {
-        at.and_then(|i| chars.get(i))
-            .is_some_and(|&c| c.is_emoji_char() && !builds_emoji(c))
+    let at = |i: Option<usize>| i.and_then(|i| chars.get(i)).copied();
+    // Unicode counts digits, `#` and `*` as emoji: only keycaps make them so.
+    let emoji =
+        |c: Option<char>| c.is_some_and(|c| c.is_emoji_char() && !c.is_ascii() && !builds_emoji(c));
+    let keycap = |i: usize| {
+        at(i.checked_sub(1)).is_some_and(|c| c.is_ascii_digit() || c == '#' || c == '*')
+            && at(Some(i + 1)) == Some('\u{20E3}')
     };
     (0..chars.len()).all(|i| match chars[i] {
         '\u{200D}' => {
-            let before = i.checked_sub(1);
-            (emoji(before) || before.is_some_and(|b| chars[b] == '\u{FE0F}')) && emoji(Some(i + 1))
+            let before = at(i.checked_sub(1));
+            (emoji(before) || before == Some('\u{FE0F}')) && emoji(at(Some(i + 1)))
         }
-        '\u{FE0E}' | '\u{FE0F}' => emoji(i.checked_sub(1)),
+        '\u{FE0E}' | '\u{FE0F}' => emoji(at(i.checked_sub(1))) || keycap(i),
         _ => true,
     })
 }
@@ -143,16 +148,18 @@ fn styled_letter(c: char) -> bool {
     )
 }
 
+/// The first character of the name `text` (its place from 1, and it)
+/// that is a styled form of a plain one ("Ａnn", "Ann１"), if any.
+pub fn first_styled(text: &str) -> Option<(usize, char)> {
+    (1..).zip(text.chars()).find(|&(_, c)| styled_letter(c))
+}
+
 /// Whether the name `text` could pass for another's: its letters mix
 /// scripts whose letters look alike (a Cyrillic А, a Cherokee Ꭺ or a
 /// Lisu ꓐ among Latin ones), beyond the mixes `SCRIPTS_TOGETHER`
-/// allows, or a letter or digit takes a styled form of a plain one
-/// ("Ａnn", "Ann１"). Letters of one script (Greek, Cyrillic,
-/// Armenian...) are welcome, accents and all.
+/// allows. Letters of one script (Greek, Cyrillic, Armenian...) are
+/// welcome, accents and all.
 pub fn could_pass_for_another(text: &str) -> bool {
-    if text.chars().any(styled_letter) {
-        return true;
-    }
     let mut scripts: Vec<Script> = Vec::new();
     for c in text.chars().filter(|c| c.is_alphabetic()) {
         let script = c.script();
@@ -215,22 +222,26 @@ mod tests {
             "\u{A4D0}ob",
             "\u{15F7}ob",
             "\u{2C80}nn",
-            "\u{FF21}nn",
-            "\u{1D400}nn",
-            "\u{210C}ello",
-            "\u{24B6}nn",
-            "\u{1F170}nn",
-            "\u{1D00}nn",
-            "\u{0299}ob",
-            "A\u{0274}\u{0274}",
-            "\u{1D43}nn",
-            "\u{01C0}nn",
-            "\u{2170}van",
-            "Ann\u{FF11}",
-            "Bob\u{1D7CF}",
-            "Ann\u{2460}",
         ] {
             assert!(could_pass_for_another(lookalike), "{lookalike:?}");
+        }
+        for (styled, at) in [
+            ("\u{FF21}nn", 1),
+            ("\u{1D400}nn", 1),
+            ("\u{210C}ello", 1),
+            ("\u{24B6}nn", 1),
+            ("\u{1F170}nn", 1),
+            ("\u{1D00}nn", 1),
+            ("\u{0299}ob", 1),
+            ("A\u{0274}\u{0274}", 2),
+            ("\u{1D43}nn", 1),
+            ("\u{01C0}nn", 1),
+            ("\u{2170}van", 1),
+            ("Ann\u{FF11}", 4),
+            ("Bob\u{1D7CF}", 4),
+            ("Ann\u{2460}", 4),
+        ] {
+            assert_eq!(first_styled(styled).map(|(i, _)| i), Some(at), "{styled:?}");
         }
         for name in [
             "Ann",
@@ -269,6 +280,7 @@ mod tests {
             "a\tb",
             "a\u{200D}\u{200D}\u{200D}b",
             "a\u{FE0F}",
+            "1\u{200D}2",
             "👨\u{200D}",
             "\u{0E2A}\u{0E47}\u{0E47}\u{0E47}\u{0E47}",
         ] {

@@ -194,20 +194,22 @@ impl SeatClaim {
                 claims.len()
             ));
         }
-        (claims.iter().enumerate())
-            .map(|(i, claim)| {
-                let place = i + 1;
-                if !is_hex128(&claim.room) {
-                    return Err(format!(
-                        "your games: room {place} of the list is no room id"
-                    ));
-                }
-                let token = SeatToken::parse(&claim.token).ok_or_else(|| {
-                    format!("your games: the token of room {place} of the list is no seat token")
-                })?;
-                Ok((claim.room.clone(), token.hash()))
-            })
-            .collect()
+        let mut checked: Vec<(String, TokenHash)> = Vec::with_capacity(claims.len());
+        for (place, claim) in (1..).zip(claims) {
+            if !is_hex128(&claim.room) {
+                return Err(format!(
+                    "your games: room {place} of the list is no room id"
+                ));
+            }
+            let token = SeatToken::parse(&claim.token).ok_or_else(|| {
+                format!("your games: the token of room {place} of the list is no seat token")
+            })?;
+            // A room named twice is read once.
+            if !checked.iter().any(|(room, _)| *room == claim.room) {
+                checked.push((claim.room.clone(), token.hash()));
+            }
+        }
+        Ok(checked)
     }
 }
 

@@ -54,7 +54,7 @@ impl Hub {
     ) -> Result<Quick<'_>, String> {
         let device = super::device_hash(device)?;
         // A bad name is said once, not met at every waiting room.
-        Player::human(name, SeatToken::generate().hash()).map_err(|e| e.to_string())?;
+        Player::check_name(name).map_err(|e| e.to_string())?;
         let clock = clock.filter(|c| !c.trim().is_empty());
         let config = RoomConfig {
             game: GameConfig::online(parse_variant(variant)?),

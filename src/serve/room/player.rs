@@ -3,7 +3,7 @@
 
 use super::RoomError;
 use crate::serve::shown_text::{
-    MAX_MARKS_PER_CHAR, Unshown, could_pass_for_another, unshown_in_name,
+    MAX_MARKS_PER_CHAR, Unshown, could_pass_for_another, first_styled, unshown_in_name,
 };
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
@@ -33,6 +33,14 @@ pub enum NameFault {
     TooLong(usize),
     /// It does not show as it reads.
     Unshown(Unshown),
+    /// Its `at`th character (from 1) is a styled form of a plain one
+    /// ("Ａnn", "Ann１").
+    Styled {
+        /// Where, from 1.
+        at: usize,
+        /// Which.
+        c: char,
+    },
     /// It reads as the engine's seat ("Engine (Skill 5)", or "bashni
     /// (Skill 5)" as rooms stored before named it) or a ladder rival's
     /// ("Rival 3").
@@ -49,6 +57,11 @@ impl fmt::Display for NameFault {
             NameFault::Unshown(Unshown::Unseen { at, c }) => write!(
                 f,
                 "character {at} of the name (U+{:04X}) is a control, invisible or text-direction character, or a space but the plain one",
+                u32::from(*c)
+            ),
+            NameFault::Styled { at, c } => write!(
+                f,
+                "character {at} of the name (U+{:04X}) is a styled form of a letter, digit or sign: write it plainly",
                 u32::from(*c)
             ),
             NameFault::Unshown(Unshown::Marks) => write!(
@@ -69,9 +82,10 @@ impl fmt::Display for NameFault {
 fn poses_as_the_engine(name: &str) -> bool {
     let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
     let squeezed = squeezed.to_lowercase();
+    // "Rival 3", "Rival #3.", but not "Rivals of Ann".
     let rival = squeezed
         .strip_prefix("rival")
-        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        .is_some_and(|rest| !rest.chars().any(char::is_alphabetic));
     squeezed.starts_with("engine(") || squeezed.starts_with("bashni(") || rival
 }
 
@@ -87,6 +101,9 @@ fn name_fault(name: &str) -> Option<NameFault> {
     if let Some(unshown) = unshown_in_name(name) {
         return Some(NameFault::Unshown(unshown));
     }
+    if let Some((at, c)) = first_styled(name) {
+        return Some(NameFault::Styled { at, c });
+    }
     poses_as_the_engine(name).then_some(NameFault::Engine)
 }
 
@@ -96,6 +113,16 @@ impl Player {
     /// or text-direction character, or any space but the plain one, or
     /// with letters that could pass for another's name, it is refused.
     pub fn human(name: &str, token_hash: TokenHash) -> Result<Player, RoomError> {
+        let name = Player::check_name(name)?;
+        Ok(Player {
+            name: name.to_owned(),
+            token_hash: Some(token_hash),
+            engine: false,
+        })
+    }
+
+    /// `name` trimmed, if a person may take it ([`Player::human`]).
+    pub fn check_name(name: &str) -> Result<&str, RoomError> {
         let name = name.trim();
         if let Some(fault) = name_fault(name) {
             return Err(RoomError::BadName(fault));
@@ -103,11 +130,7 @@ impl Player {
         if could_pass_for_another(name) {
             return Err(RoomError::LookalikeLetters);
         }
-        Ok(Player {
-            name: name.to_owned(),
-            token_hash: Some(token_hash),
-            engine: false,
-        })
+        Ok(name)
     }
 
     /// This player's row for the store, in `seat`, taken at `joined_at_ms`.
@@ -226,6 +249,19 @@ mod tests {
             ),
             ("Rival 3", Some(NameFault::Engine), "a ladder rival's name"),
             ("rival", Some(NameFault::Engine), "the rival's seat"),
+            (
+                "Rival #3.",
+                Some(NameFault::Engine),
+                "a rival's name dressed up",
+            ),
+            (
+                "Ann\u{2122}",
+                Some(NameFault::Styled {
+                    at: 4,
+                    c: '\u{2122}',
+                }),
+                "a trade mark sign",
+            ),
         ] {
             assert_eq!(fault(name), expected, "{what}");
         }

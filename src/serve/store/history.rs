@@ -180,12 +180,12 @@ impl Store {
     /// The rooms of `seats` (a room's id and the hash of the token a
     /// browser keeps for it) where that token is a seat's, in the order
     /// asked: a room not there, or none of whose seats the token is, is
-    /// left out. It waits its turn among the reads of stored games.
+    /// left out. One such read runs at a time.
     pub async fn your_rooms(
         &self,
         seats: &[(String, TokenHash)],
     ) -> Result<Vec<YourRoom>, StoreError> {
-        let _turn = self.history_turn().await?;
+        let _turn = self.own_games_turn().await?;
         let mut rooms = Vec::with_capacity(seats.len());
         for (id, hash) in seats {
             let Some(row) = self.room_row(id).await? else {

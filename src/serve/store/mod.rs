@@ -566,10 +566,22 @@ impl Store {
     /// A turn to read stored games, waited for up to
     /// [`HISTORY_READ_PATIENCE`].
     async fn history_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
-        match tokio::time::timeout(HISTORY_READ_PATIENCE, self.history_reads.acquire()).await {
-            Ok(Ok(turn)) => Ok(turn),
-            _ => Err(StoreError::Busy),
-        }
+        turn_of(&self.history_reads).await
+    }
+
+    /// A turn to read the rooms of a browser's "Your games", one at a
+    /// time whoever asks, waited for as [`Store::history_turn`]: a crowd
+    /// of such lists never takes the turns of replays and downloads.
+    async fn own_games_turn(&self) -> Result<SemaphorePermit<'_>, StoreError> {
+        turn_of(&self.own_games_reads).await
+    }
+}
+
+/// A turn of `reads`, waited for up to [`HISTORY_READ_PATIENCE`].
+async fn turn_of(reads: &Semaphore) -> Result<SemaphorePermit<'_>, StoreError> {
+    match tokio::time::timeout(HISTORY_READ_PATIENCE, reads.acquire()).await {
+        Ok(Ok(turn)) => Ok(turn),
+        _ => Err(StoreError::Busy),
     }
 }
 
@@ -593,6 +605,8 @@ pub struct Store {
     /// Reads of a room's stored games (a replay, a PDN download) running
     /// now ([`HISTORY_READS_AT_ONCE`]).
     history_reads: Arc<Semaphore>,
+    /// Reads of a browser's own games running now (one).
+    own_games_reads: Arc<Semaphore>,
 }
 
 /// Reads of stored games that run at once. Anyone may replay or download
@@ -653,6 +667,7 @@ impl Store {
     async fn migrated(pool: Pool) -> Result<Store, StoreError> {
         let store = Store {
             history_reads: history_reads(),
+            own_games_reads: Arc::new(Semaphore::new(1)),
             readers: pool.clone(),
             pool,
         };
