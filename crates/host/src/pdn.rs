@@ -314,15 +314,15 @@ fn fill_moves(game: &mut PdnGame, tokens: Vec<Token>) {
     }
 }
 
-/// A move word without its move number (`12.` or `12...`, or `12`
-/// alone, which is no move); a word with no number before a dot is all
-/// move (`22-18` keeps its 22).
+/// A move word without its move number (`12.` or `12...`; a number
+/// alone, `12` or `12.46`, is no move); a word whose leading digits have
+/// no dot is all move (`22-18` keeps its 22).
 fn without_number(word: &str) -> &str {
-    let after_digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    match after_digits.strip_prefix('.') {
-        Some(rest) => rest.trim_start_matches('.'),
-        None if after_digits.is_empty() => after_digits,
-        None => word,
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let number = &word[..word.len() - rest.len()];
+    match number.contains('.') || rest.is_empty() {
+        true => rest,
+        false => word,
     }
 }
 
@@ -482,7 +482,7 @@ mod tests {
         assert!(parse_pasted_pdn("").unwrap().is_empty());
         // Numbers with or without their dot are no moves; numbered
         // squares are moves, whole, for the rules to refuse.
-        let numbers = parse_pasted_pdn("1 c3-d4 2.f6-e5 3... 22-18\n").unwrap();
+        let numbers = parse_pasted_pdn("1 c3-d4 2.f6-e5 3... 22-18 12.46\n").unwrap();
         assert_eq!(numbers[0].moves, vec!["c3-d4", "f6-e5", "22-18"]);
     }
 
