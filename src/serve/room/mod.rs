@@ -180,7 +180,7 @@ pub enum RoomError {
     /// Before both sides have moved a game is aborted, not drawn.
     DrawBeforeFirstMoves,
     /// This side offered a draw fewer than
-    /// [`asking::DRAW_OFFER_EVERY_PLIES`] plies ago: `plies` to wait.
+    /// twenty plies (ten moves) ago: `plies` to wait.
     DrawOfferedLately {
         /// Plies until it may offer again.
         plies: usize,
