@@ -14,12 +14,14 @@ import { $, h, readJson } from "./text.js";
 const TOKENS_KEY = "bashni.tokens";
 const NAME_KEY = "bashni.name";
 const DEVICE_KEY = "bashni.device";
+// A device id, room id or seat token: 128 bits as 32 lowercase hex digits.
+const HEX128 = /^[0-9a-f]{32}$/;
 
 // A random id this browser keeps: the ladder's best is kept per name and
 // device.
 function deviceId() {
   let id = localStorage.getItem(DEVICE_KEY);
-  if (!/^[0-9a-f]{32}$/.test(id || "")) {
+  if (!HEX128.test(id || "")) {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
     localStorage.setItem(DEVICE_KEY, id);
@@ -116,8 +118,7 @@ function route() {
 // The lobby's "Your games": the newest rooms this browser keeps a seat
 // token for (the server tells which are still seats of theirs).
 function askYourGames() {
-  const hex = (text) => /^[0-9a-f]{32}$/.test(text);
-  const rooms = Object.entries(app.tokens).filter(([room, token]) => hex(room) && hex(token))
+  const rooms = Object.entries(app.tokens).filter(([room, token]) => HEX128.test(room) && HEX128.test(token))
     .slice(-YOUR_GAMES_ASKED).map(([room, token]) => ({ room, token }));
   if (rooms.length > 0) app.send({ type: "your_games", rooms });
 }

@@ -69,11 +69,15 @@ impl EngineGames {
             .lock()
             .map_err(|_| "the server is restarting".to_string())?;
         let rooms = all.entry(addr).or_default();
-        rooms.retain(|room| going(room).is_some());
-        let playing = rooms
-            .iter()
-            .filter(|room| going(room) == Some(true))
-            .count();
+        // One look at each room: kept while in memory, counted if going.
+        let mut playing = 0;
+        rooms.retain(|room| match going(room) {
+            Some(game_going) => {
+                playing += usize::from(game_going);
+                true
+            }
+            None => false,
+        });
         let answer = then(rooms, playing);
         if rooms.is_empty() {
             all.remove(&addr);
