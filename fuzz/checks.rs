@@ -422,20 +422,26 @@ pub fn client_message(data: &[u8]) {
             moves,
             cursor,
             rules,
+            recorded,
         } => {
-            if let Ok(study) = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)
-            {
+            let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)
+                .and_then(|study| study.ending(recorded));
+            if let Ok(study) = study {
                 let view = study.view();
                 assert_eq!(view.moves.len(), moves.len(), "the whole line is kept");
                 assert!(view.cursor <= moves.len());
-                // The rules sent back read as the line's own.
-                let again = Study::new(&variant, Some(&view.rules), fen.as_deref(), &moves, cursor);
-                assert!(again.is_ok(), "{:?}", view.rules);
+                // The rules and the end sent back read as the line's own.
+                let again = Study::new(&variant, Some(&view.rules), fen.as_deref(), &moves, cursor)
+                    .and_then(|study| study.ending(view.recorded.clone()));
+                assert!(again.is_ok(), "{:?} {:?}", view.rules, view.recorded);
             }
         }
         ClientMessage::StudyPdn { text } => {
             if let Ok((study, _)) = Study::from_pdn(&text) {
-                assert!(Study::from_pdn(&study.to_pdn()).is_ok(), "{text:?}");
+                let back = Study::from_pdn(&study.to_pdn());
+                let ended = |s: &Study| s.view().result.map(|r| (r.result, r.reason));
+                let (back, _) = back.unwrap_or_else(|e| panic!("{text:?}: {e}"));
+                assert_eq!(ended(&back), ended(&study), "{text:?}");
             }
         }
         _ => {}

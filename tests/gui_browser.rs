@@ -371,6 +371,36 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
 /// A room's game played with captures optional and free king landings,
 /// pasted as PDN, is played on by its own rules (a reload keeps them),
 /// and "Play from here" carries them to the new room.
+/// A game pasted that ended by resignation says so at its end, after a
+/// reload too (the position alone does not tell), and keeps it in its
+/// PDN; a step back, or another move, and the board is a game going on.
+#[tokio::test]
+async fn a_resigned_game_pasted_says_how_it_ended() {
+    on_the_page("/analysis", async |client| {
+        import(client, "[Variant \"bashni\"]\n[Termination \"Black resigned\"]\n1. c3-d4 f6-g5 2-0\n").await;
+        let status_is = |text: &str| format!("return document.getElementById('study-status').textContent == '{text}'");
+        let resigned = status_is("Game over: White wins, 2-0 (Black resigned)");
+        wait_for(client, &resigned, "the recorded end").await;
+        assert_eq!(run(client, "return document.getElementById('study-play').disabled").await, json!(false), "a resigned game plays on");
+        client.refresh().await.expect("reload");
+        wait_for(client, &resigned, "the end after a reload").await;
+        click(client, "#study-export").await;
+        let pdn = wait_for(client, "const t = document.getElementById('study-pdn').value; return t.includes('[Termination') && t", "the PDN").await;
+        let pdn = pdn.as_str().expect("text");
+        assert!(pdn.contains("[Termination \"Black resigned\"]") && pdn.trim_end().ends_with("2-0"), "{pdn}");
+        click(client, "#study-moves .move[data-ply='1']").await;
+        wait_for(client, &status_is("Black to move."), "a step back").await;
+        click(client, "#study-moves .move[data-ply='2']").await;
+        wait_for(client, &resigned, "the end again").await;
+        type_into(client, "study-move-input", "g3-h4\u{e007}").await;
+        study_moves_where(client, "m.length == 3").await;
+        wait_for(client, &status_is("Black to move."), "the line is another").await;
+        click(client, "#study-moves .move[data-ply='2']").await;
+        wait_for(client, &status_is("White to move."), "no end in the middle of another line").await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_game_pasted_with_its_rules_is_played_on_by_them() {
     on_the_page("/analysis", async |client| {

@@ -783,6 +783,12 @@ async fn a_premove_plays_itself_and_a_game_the_opponent_left_is_called_a_draw() 
             json!("Game over: Draw, 1-1 (Black left; White called it a draw)")
         );
         assert_eq!(ann.execute("return document.getElementById('opponent-gone').hidden", vec![]).await.expect("script"), json!(true));
+        // On the analysis board the game ends as it did, not as a
+        // position with moves to play.
+        click(ann, "#to-study").await;
+        let studied = "return document.body.dataset.view === 'study' && document.getElementById('study-status').textContent";
+        let said = wait_for(ann, studied, "the game on the analysis board").await;
+        assert_eq!(said, json!("Game over: Draw, 1-1 (Black left; White called it a draw)"));
         // Her lobby lists the game among her own, as it ended.
         click(ann, "#nav-lobby").await;
         let room = path.as_str().and_then(|p| p.strip_prefix("/room/")).expect("a room's path");

@@ -51,8 +51,10 @@ impl Desk {
                 moves,
                 cursor,
                 rules,
+                recorded,
             } => {
-                let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)?;
+                let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)?
+                    .ending(recorded)?;
                 self.show(study, None)
             }
             ClientMessage::StudyPdn { text } => {

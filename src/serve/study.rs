@@ -6,7 +6,7 @@
 
 use super::config::GameConfig;
 use super::view::{LegalMove, ResultView, must_capture};
-use super::wire::{RulesSetup, clip, parse_variant};
+use super::wire::{RecordedEnd, RulesSetup, clip, parse_variant};
 use bashni_host::pdn::{PdnGame, parse_pasted_pdn, result_token, today};
 use bashni_host::protocol::Command;
 use bashni_rules::{self as rules, Colour, Variant};
@@ -23,6 +23,9 @@ pub struct Study {
     line: rules::Game,
     shown: rules::Game,
     cursor: usize,
+    /// How the record the line came from ended, where the rules do not
+    /// end it; `None` once the line is another.
+    recorded: Option<RecordedEnd>,
 }
 
 impl Study {
@@ -79,7 +82,18 @@ impl Study {
             line,
             shown,
             cursor,
+            recorded: None,
         })
+    }
+
+    /// The study with the end its record gives (checked): shown when the
+    /// board is at the line's end, unless the rules end the game there.
+    pub fn ending(self, recorded: Option<RecordedEnd>) -> Result<Study, String> {
+        if let Some(end) = &recorded {
+            end.check().map_err(|e| e.0)?;
+        }
+        let recorded = recorded.filter(|_| self.line.result().is_none());
+        Ok(Study { recorded, ..self })
     }
 
     /// The first game of a PDN text, every move checked by the rules its
@@ -93,7 +107,8 @@ impl Study {
             .map_err(|e| format!("PDN: {e}"))?;
         let study = Study::new(&variant, Some(&rules), game.tag("FEN"), &game.moves, None)
             .map_err(|e| format!("PDN: {e}"))?;
-        Ok((study, games.len()))
+        let recorded = RecordedEnd::read(&game.result, game.tag("Termination"));
+        Ok((study.ending(recorded)?, games.len()))
     }
 
     /// The variant played.
@@ -131,12 +146,17 @@ impl Study {
         self.shown.result().is_some()
     }
 
-    /// The whole line as PDN.
+    /// The whole line as PDN, with the end its record gave.
     pub fn to_pdn(&self) -> String {
-        let result = self
-            .line
-            .result()
-            .map_or("*", |end| result_token(end.winner()));
+        let recorded = self.recorded_end();
+        let result = match (self.line.result(), &recorded) {
+            (Some(end), _) => result_token(end.winner()),
+            (None, Some(end)) => end.result,
+            (None, None) => "*",
+        };
+        let termination = (self.recorded.as_ref())
+            .filter(|end| !end.reason.is_empty())
+            .map(|end| ("Termination", end.reason.clone()));
         let tags = [
             ("Event", "bashni analysis board".to_string()),
             ("Date", today()),
@@ -147,9 +167,12 @@ impl Study {
             ("Variant", self.variant().to_string()),
         ];
         PdnGame::new(
-            (tags.into_iter().chain(self.config.pdn_tags()))
-                .map(|(n, v)| (n.to_string(), v))
-                .collect(),
+            (tags
+                .into_iter()
+                .chain(termination)
+                .chain(self.config.pdn_tags()))
+            .map(|(n, v)| (n.to_string(), v))
+            .collect(),
             self.line.moves().iter().map(ToString::to_string).collect(),
             result,
         )
@@ -177,12 +200,30 @@ impl Study {
             },
             capture_forced: over.is_none() && must_capture(position),
             to_move: position.side_to_move().name(),
-            result: over.map(|end| ResultView {
-                result: result_token(end.winner()),
-                reason: end.to_string(),
-            }),
+            result: match over {
+                Some(end) => Some(ResultView {
+                    result: result_token(end.winner()),
+                    reason: end.to_string(),
+                }),
+                None => self
+                    .recorded_end()
+                    .filter(|_| self.cursor == self.line.moves().len()),
+            },
+            recorded: self.recorded.clone(),
             note: None,
         }
+    }
+
+    /// The end the line's record gave, in the words of a game's result.
+    fn recorded_end(&self) -> Option<ResultView> {
+        let end = self.recorded.as_ref()?;
+        Some(ResultView {
+            result: end.check().ok()?,
+            reason: match end.reason.is_empty() {
+                true => "as recorded".to_owned(),
+                false => end.reason.clone(),
+            },
+        })
     }
 }
 
@@ -260,8 +301,11 @@ pub struct StudyView {
     pub capture_forced: bool,
     /// `white` or `black`.
     pub to_move: &'static str,
-    /// Once the game is over in the position shown: the score and why.
+    /// Once the game is over in the position shown (by the rules, or at
+    /// the end of a record that says how it ended): the score and why.
     pub result: Option<ResultView>,
+    /// The end the line's record gives, for the page to send back.
+    pub recorded: Option<RecordedEnd>,
     /// Something the player should know of what was read (a PDN of
     /// several games shows the first).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -387,6 +431,81 @@ mod tests {
         let lasca = Study::new("lasca", Some(&rules), None, &[], None)
             .expect_err("Lasca's kings do not fly");
         assert!(lasca.starts_with("rules: king_landing"), "{lasca}");
+    }
+
+    #[test]
+    fn a_record_s_end_is_shown_at_the_line_s_end_and_kept_in_its_pdn() {
+        let resigned =
+            "[Variant \"bashni\"]\n[Termination \"Black resigned\"]\n1. c3-d4 f6-g5 2-0\n";
+        let (study, _) = Study::from_pdn(resigned).expect("a resigned game");
+        let result = study.view().result.expect("shown at the end");
+        assert_eq!(
+            (result.result, result.reason.as_str()),
+            ("2-0", "Black resigned")
+        );
+        let (back, _) = Study::from_pdn(&study.to_pdn()).expect("reads back");
+        assert_eq!(back.view().recorded, study.view().recorded);
+        assert!(study.to_pdn().contains("[Termination \"Black resigned\"]"));
+        // The page sends the end back with the line: not shown before
+        // the last move, nor once the line is another.
+        let recorded = study.view().recorded;
+        let line = texts(&["c3-d4", "f6-g5"]);
+        let at = |cursor| {
+            Study::new("bashni", None, None, &line, Some(cursor))
+                .and_then(|s| s.ending(recorded.clone()))
+                .expect("legal")
+                .view()
+                .result
+        };
+        assert!(at(1).is_none() && at(2).is_some());
+        assert!(
+            Study::new("bashni", None, None, &line, None)
+                .expect("legal")
+                .view()
+                .result
+                .is_none()
+        );
+        // A chess form reads; an unfinished game has no end.
+        let (chess, _) = Study::from_pdn("1. c3-d4 1/2-1/2\n").expect("a draw");
+        let drawn = chess.view().result.expect("drawn");
+        assert_eq!(
+            (drawn.result, drawn.reason.as_str()),
+            ("1-1", "as recorded")
+        );
+        assert!(!chess.to_pdn().contains("Termination"));
+        let (going, _) = Study::from_pdn("1. c3-d4 *\n").expect("unfinished");
+        assert!(going.view().result.is_none() && going.view().recorded.is_none());
+        // What the page sends back is checked.
+        let forged = |result: &str, reason: String| {
+            let end = RecordedEnd {
+                result: result.into(),
+                reason,
+            };
+            Study::new("bashni", None, None, &[], None).and_then(|s| s.ending(Some(end)))
+        };
+        assert_eq!(
+            forged("3-0", String::new()).expect_err("no such result"),
+            "recorded.result: 2-0, 0-2 or 1-1"
+        );
+        assert!(
+            forged("2-0", "x".repeat(121))
+                .expect_err("long")
+                .starts_with("recorded.reason")
+        );
+        assert!(
+            forged("2-0", "a\u{1b}b".into()).is_err(),
+            "a control character"
+        );
+    }
+
+    #[test]
+    fn the_rules_end_wins_over_the_record_s() {
+        // Black has no move after the capture: the rules say White won,
+        // whatever the record says.
+        let pdn = "[Variant \"bashni\"]\n[FEN \"W:c3w,d4b 0 1\"]\n1. c3xe5 0-2\n";
+        let (study, _) = Study::from_pdn(pdn).expect("legal");
+        assert_eq!(study.view().result.map(|r| r.result), Some("2-0"));
+        assert!(study.view().recorded.is_none());
     }
 
     #[test]

@@ -143,6 +143,9 @@ pub enum ClientMessage {
         /// The rules the line is played by (the variant's own if none).
         #[serde(default)]
         rules: Option<RulesSetup>,
+        /// The end an imported record gives its line, as it was sent.
+        #[serde(default)]
+        recorded: Option<RecordedEnd>,
     },
     /// Put the first game of this PDN text on the analysis board.
     StudyPdn {
@@ -322,6 +325,64 @@ pub fn clip(text: &str, chars: usize) -> &str {
 
 fn default_king_landing() -> String {
     "continue".into()
+}
+
+/// How an imported game ended where the rules do not end it (a
+/// resignation, a loss on time, an agreed draw), as its record says: the
+/// analysis board shows it at the line's end, and the page sends it back
+/// with the line.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedEnd {
+    /// `2-0`, `0-2` or `1-1`.
+    pub result: String,
+    /// Why, in the record's words (its `Termination` tag); empty if it
+    /// gives none.
+    #[serde(default)]
+    pub reason: String,
+}
+
+impl RecordedEnd {
+    /// The most characters of a record's reason kept.
+    pub const REASON_CHARS: usize = 120;
+
+    /// The end a record's result token and reason give, if the token is a
+    /// finished game's (the chess forms other programs write read too).
+    pub fn read(token: &str, reason: Option<&str>) -> Option<RecordedEnd> {
+        let result = match token.trim() {
+            "2-0" | "1-0" => "2-0",
+            "0-2" | "0-1" => "0-2",
+            "1-1" | "1/2-1/2" => "1-1",
+            _ => return None,
+        };
+        let reason: String = (reason.unwrap_or_default().chars())
+            .filter(|c| !c.is_control())
+            .take(Self::REASON_CHARS)
+            .collect();
+        Some(RecordedEnd {
+            result: result.to_owned(),
+            reason: reason.trim().to_owned(),
+        })
+    }
+
+    /// The result token, if it is one of a finished game, and the reason
+    /// within its length: the page sends back only what it was sent.
+    pub fn check(&self) -> Result<&'static str, WireError> {
+        let token = match self.result.as_str() {
+            "2-0" => "2-0",
+            "0-2" => "0-2",
+            "1-1" => "1-1",
+            _ => return Err(WireError("recorded.result: 2-0, 0-2 or 1-1".into())),
+        };
+        let chars = self.reason.chars().count();
+        if chars > Self::REASON_CHARS || self.reason.chars().any(char::is_control) {
+            return Err(WireError(format!(
+                "recorded.reason: at most {} characters, none a control character",
+                Self::REASON_CHARS
+            )));
+        }
+        Ok(token)
+    }
 }
 
 /// A game's rules as the page sends them (a new room's, or the analysis

@@ -510,14 +510,17 @@ export class Room {
   }
 
   // The game shown to the analysis board: its start, its moves up to the
-  // one shown, and its rules.
+  // one shown, its rules, and how it ended (a resignation, say, which the
+  // position alone does not tell).
   toStudy() {
     const s = this.state;
     const r = this.replay;
     const line = r.game
-      ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply }
-      : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length };
-    this.app.study({ variant: s.config.variant, ...line, rules: s.config.rules });
+      ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply, result: r.game.result }
+      : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length, result: s.result };
+    const { result, ...shown } = line;
+    const recorded = result && result.result !== "*" ? { result: result.result, reason: result.reason } : null;
+    this.app.study({ variant: s.config.variant, ...shown, rules: s.config.rules, recorded });
   }
 
   // The move list of the game shown (the live one, or a replay's), with

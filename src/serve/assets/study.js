@@ -18,11 +18,11 @@ const SEND_GAP_MS = 100;
 // The line on the board, kept by this browser across reloads.
 const STUDY_KEY = "bashni.study";
 
-// Keep `line` ({variant, start_fen, moves, cursor, rules}) for the next
-// visit to the board.
+// Keep `line` ({variant, start_fen, moves, cursor, rules, recorded}) for
+// the next visit to the board.
 function keep(line) {
-  const { variant, start_fen, moves, cursor, rules } = line;
-  localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules }));
+  const { variant, start_fen, moves, cursor, rules, recorded } = line;
+  localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules, recorded }));
 }
 
 export class Study {
@@ -83,16 +83,17 @@ export class Study {
   }
 
   newGame(variant) {
-    this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null });
+    this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null, recorded: null });
   }
 
   // Ask for a line; at most one request per SEND_GAP_MS goes out, the
   // newest winning, so a held arrow key stays within the server's rate.
-  // `line`: {variant, start_fen, moves, cursor, rules}, as the server
-  // sent it (rules null: the variant's own).
+  // `line`: {variant, start_fen, moves, cursor, rules, recorded}, as the
+  // server sent it (rules null: the variant's own; recorded: how an
+  // imported game ended, if its record says).
   send(line) {
-    const { variant, start_fen: fen, moves, cursor, rules } = line;
-    this.queued = { type: "study_position", variant, fen, moves, cursor, rules };
+    const { variant, start_fen: fen, moves, cursor, rules, recorded } = line;
+    this.queued = { type: "study_position", variant, fen, moves, cursor, rules, recorded: recorded ?? null };
     if (!this.timer) this.flush();
   }
 
@@ -105,12 +106,12 @@ export class Study {
   }
 
   // A move entered on the board, or a line's first move: the moves after
-  // the one shown give way to it.
+  // the one shown, and how the imported game ended, give way to it.
   play(text) {
     const s = this.state;
     if (!s) return;
     const moves = [...s.moves.slice(0, s.cursor), text];
-    this.send({ ...s, moves, cursor: moves.length });
+    this.send({ ...s, moves, cursor: moves.length, recorded: null });
   }
 
   goTo(ply) {
@@ -147,9 +148,10 @@ export class Study {
     if (s.note) status += ` ${s.note}`;
     $("study-status").textContent = status;
     $("study-rules").textContent = `Rules: ${rulesText(s.rules)}`;
-    // A game over in the position shown cannot be played on from it.
-    $("study-play").disabled = Boolean(s.result);
-    $("study-play").title = s.result ? "The game is over in this position." : "";
+    // A game the rules ended cannot be played on (one resigned can).
+    const ended = s.legal.length === 0;
+    $("study-play").disabled = ended;
+    $("study-play").title = ended ? "The game is over in this position." : "";
     $("study-variant").value = s.variant;
     if (moved) {
       fill($("study-lines"));
