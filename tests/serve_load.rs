@@ -380,6 +380,8 @@ async fn hundreds_of_clients_play_and_every_move_is_stored_once_in_order() {
             "100000",
             "--messages-per-second",
             "1000",
+            "--waiting-rooms-per-address",
+            "100000",
         ],
     );
 

@@ -801,6 +801,53 @@ async fn one_address_has_a_bounded_number_of_engine_games_going() {
     );
 }
 
+/// One address has at most `--waiting-rooms-per-address` rooms waiting
+/// for an opponent (the lobby lists so many), however many it asks for
+/// at once; a room that found its opponent no longer counts, and a room
+/// against the engine never waits.
+#[tokio::test]
+async fn one_address_has_a_bounded_number_of_rooms_waiting() {
+    let dir = TempDir::new("serve-waiting-rooms");
+    let server = Serve::start(&sqlite(&dir), &["--waiting-rooms-per-address", "2"]);
+    let ask =
+        json!({"type": "create", "name": "Ann", "setup": setup("anyone", Some("5+3"), "white")});
+    let mut pages = Vec::new();
+    for _ in 0..5 {
+        let mut page = server.page().await;
+        page.send(ask.clone()).await;
+        pages.push(page);
+    }
+    let refusal =
+        "at most 2 rooms waiting for an opponent at once from one address: close one first";
+    let mut waiting = Vec::new();
+    for mut page in pages {
+        let (answer, _) = page
+            .until(|m| m["type"] == "seated" || m["type"] == "error")
+            .await;
+        match answer["type"].as_str() {
+            Some("seated") => waiting.push(answer["room"].as_str().expect("room").to_string()),
+            _ => assert_eq!(answer["message"], refusal),
+        }
+    }
+    assert_eq!(waiting.len(), 2, "five asked at once, two seated");
+    let mut more = server.page().await;
+    more.send(ask.clone()).await;
+    assert_eq!(error(&mut more).await, refusal);
+    let mut engine_setup = setup("engine", None, "white");
+    engine_setup["skill"] = json!(1);
+    create(&mut more, "Ann", engine_setup).await;
+    let mut bob = server.page().await;
+    bob.send(json!({"type": "join", "room": waiting[0], "name": "Bob"}))
+        .await;
+    room_state(&mut bob, |s| s["phase"] == "playing").await;
+    create(
+        &mut server.page().await,
+        "Ann",
+        setup("anyone", None, "black"),
+    )
+    .await;
+}
+
 /// A game without a clock that both players left leaves memory after
 /// `--idle-seconds` (and the lobby's list of games being played), and
 /// comes back as it was when a player opens it again.

@@ -315,13 +315,7 @@ impl Connection {
             ClientMessage::Takeback {} => Action::Takeback,
             ClientMessage::AcceptTakeback {} => Action::AcceptTakeback,
             ClientMessage::DeclineTakeback {} => Action::DeclineTakeback,
-            ClientMessage::Rematch {} => {
-                // Another game against the engine counts as a new one.
-                if let Some(room) = &self.room {
-                    self.hub.admit_rematch(self.addr, &room.id)?;
-                }
-                Action::Rematch
-            }
+            ClientMessage::Rematch {} => return self.rematch().await,
             ClientMessage::ClaimWin {} => Action::Claim(true),
             ClientMessage::ClaimDraw {} => Action::Claim(false),
         };
@@ -533,6 +527,18 @@ impl Connection {
                 reply,
             })
             .await?
+    }
+
+    /// Ask for a rematch. Another game against the engine counts as a new
+    /// one: checked, and started, while no other room opens (one opening
+    /// meanwhile would not count it).
+    async fn rematch(&mut self) -> Result<(), String> {
+        let hub = Arc::clone(&self.hub);
+        let _no_room_opens = match &self.room {
+            Some(room) => Some(hub.admit_rematch(self.addr, &room.id).await?),
+            None => None,
+        };
+        self.act(Action::Rematch).await
     }
 
     /// Say `text` in the chat of the room where the page sits.

@@ -93,6 +93,10 @@ pub struct ServeArgs {
     /// games would keep everyone's engine waiting on its clock.
     #[arg(long, default_value_t = 3)]
     pub engine_games_per_address: usize,
+    /// Rooms waiting for an opponent one address may have at once: the
+    /// lobby lists so many, and a few addresses could fill it.
+    #[arg(long, default_value_t = 5)]
+    pub waiting_rooms_per_address: usize,
     /// Rooms in memory at once.
     #[arg(long, default_value_t = 10_000)]
     pub max_rooms: usize,
@@ -206,6 +210,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         max_rooms: args.max_rooms,
         rooms_per_minute: args.rooms_per_minute,
         engine_games_per_address: args.engine_games_per_address,
+        waiting_rooms_per_address: args.waiting_rooms_per_address,
         messages_per_second: args.messages_per_second,
         connections_per_address: args.connections_per_address,
         ping_every: Duration::from_secs(args.ping_seconds),

@@ -228,6 +228,8 @@ pub struct Published {
     /// Whether the room's game is over (until a rematch or the next
     /// rival starts another).
     pub over: bool,
+    /// Whether the room waits for an opponent.
+    pub waiting: bool,
 }
 
 impl Published {
@@ -331,6 +333,7 @@ pub fn spawn(
         whole: Json::from_static("{}"),
         after_move: None,
         over: false,
+        waiting: false,
     });
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
     let claim_after = shared.claim_after;
@@ -729,6 +732,7 @@ impl Actor {
                     whole: Json::from(whole),
                     after_move: change.map(Json::from),
                     over: matches!(self.room.phase(), Phase::Over(_)),
+                    waiting: self.room.phase() == Phase::Waiting,
                 });
             }
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),

@@ -21,11 +21,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-mod engine_games;
 mod pairing;
+mod per_address;
 mod runs;
-use engine_games::EngineGames;
 pub use pairing::Quick;
+use per_address::AddressRooms;
 pub use runs::LadderStart;
 
 /// What the server refuses beyond.
@@ -37,6 +37,8 @@ pub struct Limits {
     pub rooms_per_minute: usize,
     /// Games against the engine one address may have going at once.
     pub engine_games_per_address: usize,
+    /// Rooms waiting for an opponent one address may have at once.
+    pub waiting_rooms_per_address: usize,
     /// Messages per second one connection may send (a burst of twice as
     /// many is let through).
     pub messages_per_second: u32,
@@ -86,10 +88,12 @@ pub struct Hub {
     rooms: Arc<DashMap<String, RoomHandle>>,
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     /// The games against the engine each address has going.
-    engine_games: EngineGames,
-    /// Held while a room against the engine is counted and opened, so
-    /// that the next is counted with it in memory.
-    engine_starts: tokio::sync::Mutex<()>,
+    engine_games: AddressRooms,
+    /// The rooms waiting for an opponent each address opened.
+    waiting_rooms: AddressRooms,
+    /// Held while a room is counted against its address's limits and
+    /// opened, so that the next is counted with it in memory.
+    room_starts: tokio::sync::Mutex<()>,
     connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
     /// Held while a ladder run is looked for and started: two requests of
@@ -125,8 +129,9 @@ impl Hub {
             ranges,
             rooms: Arc::new(DashMap::new()),
             created: Mutex::new(HashMap::new()),
-            engine_games: EngineGames::new(limits.engine_games_per_address),
-            engine_starts: tokio::sync::Mutex::new(()),
+            engine_games: AddressRooms::engine_games(limits.engine_games_per_address),
+            waiting_rooms: AddressRooms::waiting_rooms(limits.waiting_rooms_per_address),
+            room_starts: tokio::sync::Mutex::new(()),
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
@@ -231,13 +236,10 @@ impl Hub {
             });
         let mut founding = Founding::new(config, creator, colour, choice.start)?;
         founding.row.opening.quick_device = choice.quick_device.map(|d| d.as_str().to_owned());
-        let engine = matches!(config.opponent, Opponent::Engine(_));
-        let _one_engine_room_at_a_time = match engine {
-            true => Some(self.engine_starts.lock().await),
-            false => None,
-        };
-        if engine {
-            self.admit_engine_game(addr, &founding.row.id)?;
+        let _one_room_at_a_time = self.room_starts.lock().await;
+        match config.opponent {
+            Opponent::Engine(_) => self.admit_engine_game(addr, &founding.row.id)?,
+            _ => self.admit_waiting_room(addr, &founding.row.id)?,
         }
         self.admit(addr)?;
         self.shared
@@ -303,17 +305,32 @@ impl Hub {
 
     /// Count room `id` against the engine as `addr`'s, if the address has
     /// fewer than [`Limits::engine_games_per_address`] going (the caller
-    /// holds `engine_starts` until the room is in memory).
+    /// holds `room_starts` until the room is in memory).
     fn admit_engine_game(&self, addr: IpAddr, id: &str) -> Result<(), String> {
         self.engine_games
             .admit(addr, id, &|room| self.game_going(room))
     }
 
+    /// Count room `id`, which will wait for an opponent, as `addr`'s, if
+    /// the address has fewer than [`Limits::waiting_rooms_per_address`]
+    /// waiting (the caller holds `room_starts` until it is in memory).
+    fn admit_waiting_room(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+        let waiting = |room: &str| self.room(room).map(|h| h.state.borrow().waiting);
+        self.waiting_rooms.admit(addr, id, &waiting)
+    }
+
     /// Whether `addr` may start another game in room `id` (a rematch), as
-    /// its engine games go.
-    pub fn admit_rematch(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+    /// its engine games go; if so, the guard holds every room's opening
+    /// back until the rematch has started, so that they count it.
+    pub async fn admit_rematch(
+        &self,
+        addr: IpAddr,
+        id: &str,
+    ) -> Result<tokio::sync::MutexGuard<'_, ()>, String> {
+        let no_room_opens = self.room_starts.lock().await;
         self.engine_games
-            .admit_rematch(addr, id, &|room| self.game_going(room))
+            .admit_again(addr, id, &|room| self.game_going(room))?;
+        Ok(no_room_opens)
     }
 
     /// Whether room `id` has a game going; `None` once it left memory.

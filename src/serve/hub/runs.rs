@@ -68,7 +68,7 @@ impl Hub {
         };
         let founding = Founding::new(config, player, Colour::White, Some(&start))?;
         let id = founding.row.id.clone();
-        let _one_engine_room_at_a_time = self.engine_starts.lock().await;
+        let _one_room_at_a_time = self.room_starts.lock().await;
         self.admit_engine_game(addr, &id)?;
         self.admit(addr)?;
         let record = RunRecord {
