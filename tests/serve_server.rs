@@ -19,7 +19,7 @@ use engine::Engine;
 use serde_json::{Value, json};
 use serve::{Serve, create, error, exited, first_legal, moves, room_state, setup};
 use socket::Page;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use temp::TempDir;
 
 fn sqlite(dir: &TempDir) -> String {
@@ -1291,15 +1291,18 @@ async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
 }
 
 /// While the database does not answer, a move is refused saying so, and
-/// not played; once it answers again the game goes on from where it was.
+/// not played; once it answers again the game goes on from where it was,
+/// the mover's clock not charged the time the server waited on it.
 #[tokio::test]
 async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
     let Some(pg) = postgres::start_or_skip("the database outage test") else {
         return;
     };
     let server = Serve::start(&pg.url("postgres"), &[]);
-    let (mut ann, mut bob, _, _, state) = two_players(&server, None).await;
+    let (mut ann, mut bob, _, _, state) = two_players(&server, Some("1+0")).await;
     let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    // Past the free first moves: White's clock runs from here.
+    let turn_began = Instant::now();
     pg.stop();
     let text = first_legal(&state);
     ann.send(json!({"type": "move", "text": text})).await;
@@ -1308,10 +1311,18 @@ async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
         "not stored, not played: the database does not answer (no connection within 5 s)"
     );
     pg.start_again().expect("PostgreSQL back");
+    let thought = turn_began.elapsed();
     ann.send(json!({"type": "move", "text": text})).await;
     let after = room_state(&mut bob, |s| moves(s).len() == 3).await;
     assert_eq!(moves(&after)[..2], moves(&state)[..]);
     assert_eq!(moves(&after)[2], text);
+    let white_ms = |s: &Value| s["clock_ms"][0].as_i64().expect("White's clock");
+    let charged = white_ms(&state) - white_ms(&after);
+    let waited_on_the_store = 4_000;
+    assert!(
+        charged <= i64::try_from(thought.as_millis()).expect("ms") - waited_on_the_store,
+        "White charged {charged} ms of {thought:?}, the store's 5 s refusal too"
+    );
 }
 
 #[tokio::test]

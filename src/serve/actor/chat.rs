@@ -26,6 +26,9 @@ impl Actor {
         };
         if let Err(e) = self.shared.writer.write(write).await {
             self.reread_chat().await;
+            // The game waited on the store: the side to move did not think.
+            self.room.give_back(now.elapsed());
+            self.publish();
             return Err(format!("not stored, not sent: {e}"));
         }
         self.chat.add(line, now);

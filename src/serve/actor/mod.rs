@@ -396,8 +396,10 @@ impl Actor {
                 _ = sleep_until(deadline), if deadline.is_some() => {
                     if self.check_time(Instant::now()).await.is_err() {
                         // The store refused the result: the room is as it
-                        // was, so the deadline fires again; not at once.
+                        // was, so the deadline fires again; not at once,
+                        // and the wait is the server's, not the player's.
                         tokio::time::sleep(STORE_RETRY).await;
+                        self.room.give_back(STORE_RETRY);
                     }
                 }
                 _ = idle_check.tick() => match self.idle_too_long() {
@@ -654,11 +656,14 @@ impl Actor {
 
     /// Store `events` through the writer, all or none, then publish. If
     /// the store refuses, the room goes back to `before` (and the store
-    /// is as it was).
+    /// is as it was), and the side to move is not charged the time the
+    /// store took to refuse (up to 5 s when the database does not
+    /// answer: a player trying to move through an outage lost on time).
     async fn commit(&mut self, events: Vec<Event>, before: Room) -> Result<(), String> {
         if events.is_empty() {
             return Ok(());
         }
+        let asked = Instant::now();
         let stored = match self.work_of_all(&events) {
             Ok(work) => self
                 .shared
@@ -669,7 +674,7 @@ impl Actor {
             Err(e) => Err(e),
         };
         if let Err(e) = stored {
-            return Err(self.refused(before, &e));
+            return Err(self.refused(before, &e, asked.elapsed()));
         }
         for event in &events {
             match event {
@@ -685,10 +690,12 @@ impl Actor {
         Ok(())
     }
 
-    /// The store refused `why`: the room goes back to `before`.
-    fn refused(&mut self, before: Room, why: &str) -> String {
+    /// The store refused `why` after `waited`: the room goes back to
+    /// `before`, its side to move given the wait back.
+    fn refused(&mut self, before: Room, why: &str, waited: Duration) -> String {
         eprintln!("bashni serve: room {}: {why}", self.room.id());
         self.room = before;
+        self.room.give_back(waited);
         self.publish();
         format!("not stored, not played: {why}")
     }

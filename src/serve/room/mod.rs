@@ -705,6 +705,13 @@ impl Room {
         now.saturating_duration_since(self.turn_began)
     }
 
+    /// Give the side to move back `waited`: time the server spent on a
+    /// write the store did not take (a database that does not answer),
+    /// which is no player's thinking.
+    pub fn give_back(&mut self, waited: Duration) {
+        self.turn_began = self.turn_began.checked_add(waited).unwrap_or(self.turn_began);
+    }
+
     /// Take the free seat (seat 1). A person may take it unless the room
     /// is the engine's, the engine only then. With both seats taken the
     /// first game starts, its clock running from `now`.
