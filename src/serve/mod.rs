@@ -48,6 +48,7 @@ pub mod shown_text;
 pub mod store;
 pub mod study;
 pub mod token;
+pub mod unique_keys;
 pub mod view;
 pub mod wire;
 

@@ -249,6 +249,7 @@ impl ClientMessage {
         let bad = |what: String| WireError(format!("bad message: {}", clip(&what, 200)));
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        super::unique_keys::check(text).map_err(|e| bad(e.to_string()))?;
         // A JSON array would be read field by field in order: refused.
         let Some(object) = value.as_object() else {
             return Err(bad("a JSON object with a \"type\" expected".into()));
@@ -779,6 +780,11 @@ mod tests {
             ),
             // Fields by position are no message.
             (r#"["move","c3-d4"]"#, "a JSON object"),
+            // Of a key named twice, serde would keep the last.
+            (
+                r#"{"type":"move","text":"c3-d4","text":"e3-f4"}"#,
+                "bad message: the key 'text' appears twice in one object at line 1 column 36",
+            ),
             // A field missing is named with the message it is missing from.
             (
                 r#"{"type":"study_pdn"}"#,
