@@ -663,12 +663,14 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
 
         // Against the engine (at the Elo the form offers: any whole number
         // in the range is taken), before both sides have moved, the game
-        // is aborted, not resigned.
+        // is aborted, not resigned; the engine, White, has moved.
         select(cat, "opponent", "engine").await;
         select(cat, "strength-kind", "elo").await;
+        select(cat, "colour", "black").await;
         let elo = cat.execute("return document.getElementById('elo').value", vec![]).await.expect("script");
         click(cat, "#create-button").await;
         wait_for(cat, "return document.body.dataset.view === 'room' && document.body.dataset.phase === 'playing'", "the engine's game").await;
+        moves_reach(cat, 1).await;
         let actions = "return ['abort', 'resign', 'offer-draw', 'takeback'].filter((id) => !document.getElementById(id).hidden)";
         assert_eq!(strings(cat, actions).await, ["abort"]);
         click(cat, "#abort").await;
@@ -676,6 +678,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(cat, "#abort").await;
         let aborted = "const t = document.getElementById('status').textContent; return t.startsWith('Game aborted (') && t.endsWith(' aborted the game)')";
         wait_for(cat, aborted, "the game aborted, and by whom").await;
+        let pdn_shown = "return !document.getElementById('pdn-link').hidden";
+        assert_eq!(cat.execute(pdn_shown, vec![]).await.expect("script"), json!(false), "no PDN of a game called off");
         // In the rematch, once both have moved, resigning is offered; no
         // draw offer or takeback, which the engine would decline.
         click(cat, "#rematch").await;
@@ -1089,6 +1093,25 @@ async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Ser
     )
     .await;
     assert_eq!(form, ["white", ""], "the form as Ann left it");
+    // A seat taken here keeps the seats other tabs took since this one
+    // loaded (its own copy of the list, written back, dropped them).
+    let other_tab = "0123456789abcdef0123456789abcdef";
+    let kept = format!(
+        "const t = JSON.parse(localStorage.getItem('bashni.tokens')); t['{other_tab}'] = '{other_tab}'; \
+         localStorage.setItem('bashni.tokens', JSON.stringify(t))"
+    );
+    client.execute(&kept, vec![]).await.expect("another tab's seat");
+    select(client, "opponent", "link").await;
+    click(client, "#create-button").await;
+    let seats = wait_for(
+        client,
+        "return location.pathname.startsWith('/room/') && Object.keys(JSON.parse(localStorage.getItem('bashni.tokens')))",
+        "the new room",
+    )
+    .await;
+    for seat in [room, other_tab] {
+        assert!(seats.as_array().is_some_and(|s| s.contains(&json!(seat))), "{seat} kept: {seats}");
+    }
     client.close_window().await.expect("close tab");
     client.switch_to_window(first).await.expect("back");
 }

@@ -189,12 +189,13 @@ export class Lobby {
 
   render(rooms) {
     this.syncLadder();
+    const tokens = this.app.tokens;
     const row = (room) => {
       const free = room.players.findIndex((p) => p === null);
       const players = room.players.map((p) => p ?? "(free)").join(" vs ");
       // A room this browser holds a seat in (another tab) is opened in
       // that seat, never joined a second time.
-      const mine = Object.hasOwn(this.app.tokens, room.id);
+      const mine = Object.hasOwn(tokens, room.id);
       const join = room.phase === "waiting" && free >= 0 && room.config.opponent === "anyone" && !mine
         ? h("button", { class: "join", onclick: () => this.app.send({ type: "join", room: room.id, name: this.app.name() }) }, "Join")
         : null;

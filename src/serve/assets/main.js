@@ -40,15 +40,28 @@ const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 // The tab's title outside a room (a room's page says whose move it is).
 const TITLE = document.title;
 
+// The seat tokens as stored now: another tab of this browser may have
+// added one since this page loaded (a copy kept by the page and written
+// back whole dropped that tab's seats).
 function loadTokens() {
   return readJson(TOKENS_KEY) ?? {};
+}
+
+// Keep the token of a seat this browser was given, beside every other
+// tab's.
+function keepToken(room, token) {
+  const tokens = loadTokens();
+  tokens[room] = token;
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
 }
 
 const app = {
   welcome: null,
   roomId: null,
   seats: {}, // room id -> seat, as the server confirmed
-  tokens: loadTokens(),
+  get tokens() {
+    return loadTokens();
+  },
   device: deviceId(),
   send: (message) => {
     if (connection.send(message) || ASKED_AGAIN_ON_RECONNECT.has(message.type)) return;
@@ -111,7 +124,11 @@ function route() {
   // The room's page names the tab after the game as it is drawn.
   document.title = TITLE;
   if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
-  if (view === "lobby") askYourGames();
+  if (view === "lobby") {
+    askYourGames();
+    // A run may have ended in the room just left.
+    lobby.syncLadder();
+  }
   if (view === "study" && app.welcome) study.enter();
 }
 
@@ -164,9 +181,8 @@ function receive(message) {
     case "seated":
       // A position from the analysis board is for the room just made.
       lobby.startFrom(null, null);
-      app.tokens[message.room] = message.token;
+      keepToken(message.room, message.token);
       app.seats[message.room] = message.seat;
-      localStorage.setItem(TOKENS_KEY, JSON.stringify(app.tokens));
       if (app.roomId !== message.room) {
         history.pushState(null, "", `/room/${message.room}`);
         app.roomId = message.room;

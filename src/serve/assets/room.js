@@ -492,8 +492,9 @@ export class Room {
     $("claim-win").hidden = $("claim-draw").hidden = !may.claim;
     // The creator of a room still waiting may call it off.
     $("cancel").hidden = !(s.phase === "waiting" && colour);
-    // A PDN once there is a move to put in it.
-    $("pdn-link").hidden = s.game_no === 1 && s.moves.length === 0;
+    // A PDN once there is a game to put in it: one called off is none.
+    const aborted = Boolean(s.result) && s.result.result === "*";
+    $("pdn-link").hidden = s.game_no === 1 && (s.moves.length === 0 || aborted);
     const runOver = s.ladder && s.ladder.status !== "playing";
     $("new-game").hidden = !(s.phase === "over" && colour) || (Boolean(s.ladder) && !runOver);
     $("new-game").textContent = s.ladder ? "New run" : "New game";
