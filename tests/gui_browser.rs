@@ -265,12 +265,18 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
             "back at the start",
         )
         .await;
+        // A quiet move where a capture is due says why it is refused.
+        type_into(client, "study-move-input", "c3-b4\u{e007}").await;
+        let hint = "return document.getElementById('study-move-hint').textContent";
+        assert_eq!(
+            run(client, hint).await,
+            "No legal move c3-b4 here. A capture is compulsory."
+        );
         type_into(client, "study-move-input", "C3:E5\u{e007}").await;
         assert_eq!(
             wait_for(client, waiting, "two ways on, typed").await,
             json!(2)
         );
-        let hint = "return document.getElementById('study-move-hint').textContent";
         assert_eq!(run(client, hint).await, "Type on: the move goes further.");
         type_into(client, "study-move-input", "c3-c7").await;
         let played = study_moves_where(client, "m.length == 1 && m[0] == 'c3xe5xc7'").await;

@@ -30,7 +30,7 @@ pub struct Study {
 
 impl Study {
     /// The study of `moves` from `fen` (the variant's start if none),
-    /// played by `rules` (the variant's own if none), shown after
+    /// played by `rules` (the online rooms' if none), shown after
     /// `cursor` moves (all of them if none). The first thing wrong is the
     /// error: the rules, the position, or the move by number.
     pub fn new(
@@ -45,7 +45,9 @@ impl Study {
             Some(rules) => rules
                 .check(variant)
                 .map_err(|e| format!("rules: {}", e.0))?,
-            None => GameConfig::new(variant),
+            // The rules the lobby's rooms play, so that a line analysed
+            // here is played by them from "Play from here".
+            None => GameConfig::online(variant),
         };
         let start = start_game(&config, fen)?;
         if moves.len() > MAX_STUDY_PLIES {
@@ -506,6 +508,12 @@ mod tests {
         let (study, _) = Study::from_pdn(pdn).expect("legal");
         assert_eq!(study.view().result.map(|r| r.result), Some("2-0"));
         assert!(study.view().recorded.is_none());
+    }
+
+    #[test]
+    fn a_new_line_is_played_by_the_online_rooms_rules() {
+        let study = Study::new("lasca", None, None, &[], None).expect("the start");
+        assert_eq!(*study.config(), GameConfig::online(Variant::Lasca));
     }
 
     #[test]

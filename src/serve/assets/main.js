@@ -89,7 +89,7 @@ const app = {
     go("/editor");
   },
   // A game to the analysis board, {variant, start_fen, moves, cursor,
-  // rules}: it opens there as a reload would find it.
+  // rules, recorded}: it opens there as a reload would find it.
   study: (line) => {
     study.load(line);
     app.leaveTo("/analysis");
@@ -166,6 +166,7 @@ function receive(message) {
       study.show(message);
       if (app.editorWaits) {
         app.editorWaits = false;
+        study.clearPdn();
         go("/analysis");
       }
       break;
@@ -245,10 +246,17 @@ function showError(text) {
 
 // A note that stays a few seconds in the corner: an error, or news such
 // as a declined offer.
+// How long a note stays, in milliseconds.
+const NOTE_MS = 6000;
+
+// Show `text` for a while; the same text again is shown once, for longer
+// (a refusal said three times stacked three notes).
 function showNote(text, kind) {
-  const note = h("div", { class: kind }, text);
-  $("errors").append(note);
-  setTimeout(() => note.remove(), 6000);
+  const same = [...$("errors").children].find((n) => n.textContent === text && n.className === kind);
+  const note = same ?? h("div", { class: kind }, text);
+  if (!same) $("errors").append(note);
+  clearTimeout(note.timer);
+  note.timer = setTimeout(() => note.remove(), NOTE_MS);
 }
 
 const connection = new Connection({

@@ -68,10 +68,17 @@ export class Study {
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
   }
 
-  // Open `line` (as `send` takes it) when the board is entered next.
+  // Open `line` (as `send` takes it) when the board is entered next; the
+  // PDN box's text was another game's.
   load(line) {
     this.state = null;
     keep(line);
+    this.clearPdn();
+  }
+
+  clearPdn() {
+    $("study-pdn").value = "";
+    $("study-download").hidden = true;
   }
 
   // The server refused a line: a kept one that no longer reads gives
@@ -83,6 +90,7 @@ export class Study {
   }
 
   newGame(variant) {
+    this.clearPdn();
     this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null, recorded: null });
   }
 

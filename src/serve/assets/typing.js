@@ -52,7 +52,9 @@ export function typeMoves(input, hint, board) {
     }
     if (!enter || squares.length === 0) return;
     if (named.length > 1) return say(`Which one: ${named.map((move) => move.text).join(", ")}?`);
-    const none = now ? `No legal move ${input.value.trim()} here.` : `No move ${input.value.trim()} to pick ahead.`;
+    // A move refused because a capture must be made says so.
+    const forced = now && board.view.captureForced ? " A capture is compulsory." : "";
+    const none = now ? `No legal move ${input.value.trim()} here.${forced}` : `No move ${input.value.trim()} to pick ahead.`;
     say(open.length > 0 ? "Type on: the move goes further." : none);
   };
   input.addEventListener("input", () => follow(false));
