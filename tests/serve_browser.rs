@@ -125,8 +125,7 @@ async fn type_a_move(client: &Client, watcher: &Client) -> bool {
     assert_eq!(watcher_field, json!(true), "a watcher has no move to type");
     type_into(client, "move-input", "a2-b3\u{e007}").await;
     // (With a capture due, the hint says so too.)
-    let refused =
-        "return document.getElementById('move-hint').textContent.startsWith('No legal move a2-b3 here.')";
+    let refused = "return document.getElementById('move-hint').textContent.startsWith('No legal move a2-b3 here.')";
     wait_for(client, refused, "the hint for a move that is none").await;
     let mut typed = from.clone();
     type_into(client, "move-input", &typed).await;
@@ -1101,7 +1100,10 @@ async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Ser
         "const t = JSON.parse(localStorage.getItem('bashni.tokens')); t['{other_tab}'] = '{other_tab}'; \
          localStorage.setItem('bashni.tokens', JSON.stringify(t))"
     );
-    client.execute(&kept, vec![]).await.expect("another tab's seat");
+    client
+        .execute(&kept, vec![])
+        .await
+        .expect("another tab's seat");
     select(client, "opponent", "link").await;
     click(client, "#create-button").await;
     let seats = wait_for(
@@ -1111,7 +1113,10 @@ async fn own_room_is_not_joinable_from_another_tab(client: &Client, server: &Ser
     )
     .await;
     for seat in [room, other_tab] {
-        assert!(seats.as_array().is_some_and(|s| s.contains(&json!(seat))), "{seat} kept: {seats}");
+        assert!(
+            seats.as_array().is_some_and(|s| s.contains(&json!(seat))),
+            "{seat} kept: {seats}"
+        );
     }
     client.close_window().await.expect("close tab");
     client.switch_to_window(first).await.expect("back");

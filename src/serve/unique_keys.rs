@@ -85,6 +85,9 @@ mod tests {
         );
         let deep = check(r#"{"setup":{"rules":{"max_plies":1,"max_plies":2}}}"#);
         assert!(deep.is_err(), "in a nested object");
-        assert!(check(r#"{"rooms":[{"room":"a","room":"b"}]}"#).is_err(), "in a list");
+        assert!(
+            check(r#"{"rooms":[{"room":"a","room":"b"}]}"#).is_err(),
+            "in a list"
+        );
     }
 }

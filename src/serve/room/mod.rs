@@ -709,7 +709,10 @@ impl Room {
     /// write the store did not take (a database that does not answer),
     /// which is no player's thinking.
     pub fn give_back(&mut self, waited: Duration) {
-        self.turn_began = self.turn_began.checked_add(waited).unwrap_or(self.turn_began);
+        self.turn_began = self
+            .turn_began
+            .checked_add(waited)
+            .unwrap_or(self.turn_began);
     }
 
     /// Take the free seat (seat 1). A person may take it unless the room
