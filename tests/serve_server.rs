@@ -1933,24 +1933,38 @@ async fn unfinished_http_connections_are_bounded() {
         200,
         "then the address is served again"
     );
-    // Headers trickling in a byte at a time are cut off once the first
-    // request has taken four pings, though the connection never goes
-    // silent.
-    let mut trickle = open();
-    let started = std::time::Instant::now();
-    let cut = loop {
-        if trickle.write_all(b"X").is_err()
-            || closed_within(&mut trickle, Duration::from_millis(300))
-        {
-            break started.elapsed();
-        }
+    // Headers trickling in a byte at a time are cut off once the request
+    // has taken four pings, though the connection never goes silent: the
+    // first request's, and a later one's on a connection kept alive.
+    let trickled_out = |mut trickle: std::net::TcpStream| {
+        let started = std::time::Instant::now();
+        let cut = loop {
+            if trickle.write_all(b"X").is_err()
+                || closed_within(&mut trickle, Duration::from_millis(300))
+            {
+                break started.elapsed();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(12),
+                "still open after 12 s"
+            );
+        };
         assert!(
-            started.elapsed() < Duration::from_secs(12),
-            "still open after 12 s"
+            cut >= Duration::from_secs(3),
+            "cut after {cut:?}: before its time"
         );
     };
+    trickled_out(open());
+    let mut kept_alive = open();
+    kept_alive
+        .write_all(b"\r\n")
+        .expect("the first request whole");
     assert!(
-        cut >= Duration::from_secs(3),
-        "cut after {cut:?}: before its time"
+        !closed_within(&mut kept_alive, Duration::from_millis(500)),
+        "answered, kept alive"
     );
+    kept_alive
+        .write_all(format!("GET / HTTP/1.1\r\nHost: {own_host}\r\n").as_bytes())
+        .expect("a second request begun");
+    trickled_out(kept_alive);
 }

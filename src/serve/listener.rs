@@ -1,8 +1,9 @@
 //! The server's TCP listener, guarded before HTTP sees a byte: at most so
 //! many connections from one address (an IPv6 /64 counting as one, as one
 //! host holds it whole), a connection that sends nothing for a while is
-//! closed, and so is one whose first request's headers are not whole
-//! within that time, however slowly they trickle in. Without them one
+//! closed, and so is one whose request's headers are not whole within
+//! that time, however slowly they trickle in: the first request's, and
+//! every later one's on a connection kept alive. Without them one
 //! client could hold every file handle the server has with connections
 //! that never finish a request (the WebSocket limit counts only upgraded
 //! connections).
@@ -109,10 +110,7 @@ impl Listener for GuardedListener {
                 _slot: slot,
                 idle: self.idle,
                 silence: Box::pin(tokio::time::sleep(self.idle)),
-                headers: Some(HeaderWait {
-                    deadline: Box::pin(tokio::time::sleep(self.idle)),
-                    matched: 0,
-                }),
+                requests: Requests::Headers(HeaderWait::new(self.idle)),
             };
             return (stream, addr);
         }
@@ -153,33 +151,90 @@ pub struct GuardedStream {
     _slot: AddressSlot,
     idle: Duration,
     silence: Pin<Box<Sleep>>,
-    /// Until the first request's headers are whole.
-    headers: Option<HeaderWait>,
+    /// Where the bytes are: in a request's headers, after them, or past
+    /// HTTP (a WebSocket's frames).
+    requests: Requests,
+}
+
+/// Where a connection's bytes are, as far as the header guard knows.
+enum Requests {
+    /// In a request's headers, which must be whole by a deadline.
+    Headers(HeaderWait),
+    /// After a request's headers: the next byte begins another request
+    /// (a method's capital letter, on a connection kept alive), or
+    /// something past HTTP.
+    Between,
+    /// Past HTTP: a WebSocket's frames (whose first byte is never a
+    /// capital letter), left to the silence guard and the WebSocket's.
+    Off,
+}
+
+impl Requests {
+    /// Follow `bytes`, read next; a request begun gets `idle` for its
+    /// headers.
+    fn follow(&mut self, mut bytes: &[u8], idle: Duration) {
+        while !bytes.is_empty() {
+            match self {
+                Requests::Headers(wait) => match wait.end_in(bytes) {
+                    Some(end) => {
+                        *self = Requests::Between;
+                        bytes = &bytes[end..];
+                    }
+                    None => return,
+                },
+                Requests::Between if bytes[0].is_ascii_uppercase() => {
+                    *self = Requests::Headers(HeaderWait::new(idle));
+                }
+                Requests::Between | Requests::Off => {
+                    *self = Requests::Off;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a request's headers are overdue, registering `cx` for the
+    /// deadline if they are on their way.
+    fn overdue(&mut self, cx: &mut Context<'_>) -> bool {
+        match self {
+            Requests::Headers(wait) => wait.deadline.as_mut().poll(cx).is_ready(),
+            Requests::Between | Requests::Off => false,
+        }
+    }
 }
 
 /// The end of a request's headers: a blank line.
 const HEADERS_END: &[u8] = b"\r\n\r\n";
 
-/// A first request's headers on their way: when they must be whole, and
-/// how much of [`HEADERS_END`] the bytes so far end with.
+/// A request's headers on their way: when they must be whole, and how
+/// much of [`HEADERS_END`] the bytes so far end with.
 struct HeaderWait {
     deadline: Pin<Box<Sleep>>,
     matched: usize,
 }
 
 impl HeaderWait {
-    /// Whether `bytes`, read next, complete the headers.
-    fn complete_with(&mut self, bytes: &[u8]) -> bool {
-        for &b in bytes {
+    /// Headers begun now, due within `idle`.
+    fn new(idle: Duration) -> HeaderWait {
+        HeaderWait {
+            deadline: Box::pin(tokio::time::sleep(idle)),
+            matched: 0,
+        }
+    }
+
+    /// Where in `bytes`, read next, the headers end (the index after
+    /// their blank line), if they do.
+    fn end_in(&mut self, bytes: &[u8]) -> Option<usize> {
+        for (i, &b) in bytes.iter().enumerate() {
             self.matched = match b == HEADERS_END[self.matched] {
                 true => self.matched + 1,
                 false => usize::from(b == HEADERS_END[0]),
             };
             if self.matched == HEADERS_END.len() {
-                return true;
+                return Some(i + 1);
             }
         }
-        false
+        None
     }
 }
 
@@ -198,21 +253,14 @@ impl AsyncRead for GuardedStream {
         match Pin::new(&mut this.tcp).poll_read(cx, buf) {
             Poll::Ready(read) => {
                 this.silence.as_mut().reset(Instant::now() + this.idle);
-                if let Some(wait) = &mut this.headers {
-                    if wait.complete_with(&buf.filled()[before..]) {
-                        this.headers = None;
-                    } else if wait.deadline.is_elapsed() {
-                        return Poll::Ready(Err(timed_out("the request's headers took too long")));
-                    }
+                this.requests.follow(&buf.filled()[before..], this.idle);
+                if matches!(&this.requests, Requests::Headers(w) if w.deadline.is_elapsed()) {
+                    return Poll::Ready(Err(timed_out("the request's headers took too long")));
                 }
                 Poll::Ready(read)
             }
             Poll::Pending => {
-                let late = this
-                    .headers
-                    .as_mut()
-                    .is_some_and(|w| w.deadline.as_mut().poll(cx).is_ready());
-                if late {
+                if this.requests.overdue(cx) {
                     return Poll::Ready(Err(timed_out("the request's headers took too long")));
                 }
                 match this.silence.as_mut().poll(cx) {
@@ -273,16 +321,37 @@ mod tests {
 
     #[tokio::test]
     async fn headers_end_at_a_blank_line_whatever_the_reads() {
-        let wait = || HeaderWait {
-            deadline: Box::pin(tokio::time::sleep(Duration::from_secs(1))),
-            matched: 0,
-        };
+        let wait = || HeaderWait::new(Duration::from_secs(1));
         let mut split = wait();
-        assert!(!split.complete_with(b"GET / HTTP/1.1\r\nHost: x\r"));
-        assert!(!split.complete_with(b"\n\r"));
-        assert!(split.complete_with(b"\n"));
+        assert_eq!(split.end_in(b"GET / HTTP/1.1\r\nHost: x\r"), None);
+        assert_eq!(split.end_in(b"\n\r"), None);
+        assert_eq!(split.end_in(b"\nGET"), Some(1));
         let mut lines = wait();
-        assert!(!lines.complete_with(b"GET / HTTP/1.1\r\n\r\r\nHost: x\r\n"));
-        assert!(lines.complete_with(b"\r\n"));
+        assert_eq!(lines.end_in(b"GET / HTTP/1.1\r\n\r\r\nHost: x\r\n"), None);
+        assert_eq!(lines.end_in(b"\r\n"), Some(2));
+    }
+
+    #[tokio::test]
+    async fn every_request_of_a_connection_kept_alive_is_guarded_a_websocket_not() {
+        let idle = Duration::from_secs(1);
+        let guarded = |r: &Requests| matches!(r, Requests::Headers(_));
+        let mut kept_alive = Requests::Headers(HeaderWait::new(idle));
+        kept_alive.follow(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", idle);
+        assert!(matches!(kept_alive, Requests::Between));
+        kept_alive.follow(b"G", idle);
+        assert!(guarded(&kept_alive), "a second request's headers");
+        kept_alive.follow(b"ET /a HTTP/1.1\r\n\r\nGET /b", idle);
+        assert!(guarded(&kept_alive), "a third, in the same read");
+        let mut socket = Requests::Headers(HeaderWait::new(idle));
+        socket.follow(
+            b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n\x81\x85",
+            idle,
+        );
+        assert!(matches!(socket, Requests::Off));
+        socket.follow(b"GET / HTTP/1.1", idle);
+        assert!(
+            matches!(socket, Requests::Off),
+            "a frame's bytes stay frames"
+        );
     }
 }
