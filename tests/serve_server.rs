@@ -1002,9 +1002,21 @@ async fn hostile_clients_are_refused_and_cut_off() {
     let told = error(&mut big).await;
     assert!(told.contains("at most 32768"), "{told}");
     big.send_text(&oversized(100_000)).await;
+    assert_eq!(
+        big.close_frame().await,
+        Some((1009, "a message far over the size limit".into())),
+        "a message far over the limit closes the socket, saying why"
+    );
+    // A text frame that is not UTF-8 closes it too, saying so.
+    let mut garbled = server.page().await;
     assert!(
-        big.is_closed().await,
-        "a message far over the limit closes the socket"
+        garbled
+            .try_send_raw_text(b"{\"type\":\"lobby\xff\"}".to_vec())
+            .await
+    );
+    assert_eq!(
+        garbled.close_frame().await,
+        Some((1007, "a text message that is not UTF-8".into()))
     );
 
     // Past the burst a page is told to slow down; a page that keeps

@@ -33,6 +33,11 @@ const QUICK_AGAIN: std::time::Duration = std::time::Duration::from_secs(3);
 const CLOSE_POLICY: u16 = 1008;
 /// Going away: the close code for a page that stopped answering.
 const CLOSE_GONE: u16 = 1001;
+/// The close codes for a frame the WebSocket layer refused: a protocol
+/// error, a text that is not UTF-8, a message too big.
+const CLOSE_PROTOCOL: u16 = 1002;
+const CLOSE_NOT_UTF8: u16 = 1007;
+const CLOSE_TOO_BIG: u16 = 1009;
 
 /// A token bucket: `rate` a second, bursts of twice that.
 struct Bucket {
@@ -160,7 +165,13 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
                         conn.admit();
                     }
                     Some(Ok(_)) => {}
-                    Some(Err(_)) | None => break,
+                    Some(Err(e)) => {
+                        if let Some((code, reason)) = refusal_of(&e) {
+                            close(&mut socket, code, reason).await;
+                        }
+                        break;
+                    }
+                    None => break,
                 }
             }
             _ = ping.tick() => {
@@ -194,6 +205,27 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     };
     let wait = std::time::Duration::from_secs(1);
     let _ = tokio::time::timeout(wait, socket.send(Message::Close(Some(frame)))).await;
+}
+
+/// The close code and reason for a frame the WebSocket layer refused,
+/// told by its error's words (axum does not give the error's type), so
+/// that a script or a proxy log learns what was wrong; `None` for a
+/// connection lost, with nobody to tell.
+fn refusal_of(error: &axum::Error) -> Option<(u16, &'static str)> {
+    let text = error.to_string();
+    let refusal = match text {
+        t if t.starts_with("UTF-8 encoding error") => {
+            (CLOSE_NOT_UTF8, "a text message that is not UTF-8")
+        }
+        t if t.starts_with("Space limit exceeded") => {
+            (CLOSE_TOO_BIG, "a message far over the size limit")
+        }
+        t if t.starts_with("WebSocket protocol error") => {
+            (CLOSE_PROTOCOL, "a frame the WebSocket protocol refuses")
+        }
+        _ => return None,
+    };
+    Some(refusal)
 }
 
 /// The next state (or chat) of the room shown, or never if none is shown

@@ -8,6 +8,8 @@ use std::time::Duration;
 use tokio::net::TcpStream as AsyncTcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -73,6 +75,28 @@ impl Page {
 
     /// Send `bytes` as a binary message if the socket is still open; false
     /// once it is not.
+    /// Send `bytes` in a text frame, UTF-8 or not, as a broken client
+    /// would; false once the socket is closed.
+    pub async fn try_send_raw_text(&mut self, bytes: Vec<u8>) -> bool {
+        let frame = Frame::message(bytes, OpCode::Data(Data::Text), true);
+        self.socket.send(Message::Frame(frame)).await.is_ok()
+    }
+
+    /// The code and reason of the close frame the server ends with,
+    /// reading past anything before it; `None` if it ends without one.
+    pub async fn close_frame(&mut self) -> Option<(u16, String)> {
+        loop {
+            match tokio::time::timeout(PATIENCE, self.socket.next()).await {
+                Ok(Some(Ok(Message::Close(Some(frame))))) => {
+                    return Some((u16::from(frame.code), frame.reason.to_string()));
+                }
+                Ok(Some(Ok(Message::Close(None))) | None | Some(Err(_))) => return None,
+                Ok(Some(Ok(_))) => {}
+                Err(_) => panic!("the socket stays open"),
+            }
+        }
+    }
+
     pub async fn try_send_binary(&mut self, bytes: Vec<u8>) -> bool {
         self.socket
             .send(Message::Binary(bytes.into()))
