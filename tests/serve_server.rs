@@ -499,7 +499,7 @@ async fn the_players_chat_is_stored_reaches_both_players_and_never_a_watcher() {
     assert!(error(&mut watcher).await.contains("you hold no seat"));
     for (text, why) in [
         ("", "a chat line has 1 to 140 characters"),
-        ("a\nb", "a chat line is one line of plain text"),
+        ("a\nb", "character 2 of the chat line (U+000A) is a control"),
         ("good luck <b>Bob</b>", "you said that just now"),
     ] {
         ann.send(json!({"type": "say", "text": text})).await;

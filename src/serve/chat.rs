@@ -6,7 +6,7 @@
 //! chat on lichess): watchers are never sent it, so nobody kibitzes to a
 //! player, and what players say stays between them.
 
-use super::shown_text::fits_a_chat_line;
+use super::shown_text::unshown_in_chat;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -71,11 +71,8 @@ impl Chat {
         if text.is_empty() || text.chars().count() > MAX_LINE_CHARS {
             return Err(format!("a chat line has 1 to {MAX_LINE_CHARS} characters"));
         }
-        if !fits_a_chat_line(text) {
-            return Err(
-                "a chat line is one line of plain text: no control, invisible or text-direction characters"
-                    .into(),
-            );
+        if let Some(unshown) = unshown_in_chat(text) {
+            return Err(unshown.describe("the chat line"));
         }
         if self.lines.len() >= MAX_LINES {
             return Err(format!("this room's chat is full ({MAX_LINES} lines)"));

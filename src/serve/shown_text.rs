@@ -72,11 +72,12 @@ fn builds_emoji(c: char) -> bool {
     matches!(c, '\u{200D}' | '\u{FE0E}' | '\u{FE0F}')
 }
 
-/// Whether the emoji builders of a chat line sit inside emoji: a joiner
-/// between two (after a selector or a skin tone too), a selector right
-/// after one, or after a keycap's digit, `#` or `*` (`1️⃣`). Anywhere
-/// else (a joiner inside a number) they only hide something.
-fn builders_inside_emoji(text: &str) -> bool {
+/// The first emoji builder of a chat line (its index from 0) that sits
+/// outside emoji. Inside, it is a joiner between two (after a selector or
+/// a skin tone too), a selector right after one, or after a keycap's
+/// digit, `#` or `*` (`1️⃣`). Anywhere else (a joiner inside a number)
+/// it only hides something.
+fn first_stray_builder(text: &str) -> Option<usize> {
     let chars: Vec<char> = text.chars().collect();
     let at = |i: Option<usize>| i.and_then(|i| chars.get(i)).copied();
     // Unicode counts digits, `#` and `*` as emoji: only keycaps make them so.
@@ -86,13 +87,13 @@ fn builders_inside_emoji(text: &str) -> bool {
         at(i.checked_sub(1)).is_some_and(|c| c.is_ascii_digit() || c == '#' || c == '*')
             && at(Some(i + 1)) == Some('\u{20E3}')
     };
-    (0..chars.len()).all(|i| match chars[i] {
+    (0..chars.len()).find(|&i| match chars[i] {
         '\u{200D}' => {
             let before = at(i.checked_sub(1));
-            (emoji(before) || before == Some('\u{FE0F}')) && emoji(at(Some(i + 1)))
+            !((emoji(before) || before == Some('\u{FE0F}')) && emoji(at(Some(i + 1))))
         }
-        '\u{FE0E}' | '\u{FE0F}' => emoji(at(i.checked_sub(1))) || keycap(i),
-        _ => true,
+        '\u{FE0E}' | '\u{FE0F}' => !(emoji(at(i.checked_sub(1))) || keycap(i)),
+        _ => false,
     })
 }
 
@@ -173,15 +174,21 @@ pub fn could_pass_for_another(text: &str) -> bool {
             .any(|allowed| scripts.iter().all(|s| allowed.contains(s)))
 }
 
-/// Whether `text` shows as it reads as a chat line: as a name must, but
-/// with emoji sequences whole and the spaces of French typing, and
-/// something else than emoji builders in it.
-pub fn fits_a_chat_line(text: &str) -> bool {
+/// Why `text` does not show as it reads as a chat line, if it does not:
+/// as for a name, but with emoji sequences whole and the spaces of
+/// French typing (a line of emoji builders alone has them outside emoji).
+pub fn unshown_in_chat(text: &str) -> Option<Unshown> {
     let allowed = |c: char| builds_emoji(c) || is_french_space(c);
-    !text.chars().any(|c| is_unfit(c) && !allowed(c))
-        && builders_inside_emoji(text)
-        && marks_fit(text)
-        && text.chars().any(|c| !builds_emoji(c))
+    let unfit = text.chars().position(|c| is_unfit(c) && !allowed(c));
+    let first = match (unfit, first_stray_builder(text)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if let Some(i) = first {
+        let c = text.chars().nth(i).unwrap_or(' ');
+        return Some(Unshown::Unseen { at: i + 1, c });
+    }
+    (!marks_fit(text)).then_some(Unshown::Marks)
 }
 
 /// Why a name does not show as it reads.
@@ -198,6 +205,21 @@ pub enum Unshown {
     /// Marks pile up: more than [`MAX_MARKS_PER_CHAR`] on a character,
     /// or one with none under it.
     Marks,
+}
+
+impl Unshown {
+    /// Why, in words, of `what` (`the name`, `the chat line`).
+    pub fn describe(&self, what: &str) -> String {
+        match self {
+            Unshown::Unseen { at, c } => format!(
+                "character {at} of {what} (U+{:04X}) is a control, invisible or text-direction character, or a space but the plain one",
+                u32::from(*c)
+            ),
+            Unshown::Marks => format!(
+                "{what} has at most {MAX_MARKS_PER_CHAR} accents on a letter, and none alone"
+            ),
+        }
+    }
 }
 
 /// Why the name `text` does not show as it reads, if it does not.
@@ -269,7 +291,7 @@ mod tests {
             "👨\u{200D}👩\u{200D}👧",
             "1\u{FE0F}\u{20E3}",
         ] {
-            assert!(fits_a_chat_line(emoji), "{emoji:?}");
+            assert_eq!(unshown_in_chat(emoji), None, "{emoji:?}");
             assert!(unshown_in_name(emoji).is_some(), "{emoji:?} as a name");
         }
         for unfit in [
@@ -284,12 +306,24 @@ mod tests {
             "👨\u{200D}",
             "\u{0E2A}\u{0E47}\u{0E47}\u{0E47}\u{0E47}",
         ] {
-            assert!(!fits_a_chat_line(unfit), "{unfit:?}");
+            assert!(unshown_in_chat(unfit).is_some(), "{unfit:?}");
         }
         for french in ["bonjour\u{202F}!", "«\u{00A0}oui\u{00A0}»"] {
-            assert!(fits_a_chat_line(french), "{french:?}");
+            assert_eq!(unshown_in_chat(french), None, "{french:?}");
         }
-        assert!(fits_a_chat_line("❤\u{FE0F}\u{200D}🔥"), "a heart on fire");
-        assert!(fits_a_chat_line("👍🏽"), "a skin tone");
+        assert_eq!(
+            unshown_in_chat("❤\u{FE0F}\u{200D}🔥"),
+            None,
+            "a heart on fire"
+        );
+        assert_eq!(unshown_in_chat("👍🏽"), None, "a skin tone");
+        // Where, said as for a name.
+        let unseen = |at, c| Some(Unshown::Unseen { at, c });
+        assert_eq!(unshown_in_chat("1\u{200D}2"), unseen(2, '\u{200D}'));
+        assert_eq!(unshown_in_chat("ab\u{200B}\u{200D}"), unseen(3, '\u{200B}'));
+        assert_eq!(
+            unshown_in_chat("a\u{0301}\u{0301}\u{0301}"),
+            Some(Unshown::Marks)
+        );
     }
 }

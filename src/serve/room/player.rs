@@ -2,9 +2,7 @@
 //! the seat's token, or the engine.
 
 use super::RoomError;
-use crate::serve::shown_text::{
-    MAX_MARKS_PER_CHAR, Unshown, could_pass_for_another, first_styled, unshown_in_name,
-};
+use crate::serve::shown_text::{Unshown, could_pass_for_another, first_styled, unshown_in_name};
 use crate::serve::store::SeatRecord;
 use crate::serve::token::TokenHash;
 use std::fmt;
@@ -54,20 +52,11 @@ impl fmt::Display for NameFault {
             NameFault::TooLong(n) => {
                 write!(f, "a name has at most {MAX_NAME_CHARS} characters, not {n}")
             }
-            NameFault::Unshown(Unshown::Unseen { at, c }) => write!(
-                f,
-                "character {at} of the name (U+{:04X}) is a control, invisible or text-direction character, or a space but the plain one",
-                u32::from(*c)
-            ),
+            NameFault::Unshown(unshown) => f.write_str(&unshown.describe("the name")),
             NameFault::Styled { at, c } => write!(
                 f,
                 "character {at} of the name (U+{:04X}) is a styled form of a letter, digit or sign: write it plainly",
                 u32::from(*c)
-            ),
-            NameFault::Unshown(Unshown::Marks) => write!(
-                f,
-                "a name has at most {} accents on a letter, and none alone",
-                MAX_MARKS_PER_CHAR
             ),
             NameFault::Engine => f.write_str(
                 "a name may not read as the engine's (\"Engine (Skill 5)\") or a ladder rival's (\"Rival 3\")",
