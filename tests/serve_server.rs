@@ -1156,6 +1156,11 @@ async fn kill_nine_and_restart(database: &str) {
     assert_eq!(ended["analysis"], analysis, "the analysis as it was shown");
     assert_eq!(ended["may_analyse"], false, "and not asked for again");
     assert_eq!(
+        replay(&mut watcher, 1).await["end_clock_ms"],
+        over["clock_ms"],
+        "a replay's end shows the clocks as they stopped"
+    );
+    assert_eq!(
         replay(&mut watcher, 1).await["analysis"],
         analysis,
         "a replay carries it"

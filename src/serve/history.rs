@@ -42,6 +42,10 @@ pub struct ReplayView {
     pub plies: Vec<PlyView>,
     /// The result, if the game has ended.
     pub result: Option<ResultView>,
+    /// Both clocks as they stopped at the end, if the game has ended with
+    /// a clock: a flag fallen, or a resignation's thinking, is not in the
+    /// last move's clocks.
+    pub end_clock_ms: Option<[i64; 2]>,
     /// The game's analysis, if one was stored.
     pub analysis: Option<AnalysisView>,
 }
@@ -93,6 +97,7 @@ pub fn replay(room: &StoredRoom, game_no: u32) -> Result<ReplayView, String> {
             result: result_static(&r.result),
             reason: r.reason.clone(),
         }),
+        end_clock_ms: game.result.as_ref().and_then(|r| r.clock_ms),
         analysis: game
             .analysis
             .as_ref()

@@ -559,7 +559,11 @@ export class Room {
     const s = this.state;
     const r = this.replay;
     const live = !r.game || (Boolean(s) && s.phase === "playing");
-    const replayed = () => (r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms);
+    // At a finished game's end, the clocks as they stopped (a flag fallen).
+    const replayed = () => {
+      if (r.ply === r.game.plies.length && r.game.end_clock_ms) return r.game.end_clock_ms;
+      return r.ply === 0 ? r.game.start_clock_ms : r.game.plies[r.ply - 1].clock_ms;
+    };
     const clocks = !s ? null : live ? s.clock_ms : replayed();
     const passed = s && live && s.phase === "playing" ? performance.now() - this.receivedAt : 0;
     for (const place of ["top", "bottom"]) {
