@@ -1984,4 +1984,13 @@ async fn unfinished_http_connections_are_bounded() {
         .write_all(format!("GET / HTTP/1.1\r\nHost: {own_host}\r\n").as_bytes())
         .expect("a second request begun");
     trickled_out(kept_alive);
+    // A WebSocket, once switched from HTTP, is no request taking long:
+    // a page answering its pings stays past four of them.
+    let mut page = server.page().await;
+    let until = tokio::time::Instant::now() + Duration::from_secs(6);
+    while tokio::time::Instant::now() < until {
+        page.send(json!({"type": "lobby"})).await;
+        page.until(|m| m["type"] == "lobby").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 }

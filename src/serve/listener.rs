@@ -160,14 +160,19 @@ pub struct GuardedStream {
 enum Requests {
     /// In a request's headers, which must be whole by a deadline.
     Headers(HeaderWait),
-    /// After a request's headers: the next byte begins another request
-    /// (a method's capital letter, on a connection kept alive), or
-    /// something past HTTP.
+    /// After a request's headers: whatever comes next is another
+    /// request's (on a connection kept alive; a body too, which this
+    /// server takes none of), unless the server switched protocols.
     Between,
-    /// Past HTTP: a WebSocket's frames (whose first byte is never a
-    /// capital letter), left to the silence guard and the WebSocket's.
+    /// Past HTTP: the server answered `101 Switching Protocols`, and a
+    /// WebSocket's frames follow, left to the silence guard and the
+    /// WebSocket's own.
     Off,
 }
+
+/// How the server's answer to a WebSocket's handshake begins: hyper
+/// writes a response's head in one piece.
+const SWITCHING_PROTOCOLS: &[u8] = b"HTTP/1.1 101 ";
 
 impl Requests {
     /// Follow `bytes`, read next; a request begun gets `idle` for its
@@ -182,14 +187,17 @@ impl Requests {
                     }
                     None => return,
                 },
-                Requests::Between if bytes[0].is_ascii_uppercase() => {
-                    *self = Requests::Headers(HeaderWait::new(idle));
-                }
-                Requests::Between | Requests::Off => {
-                    *self = Requests::Off;
-                    return;
-                }
+                Requests::Between => *self = Requests::Headers(HeaderWait::new(idle)),
+                Requests::Off => return,
             }
+        }
+    }
+
+    /// Follow `bytes`, written by the server: once it switched protocols
+    /// the connection is no longer HTTP's.
+    fn answered(&mut self, bytes: &[u8]) {
+        if bytes.starts_with(SWITCHING_PROTOCOLS) {
+            *self = Requests::Off;
         }
     }
 
@@ -280,6 +288,7 @@ impl AsyncWrite for GuardedStream {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        self.requests.answered(buf);
         Pin::new(&mut self.tcp).poll_write(cx, buf)
     }
 
@@ -296,6 +305,9 @@ impl AsyncWrite for GuardedStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        if let Some(first) = bufs.iter().find(|b| !b.is_empty()) {
+            self.requests.answered(first);
+        }
         Pin::new(&mut self.tcp).poll_write_vectored(cx, bufs)
     }
 
@@ -338,17 +350,22 @@ mod tests {
         let mut kept_alive = Requests::Headers(HeaderWait::new(idle));
         kept_alive.follow(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", idle);
         assert!(matches!(kept_alive, Requests::Between));
+        kept_alive.answered(b"HTTP/1.1 200 OK\r\n");
         kept_alive.follow(b"G", idle);
         assert!(guarded(&kept_alive), "a second request's headers");
         kept_alive.follow(b"ET /a HTTP/1.1\r\n\r\nGET /b", idle);
         assert!(guarded(&kept_alive), "a third, in the same read");
+        // Whatever a request begins with: a blank line, a lowercase
+        // method, a body before it.
+        for next in [&b"\r\n"[..], b"get", b"abc"] {
+            let mut odd = Requests::Between;
+            odd.follow(next, idle);
+            assert!(guarded(&odd), "{next:?}");
+        }
         let mut socket = Requests::Headers(HeaderWait::new(idle));
-        socket.follow(
-            b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n\x81\x85",
-            idle,
-        );
-        assert!(matches!(socket, Requests::Off));
-        socket.follow(b"GET / HTTP/1.1", idle);
+        socket.follow(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n", idle);
+        socket.answered(b"HTTP/1.1 101 Switching Protocols\r\n");
+        socket.follow(b"\x81\x85GET / HTTP/1.1", idle);
         assert!(
             matches!(socket, Requests::Off),
             "a frame's bytes stay frames"
