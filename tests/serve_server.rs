@@ -803,8 +803,9 @@ async fn one_address_has_a_bounded_number_of_engine_games_going() {
 
 /// One address has at most `--waiting-rooms-per-address` rooms waiting
 /// for an opponent (the lobby lists so many), however many it asks for
-/// at once; a room that found its opponent no longer counts, and a room
-/// against the engine never waits.
+/// at once; a room that found its opponent no longer counts, a room
+/// against the engine never waits, and one for whoever has its link is
+/// not listed.
 #[tokio::test]
 async fn one_address_has_a_bounded_number_of_rooms_waiting() {
     let dir = TempDir::new("serve-waiting-rooms");
@@ -836,6 +837,8 @@ async fn one_address_has_a_bounded_number_of_rooms_waiting() {
     let mut engine_setup = setup("engine", None, "white");
     engine_setup["skill"] = json!(1);
     create(&mut more, "Ann", engine_setup).await;
+    // A room for whoever has the link is not in the lobby: not counted.
+    create(&mut server.page().await, "Ann", setup("link", None, "white")).await;
     let mut bob = server.page().await;
     bob.send(json!({"type": "join", "room": waiting[0], "name": "Bob"}))
         .await;

@@ -562,12 +562,11 @@ impl Connection {
     }
 
     /// Ask for a rematch. Another game against the engine counts as a new
-    /// one: checked, and started, while no other room opens (one opening
-    /// meanwhile would not count it).
+    /// one, from its admission until it has started.
     async fn rematch(&mut self) -> Result<(), String> {
         let hub = Arc::clone(&self.hub);
-        let _no_room_opens = match &self.room {
-            Some(room) => Some(hub.admit_rematch(self.addr, &room.id).await?),
+        let _counted = match &self.room {
+            Some(room) => hub.admit_rematch(self.addr, &room.id)?,
             None => None,
         };
         self.act(Action::Rematch).await

@@ -94,7 +94,8 @@ pub struct ServeArgs {
     /// games would keep everyone's engine waiting on its clock.
     #[arg(long, default_value_t = 3)]
     pub engine_games_per_address: usize,
-    /// Rooms waiting for an opponent one address may have at once: the
+    /// Rooms waiting for an opponent in the lobby (quick games too; not
+    /// those for whoever has the link) one address may have at once: the
     /// lobby lists so many, and a few addresses could fill it.
     #[arg(long, default_value_t = 5)]
     pub waiting_rooms_per_address: usize,

@@ -230,6 +230,8 @@ pub struct Published {
     pub over: bool,
     /// Whether the room waits for an opponent.
     pub waiting: bool,
+    /// Whether the room's opponent is the engine.
+    pub engine_room: bool,
 }
 
 impl Published {
@@ -334,6 +336,7 @@ pub fn spawn(
         after_move: None,
         over: false,
         waiting: false,
+        engine_room: false,
     });
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
     let claim_after = shared.claim_after;
@@ -740,6 +743,7 @@ impl Actor {
                     after_move: change.map(Json::from),
                     over: matches!(self.room.phase(), Phase::Over(_)),
                     waiting: self.room.phase() == Phase::Waiting,
+                    engine_room: matches!(self.room.config().opponent, Opponent::Engine(_)),
                 });
             }
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),

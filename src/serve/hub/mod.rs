@@ -25,7 +25,7 @@ mod pairing;
 mod per_address;
 mod runs;
 pub use pairing::Quick;
-use per_address::AddressRooms;
+use per_address::{AddressRooms, Counting};
 pub use runs::LadderStart;
 
 /// What the server refuses beyond.
@@ -89,11 +89,8 @@ pub struct Hub {
     created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
     /// The games against the engine each address has going.
     engine_games: AddressRooms,
-    /// The rooms waiting for an opponent each address opened.
+    /// The rooms waiting for an opponent in the lobby each address opened.
     waiting_rooms: AddressRooms,
-    /// Held while a room is counted against its address's limits and
-    /// opened, so that the next is counted with it in memory.
-    room_starts: tokio::sync::Mutex<()>,
     connections: AddressCounts,
     loading: tokio::sync::Mutex<()>,
     /// Held while a ladder run is looked for and started: two requests of
@@ -131,7 +128,6 @@ impl Hub {
             created: Mutex::new(HashMap::new()),
             engine_games: AddressRooms::engine_games(limits.engine_games_per_address),
             waiting_rooms: AddressRooms::waiting_rooms(limits.waiting_rooms_per_address),
-            room_starts: tokio::sync::Mutex::new(()),
             connections: AddressCounts::new(limits.connections_per_address),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
@@ -236,11 +232,12 @@ impl Hub {
             });
         let mut founding = Founding::new(config, creator, colour, choice.start)?;
         founding.row.opening.quick_device = choice.quick_device.map(|d| d.as_str().to_owned());
-        let _one_room_at_a_time = self.room_starts.lock().await;
-        match config.opponent {
-            Opponent::Engine(_) => self.admit_engine_game(addr, &founding.row.id)?,
-            _ => self.admit_waiting_room(addr, &founding.row.id)?,
-        }
+        // Counted from here until the room is open (or failed to).
+        let _counted = match config.opponent {
+            Opponent::Engine(_) => Some(self.admit_engine_game(addr, &founding.row.id)?),
+            Opponent::Anyone => Some(self.admit_waiting_room(addr, &founding.row.id)?),
+            Opponent::LinkOnly => None,
+        };
         self.admit(addr)?;
         self.shared
             .store
@@ -304,33 +301,34 @@ impl Hub {
     }
 
     /// Count room `id` against the engine as `addr`'s, if the address has
-    /// fewer than [`Limits::engine_games_per_address`] going (the caller
-    /// holds `room_starts` until the room is in memory).
-    fn admit_engine_game(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+    /// fewer than [`Limits::engine_games_per_address`] going; it counts as
+    /// going while the answer is kept (keep it until the room is open).
+    fn admit_engine_game(&self, addr: IpAddr, id: &str) -> Result<Counting<'_>, String> {
         self.engine_games
             .admit(addr, id, &|room| self.game_going(room))
     }
 
-    /// Count room `id`, which will wait for an opponent, as `addr`'s, if
-    /// the address has fewer than [`Limits::waiting_rooms_per_address`]
-    /// waiting (the caller holds `room_starts` until it is in memory).
-    fn admit_waiting_room(&self, addr: IpAddr, id: &str) -> Result<(), String> {
+    /// Count room `id`, which will wait for an opponent in the lobby, as
+    /// `addr`'s, if the address has fewer than
+    /// [`Limits::waiting_rooms_per_address`] waiting; it counts as waiting
+    /// while the answer is kept.
+    fn admit_waiting_room(&self, addr: IpAddr, id: &str) -> Result<Counting<'_>, String> {
         let waiting = |room: &str| self.room(room).map(|h| h.state.borrow().waiting);
         self.waiting_rooms.admit(addr, id, &waiting)
     }
 
-    /// Whether `addr` may start another game in room `id` (a rematch), as
-    /// its engine games go; if so, the guard holds every room's opening
-    /// back until the rematch has started, so that they count it.
-    pub async fn admit_rematch(
-        &self,
-        addr: IpAddr,
-        id: &str,
-    ) -> Result<tokio::sync::MutexGuard<'_, ()>, String> {
-        let no_room_opens = self.room_starts.lock().await;
+    /// Whether `addr` may start another game in room `id` (a rematch): in
+    /// a room against the engine, as `addr`'s engine games go, the room
+    /// counting as going while the answer is kept (keep it until the
+    /// rematch has started).
+    pub fn admit_rematch(&self, addr: IpAddr, id: &str) -> Result<Option<Counting<'_>>, String> {
+        let engine_room = self.room(id).is_some_and(|h| h.state.borrow().engine_room);
+        if !engine_room {
+            return Ok(None);
+        }
         self.engine_games
-            .admit_again(addr, id, &|room| self.game_going(room))?;
-        Ok(no_room_opens)
+            .admit_again(addr, id, &|room| self.game_going(room))
+            .map(Some)
     }
 
     /// Whether room `id` has a game going; `None` once it left memory.

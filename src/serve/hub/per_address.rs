@@ -5,9 +5,11 @@
 //! waiting until it lost on time. The lobby lists so many waiting rooms,
 //! and a few addresses could fill it. An engine room counts while its
 //! game goes on, again when a rematch starts another (a ladder run is one
-//! room, one game at a time); a room of people while it waits. Rooms
-//! brought back by a restart are not counted (their addresses are not
-//! kept).
+//! room, one game at a time), against whoever asks for it; a room of
+//! people while it waits in the lobby. A room counts from the moment it
+//! is admitted, while it is being stored and opened, so requests at once
+//! cannot all pass. Rooms brought back by a restart are not counted
+//! (their addresses are not kept).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -15,19 +17,47 @@ use std::sync::Mutex;
 
 /// The rooms of a kind each address opened.
 pub struct AddressRooms {
-    /// Per address, the rooms it opened that are still in memory (others
+    /// Per address, its rooms that are opening or still in memory (others
     /// are dropped when counted).
-    rooms: Mutex<HashMap<IpAddr, Vec<String>>>,
+    rooms: Mutex<HashMap<IpAddr, Vec<Counted>>>,
     /// The most rooms that count one address may have.
     most: usize,
     /// The refusal, given `most`.
     refusal: fn(usize) -> String,
 }
 
+/// A room of an address's count.
+struct Counted {
+    id: String,
+    /// Admitted and not yet open (or its rematch not yet started): it
+    /// counts whatever its state.
+    opening: bool,
+}
+
 /// Whether a room counts now (`Some(true)`: a game against the engine
 /// going, or waiting for its engine; or a room waiting for an opponent),
 /// not now (`Some(false)`), or has left memory (`None`).
 pub type Counts<'a> = &'a dyn Fn(&str) -> Option<bool>;
+
+/// A room admitted: it counts as opening until this is dropped (once it
+/// is open, or failed to), then as it stands.
+pub struct Counting<'a> {
+    rooms: &'a AddressRooms,
+    addr: IpAddr,
+    id: String,
+}
+
+impl Drop for Counting<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut all) = self.rooms.rooms.lock()
+            && let Some(rooms) = all.get_mut(&self.addr)
+        {
+            for room in rooms.iter_mut().filter(|r| r.id == self.id) {
+                room.opening = false;
+            }
+        }
+    }
+}
 
 impl AddressRooms {
     /// No rooms yet; `most` rooms that count per address, refused in the
@@ -59,49 +89,75 @@ impl AddressRooms {
     }
 
     /// Count room `id`, about to open, as `addr`'s if it has fewer than
-    /// the most that count. The caller opens rooms one at a time (a room
-    /// counted here is in memory before the next is counted).
-    pub fn admit(&self, addr: IpAddr, id: &str, counts: Counts) -> Result<(), String> {
+    /// the most that count; it counts as opening while the answer is
+    /// kept.
+    pub fn admit(&self, addr: IpAddr, id: &str, counts: Counts) -> Result<Counting<'_>, String> {
         self.with_rooms(addr, counts, |rooms, counted| {
             self.refuse_at_most(counted)?;
-            rooms.push(id.to_owned());
+            rooms.push(Counted {
+                id: id.to_owned(),
+                opening: true,
+            });
             Ok(())
-        })
+        })?;
+        Ok(self.opening(addr, id))
     }
 
-    /// Whether `addr` may start another game in its room `id` (a
-    /// rematch): a room of another address, or not of this kind, is not
-    /// this count's.
-    pub fn admit_again(&self, addr: IpAddr, id: &str, counts: Counts) -> Result<(), String> {
+    /// Whether `addr` may start another game in room `id` (a rematch),
+    /// which then counts as `addr`'s whoever opened the room (a seat's
+    /// token goes from one address to another); it counts as opening
+    /// while the answer is kept.
+    pub fn admit_again(
+        &self,
+        addr: IpAddr,
+        id: &str,
+        counts: Counts,
+    ) -> Result<Counting<'_>, String> {
         self.with_rooms(addr, counts, |rooms, counted| {
-            match rooms.iter().any(|room| room == id) {
-                true => self.refuse_at_most(counted),
-                false => Ok(()),
+            self.refuse_at_most(counted)?;
+            match rooms.iter_mut().find(|r| r.id == id) {
+                Some(room) => room.opening = true,
+                None => rooms.push(Counted {
+                    id: id.to_owned(),
+                    opening: true,
+                }),
             }
-        })
+            Ok(())
+        })?;
+        Ok(self.opening(addr, id))
     }
 
-    /// Run `then` on `addr`'s rooms still in memory and the count of
-    /// those that count; an address left with none is forgotten.
+    fn opening(&self, addr: IpAddr, id: &str) -> Counting<'_> {
+        Counting {
+            rooms: self,
+            addr,
+            id: id.to_owned(),
+        }
+    }
+
+    /// Run `then` on `addr`'s rooms opening or still in memory and the
+    /// count of those that count; an address left with none is forgotten.
     fn with_rooms(
         &self,
         addr: IpAddr,
         counts: Counts,
-        then: impl FnOnce(&mut Vec<String>, usize) -> Result<(), String>,
+        then: impl FnOnce(&mut Vec<Counted>, usize) -> Result<(), String>,
     ) -> Result<(), String> {
         let mut all = self
             .rooms
             .lock()
             .map_err(|_| "the server is restarting".to_string())?;
         let rooms = all.entry(addr).or_default();
-        // One look at each room: kept while in memory, counted if it counts.
+        // One look at each room: kept while opening or in memory, counted
+        // if opening or it counts.
         let mut counted = 0;
-        rooms.retain(|room| match counts(room) {
-            Some(now) => {
-                counted += usize::from(now);
-                true
-            }
-            None => false,
+        rooms.retain(|room| {
+            let now = match room.opening {
+                true => Some(true),
+                false => counts(&room.id),
+            };
+            counted += usize::from(now == Some(true));
+            now.is_some()
         });
         let answer = then(rooms, counted);
         if rooms.is_empty() {
@@ -123,6 +179,16 @@ mod tests {
     use super::*;
     use std::net::Ipv4Addr;
 
+    fn states(going: &[(&'static str, Option<bool>)]) -> impl Fn(&str) -> Option<bool> {
+        let going = going.to_vec();
+        move |id: &str| {
+            going
+                .iter()
+                .find(|(room, _)| *room == id)
+                .and_then(|(_, g)| *g)
+        }
+    }
+
     #[test]
     fn an_address_has_at_most_so_many_engine_games_going_rematches_too() {
         let games = AddressRooms::engine_games(2);
@@ -130,33 +196,46 @@ mod tests {
             IpAddr::V4(Ipv4Addr::LOCALHOST),
             IpAddr::V4(Ipv4Addr::BROADCAST),
         );
-        let states = |going: &[(&'static str, Option<bool>)]| {
-            let going = going.to_vec();
-            move |id: &str| {
-                going
-                    .iter()
-                    .find(|(room, _)| *room == id)
-                    .and_then(|(_, g)| *g)
-            }
-        };
         let two_going = states(&[("a", Some(true)), ("b", Some(true))]);
-        games.admit(ann, "a", &two_going).expect("first");
-        games.admit(ann, "b", &two_going).expect("second");
+        drop(games.admit(ann, "a", &two_going).expect("first"));
+        drop(games.admit(ann, "b", &two_going).expect("second"));
         assert!(games.admit(ann, "c", &two_going).is_err(), "a third");
-        games.admit(bob, "d", &two_going).expect("another address");
+        drop(games.admit(bob, "d", &two_going).expect("another address"));
         // One over: a new room opens; the old one's rematch waits.
         let one_over = states(&[("a", Some(false)), ("b", Some(true)), ("c", Some(true))]);
-        games.admit(ann, "c", &one_over).expect("a game ended");
+        drop(games.admit(ann, "c", &one_over).expect("a game ended"));
         assert!(
             games.admit_again(ann, "a", &one_over).is_err(),
             "a rematch is another game"
         );
+        // A rematch counts against whoever asks: Bob, in Ann's room.
+        let bob_rooms = states(&[("a", Some(false)), ("d", Some(true)), ("e", Some(true))]);
+        drop(games.admit(bob, "e", &bob_rooms).expect("Bob's second"));
         assert!(
-            games.admit_again(ann, "z", &one_over).is_ok(),
-            "not an engine room of Ann's"
+            games.admit_again(bob, "a", &bob_rooms).is_err(),
+            "Bob has two going"
         );
         // Rooms that left memory are dropped.
         let left = states(&[("a", Some(false)), ("c", Some(true))]);
-        games.admit_again(ann, "a", &left).expect("b left memory");
+        drop(games.admit_again(ann, "a", &left).expect("b left memory"));
+    }
+
+    #[test]
+    fn a_room_counts_while_it_opens_though_not_yet_in_memory() {
+        let waiting = AddressRooms::waiting_rooms(2);
+        let ann = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let none_in_memory = states(&[]);
+        let first = waiting.admit(ann, "a", &none_in_memory).expect("first");
+        let second = waiting.admit(ann, "b", &none_in_memory).expect("second");
+        assert!(
+            waiting.admit(ann, "c", &none_in_memory).is_err(),
+            "two opening count"
+        );
+        // Once open, a room counts as it stands; one that failed to open
+        // is gone.
+        drop((first, second));
+        let open = states(&[("a", Some(true)), ("c", Some(true))]);
+        drop(waiting.admit(ann, "c", &open).expect("b never opened"));
+        assert!(waiting.admit(ann, "d", &open).is_err(), "a and c");
     }
 }

@@ -68,8 +68,8 @@ impl Hub {
         };
         let founding = Founding::new(config, player, Colour::White, Some(&start))?;
         let id = founding.row.id.clone();
-        let _one_room_at_a_time = self.room_starts.lock().await;
-        self.admit_engine_game(addr, &id)?;
+        // Counted from here until the room is open (or failed to).
+        let _counted = self.admit_engine_game(addr, &id)?;
         self.admit(addr)?;
         let record = RunRecord {
             id: random_hex128(),
