@@ -374,9 +374,6 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
     .await;
 }
 
-/// A room's game played with captures optional and free king landings,
-/// pasted as PDN, is played on by its own rules (a reload keeps them),
-/// and "Play from here" carries them to the new room.
 /// A game pasted that ended by resignation says so at its end, after a
 /// reload too (the position alone does not tell), and keeps it in its
 /// PDN; a step back, or another move, and the board is a game going on.
@@ -407,6 +404,9 @@ async fn a_resigned_game_pasted_says_how_it_ended() {
     .await;
 }
 
+/// A room's game played with captures optional and free king landings,
+/// pasted as PDN, is played on by its own rules (a reload keeps them),
+/// and "Play from here" carries them to the new room.
 #[tokio::test]
 async fn a_game_pasted_with_its_rules_is_played_on_by_them() {
     on_the_page("/analysis", async |client| {

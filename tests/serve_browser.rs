@@ -963,6 +963,14 @@ async fn players_chat_and_the_watcher_sees_none(ann: &Client, bob: &Client, cat:
     wait_for(ann, refused, "the repeat refused").await;
     let kept = ann.execute(field, vec![]).await.expect("script");
     assert_eq!(kept, json!("good luck <i>Bob</i>"), "the refused line kept");
+    // The field takes no more than a line's 140 characters, counted as
+    // the server counts them (an accented letter typed is one).
+    type_into(ann, "chat-input", &"é".repeat(150)).await;
+    let typed = "return [...document.getElementById('chat-input').value].length";
+    assert_eq!(
+        ann.execute(typed, vec![]).await.expect("script"),
+        json!(140)
+    );
     let clear = "document.getElementById('chat-input').value = ''";
     ann.execute(clear, vec![]).await.expect("script");
     let watcher = "return [document.getElementById('chat').hidden, document.querySelectorAll('#chat-lines li').length]";

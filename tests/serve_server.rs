@@ -838,7 +838,12 @@ async fn one_address_has_a_bounded_number_of_rooms_waiting() {
     engine_setup["skill"] = json!(1);
     create(&mut more, "Ann", engine_setup).await;
     // A room for whoever has the link is not in the lobby: not counted.
-    create(&mut server.page().await, "Ann", setup("link", None, "white")).await;
+    create(
+        &mut server.page().await,
+        "Ann",
+        setup("link", None, "white"),
+    )
+    .await;
     let mut bob = server.page().await;
     bob.send(json!({"type": "join", "room": waiting[0], "name": "Bob"}))
         .await;

@@ -220,6 +220,8 @@ fn refusal_of(error: &axum::Error) -> Option<(u16, &'static str)> {
         t if t.starts_with("Space limit exceeded") => {
             (CLOSE_TOO_BIG, "a message far over the size limit")
         }
+        // A page gone without a close frame is no one to tell.
+        t if t.contains("without closing handshake") => return None,
         t if t.starts_with("WebSocket protocol error") => {
             (CLOSE_PROTOCOL, "a frame the WebSocket protocol refuses")
         }

@@ -140,7 +140,7 @@ pub enum ClientMessage {
         /// How many of them the board shows (all if none).
         #[serde(default)]
         cursor: Option<usize>,
-        /// The rules the line is played by (the variant's own if none).
+        /// The rules the line is played by (the lobby rooms' if none).
         #[serde(default)]
         rules: Option<RulesSetup>,
         /// The end an imported record gives its line, as it was sent.

@@ -73,8 +73,6 @@ impl Page {
         }
     }
 
-    /// Send `bytes` as a binary message if the socket is still open; false
-    /// once it is not.
     /// Send `bytes` in a text frame, UTF-8 or not, as a broken client
     /// would; false once the socket is closed.
     pub async fn try_send_raw_text(&mut self, bytes: Vec<u8>) -> bool {
@@ -97,6 +95,8 @@ impl Page {
         }
     }
 
+    /// Send `bytes` as a binary message if the socket is still open; false
+    /// once it is not.
     pub async fn try_send_binary(&mut self, bytes: Vec<u8>) -> bool {
         self.socket
             .send(Message::Binary(bytes.into()))

@@ -26,9 +26,16 @@ impl Actor {
         };
         if let Err(e) = self.shared.writer.write(write).await {
             self.reread_chat().await;
-            // The game waited on the store: the side to move did not think.
-            self.room.give_back(now.elapsed());
-            self.publish();
+            // The game waited on the store: the side to move could not
+            // move meanwhile, and is given the wait back, unless its own
+            // line held the game up (else its lines would stop its clock).
+            let to_move = self
+                .room
+                .seat_of(self.room.game().position().side_to_move());
+            if to_move != seat {
+                self.room.give_back(now.elapsed());
+                self.publish();
+            }
             return Err(format!("not stored, not sent: {e}"));
         }
         self.chat.add(line, now);

@@ -7,6 +7,8 @@
 import { $, fill, h } from "./text.js";
 
 const HIDDEN_KEY = "bashni.chatHidden";
+// The server's most characters (code points) in a line.
+const MAX_LINE_CHARS = 140;
 
 export class Chat {
   // send(message): to the server.
@@ -20,6 +22,12 @@ export class Chat {
     // a line the server refuses (too fast, too long) is not lost.
     this.pending = null;
     this.hidden = localStorage.getItem(HIDDEN_KEY) === "yes";
+    // A line is at most 140 characters, as the server counts them (an
+    // emoji is one; a field's maxlength would count it as two).
+    $("chat-input").addEventListener("input", () => {
+      const chars = [...$("chat-input").value];
+      if (chars.length > MAX_LINE_CHARS) $("chat-input").value = chars.slice(0, MAX_LINE_CHARS).join("");
+    });
     $("chat-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("chat-input").value.trim();

@@ -238,14 +238,12 @@ function receive(message) {
 }
 
 // The server's words start lower case, to be put after others ("not
-// stored: ..."); alone in the corner they read as a sentence.
+// stored: ..."); alone in a note they read as a sentence.
 function showError(text) {
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   showNote(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`, "error");
 }
 
-// A note that stays a few seconds in the corner: an error, or news such
-// as a declined offer.
 // How long a note stays, in milliseconds.
 const NOTE_MS = 6000;
 

@@ -199,12 +199,14 @@ export class Room {
   }
 
   // A replay of the room's latest game follows the moves made (or taken
-  // back) since it was read: it is asked for again where it stands, so
-  // the list shows them and stepping to its end is being back in the game.
+  // back) since it was read, and its end (a resignation makes no move):
+  // it is asked for again where it stands, so the list shows them and
+  // stepping to its end is being back in the game.
   followLiveReplay() {
     const s = this.state;
     const r = this.replay;
-    const stale = r.game && r.game.game_no === s.game_no && r.game.plies.length !== s.moves.length;
+    const ended = Boolean(s.result) && r.game && !r.game.result;
+    const stale = r.game && r.game.game_no === s.game_no && (r.game.plies.length !== s.moves.length || ended);
     if (stale && !r.wanted) r.open(s.game_no, r.ply, s.moves.length);
   }
 

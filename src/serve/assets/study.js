@@ -97,7 +97,7 @@ export class Study {
   // Ask for a line; at most one request per SEND_GAP_MS goes out, the
   // newest winning, so a held arrow key stays within the server's rate.
   // `line`: {variant, start_fen, moves, cursor, rules, recorded}, as the
-  // server sent it (rules null: the variant's own; recorded: how an
+  // server sent it (rules null: the lobby rooms'; recorded: how an
   // imported game ended, if its record says).
   send(line) {
     const { variant, start_fen: fen, moves, cursor, rules, recorded } = line;
@@ -118,6 +118,8 @@ export class Study {
   play(text) {
     const s = this.state;
     if (!s) return;
+    // The line's own next move steps on along it, keeping what follows.
+    if (s.moves[s.cursor] === text) return this.goTo(s.cursor + 1);
     const moves = [...s.moves.slice(0, s.cursor), text];
     this.send({ ...s, moves, cursor: moves.length, recorded: null });
   }
