@@ -1317,7 +1317,9 @@ async fn kill_nine_mid_games_then_every_game_resumes_postgres() {
 
 /// While the database does not answer, a move is refused saying so, and
 /// not played; once it answers again the game goes on from where it was,
-/// the mover's clock not charged the time the server waited on it.
+/// the mover's clock not charged the time the server waited on it for the
+/// move, nor for the opponent's chat line, but for its own chat line (its
+/// lines would stop its clock otherwise).
 #[tokio::test]
 async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
     let Some(pg) = postgres::start_or_skip("the database outage test") else {
@@ -1330,24 +1332,44 @@ async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
     let turn_began = Instant::now();
     pg.stop();
     let text = first_legal(&state);
-    ann.send(json!({"type": "move", "text": text})).await;
+    let (said, move_wait) = refused_after(&mut ann, json!({"type": "move", "text": text})).await;
     assert_eq!(
-        error(&mut ann).await,
+        said,
         "not stored, not played: the database does not answer (no connection within 5 s)"
     );
+    let (said, bob_wait) =
+        refused_after(&mut bob, json!({"type": "say", "text": "still there?"})).await;
+    assert!(said.starts_with("not stored, not sent"), "{said}");
+    let (said, ann_wait) =
+        refused_after(&mut ann, json!({"type": "say", "text": "it is slow"})).await;
+    assert!(said.starts_with("not stored, not sent"), "{said}");
     pg.start_again().expect("PostgreSQL back");
-    let thought = turn_began.elapsed();
+    let thought = millis(turn_began.elapsed());
     ann.send(json!({"type": "move", "text": text})).await;
     let after = room_state(&mut bob, |s| moves(s).len() == 3).await;
     assert_eq!(moves(&after)[..2], moves(&state)[..]);
     assert_eq!(moves(&after)[2], text);
     let white_ms = |s: &Value| s["clock_ms"][0].as_i64().expect("White's clock");
     let charged = white_ms(&state) - white_ms(&after);
-    let waited_on_the_store = 4_000;
+    let expected = thought - move_wait - bob_wait;
     assert!(
-        charged <= i64::try_from(thought.as_millis()).expect("ms") - waited_on_the_store,
-        "White charged {charged} ms of {thought:?}, the store's 5 s refusal too"
+        (charged - expected).abs() <= 1_500,
+        "White charged {charged} ms of {thought}, not about {expected}: the move's {move_wait} ms \
+         and Bob's line's {bob_wait} ms given back, her own line's {ann_wait} ms not"
     );
+}
+
+/// `message`, sent by `page` and refused: what was said, and how long the
+/// refusal took, in milliseconds.
+async fn refused_after(page: &mut Page, message: Value) -> (String, i64) {
+    let asked = Instant::now();
+    page.send(message).await;
+    let said = error(page).await;
+    (said, millis(asked.elapsed()))
+}
+
+fn millis(time: Duration) -> i64 {
+    i64::try_from(time.as_millis()).expect("milliseconds")
 }
 
 #[tokio::test]
