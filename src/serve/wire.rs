@@ -11,6 +11,7 @@
 use super::config::{GameConfig, Opponent, RoomConfig, Strength};
 use super::token::{SeatToken, TokenHash, is_hex128};
 use bashni_host::clock::TimeControl;
+use bashni_host::pdn::{result_token, winner_of};
 use bashni_rules::{Colour, DrawRules, KingLanding, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -247,9 +248,8 @@ impl ClientMessage {
         }
         // serde's text repeats what it could not read: cut short.
         let bad = |what: String| WireError(format!("bad message: {}", clip(&what, 200)));
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-        super::unique_keys::check(text).map_err(|e| bad(e.to_string()))?;
+        // Read once, a key named twice refused (serde would keep the last).
+        let value = super::unique_keys::parse(text).map_err(|e| bad(e.to_string()))?;
         // A JSON array would be read field by field in order: refused.
         let Some(object) = value.as_object() else {
             return Err(bad("a JSON object with a \"type\" expected".into()));
@@ -369,12 +369,9 @@ impl RecordedEnd {
     /// The result token, if it is one of a finished game, and the reason
     /// within its length: the page sends back only what it was sent.
     pub fn check(&self) -> Result<&'static str, WireError> {
-        let token = match self.result.as_str() {
-            "2-0" => "2-0",
-            "0-2" => "0-2",
-            "1-1" => "1-1",
-            _ => return Err(WireError("recorded.result: 2-0, 0-2 or 1-1".into())),
-        };
+        let token = winner_of(&self.result)
+            .map(result_token)
+            .ok_or_else(|| WireError("recorded.result: 2-0, 0-2 or 1-1".into()))?;
         let chars = self.reason.chars().count();
         if chars > Self::REASON_CHARS || self.reason.chars().any(char::is_control) {
             return Err(WireError(format!(
