@@ -764,25 +764,12 @@ async fn one_address_has_a_bounded_number_of_engine_games_going() {
     let mut engine_setup = setup("engine", Some("5+3"), "white");
     engine_setup["skill"] = json!(1);
     let ask = json!({"type": "create", "name": "Ann", "setup": engine_setup});
-    let mut pages = Vec::new();
-    for _ in 0..5 {
-        let mut page = server.page().await;
-        page.send(ask.clone()).await;
-        pages.push(page);
-    }
-    let mut seated = Vec::new();
-    for mut page in pages {
-        let (answer, _) = page
-            .until(|m| m["type"] == "seated" || m["type"] == "error")
-            .await;
-        match answer["type"].as_str() {
-            Some("seated") => seated.push(page),
-            _ => assert_eq!(
-                answer["message"],
-                "at most 2 games against the engine at once from one address: finish one first"
-            ),
-        }
-    }
+    let refusal = "at most 2 games against the engine at once from one address: finish one first";
+    let mut seated: Vec<Page> = five_ask_at_once(&server, &ask, refusal)
+        .await
+        .into_iter()
+        .map(|(page, _)| page)
+        .collect();
     assert_eq!(seated.len(), 2, "five asked at once, two seated");
     // A room against a person is not counted.
     let mut person = server.page().await;
@@ -801,6 +788,28 @@ async fn one_address_has_a_bounded_number_of_engine_games_going() {
     );
 }
 
+/// `ask` sent at once by five pages of one address: the pages seated,
+/// each with its `seated` answer; every other page is refused `refusal`.
+async fn five_ask_at_once(server: &Serve, ask: &Value, refusal: &str) -> Vec<(Page, Value)> {
+    let mut pages = Vec::new();
+    for _ in 0..5 {
+        let mut page = server.page().await;
+        page.send(ask.clone()).await;
+        pages.push(page);
+    }
+    let mut seated = Vec::new();
+    for mut page in pages {
+        let (answer, _) = page
+            .until(|m| m["type"] == "seated" || m["type"] == "error")
+            .await;
+        match answer["type"].as_str() {
+            Some("seated") => seated.push((page, answer)),
+            _ => assert_eq!(answer["message"], refusal),
+        }
+    }
+    seated
+}
+
 /// One address has at most `--waiting-rooms-per-address` rooms waiting
 /// for an opponent (the lobby lists so many), however many it asks for
 /// at once; a room that found its opponent no longer counts, a room
@@ -812,24 +821,13 @@ async fn one_address_has_a_bounded_number_of_rooms_waiting() {
     let server = Serve::start(&sqlite(&dir), &["--waiting-rooms-per-address", "2"]);
     let ask =
         json!({"type": "create", "name": "Ann", "setup": setup("anyone", Some("5+3"), "white")});
-    let mut pages = Vec::new();
-    for _ in 0..5 {
-        let mut page = server.page().await;
-        page.send(ask.clone()).await;
-        pages.push(page);
-    }
     let refusal =
         "at most 2 rooms waiting for an opponent at once from one address: close one first";
-    let mut waiting = Vec::new();
-    for mut page in pages {
-        let (answer, _) = page
-            .until(|m| m["type"] == "seated" || m["type"] == "error")
-            .await;
-        match answer["type"].as_str() {
-            Some("seated") => waiting.push(answer["room"].as_str().expect("room").to_string()),
-            _ => assert_eq!(answer["message"], refusal),
-        }
-    }
+    let waiting: Vec<String> = five_ask_at_once(&server, &ask, refusal)
+        .await
+        .iter()
+        .map(|(_, seated)| seated["room"].as_str().expect("room").to_string())
+        .collect();
     assert_eq!(waiting.len(), 2, "five asked at once, two seated");
     let mut more = server.page().await;
     more.send(ask.clone()).await;

@@ -327,7 +327,7 @@ impl Hub {
             return Ok(None);
         }
         self.engine_games
-            .admit_again(addr, id, &|room| self.game_going(room))
+            .admit(addr, id, &|room| self.game_going(room))
             .map(Some)
     }
 

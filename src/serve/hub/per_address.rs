@@ -88,61 +88,12 @@ impl AddressRooms {
         })
     }
 
-    /// Count room `id`, about to open, as `addr`'s if it has fewer than
-    /// the most that count; it counts as opening while the answer is
-    /// kept.
+    /// Count room `id` as `addr`'s if the address has fewer than the most
+    /// that count: a room about to open, or one about to start another
+    /// game (a rematch, which counts against whoever asks for it: a
+    /// seat's token goes from one address to another). It counts as
+    /// opening while the answer is kept.
     pub fn admit(&self, addr: IpAddr, id: &str, counts: Counts) -> Result<Counting<'_>, String> {
-        self.with_rooms(addr, counts, |rooms, counted| {
-            self.refuse_at_most(counted)?;
-            rooms.push(Counted {
-                id: id.to_owned(),
-                opening: true,
-            });
-            Ok(())
-        })?;
-        Ok(self.opening(addr, id))
-    }
-
-    /// Whether `addr` may start another game in room `id` (a rematch),
-    /// which then counts as `addr`'s whoever opened the room (a seat's
-    /// token goes from one address to another); it counts as opening
-    /// while the answer is kept.
-    pub fn admit_again(
-        &self,
-        addr: IpAddr,
-        id: &str,
-        counts: Counts,
-    ) -> Result<Counting<'_>, String> {
-        self.with_rooms(addr, counts, |rooms, counted| {
-            self.refuse_at_most(counted)?;
-            match rooms.iter_mut().find(|r| r.id == id) {
-                Some(room) => room.opening = true,
-                None => rooms.push(Counted {
-                    id: id.to_owned(),
-                    opening: true,
-                }),
-            }
-            Ok(())
-        })?;
-        Ok(self.opening(addr, id))
-    }
-
-    fn opening(&self, addr: IpAddr, id: &str) -> Counting<'_> {
-        Counting {
-            rooms: self,
-            addr,
-            id: id.to_owned(),
-        }
-    }
-
-    /// Run `then` on `addr`'s rooms opening or still in memory and the
-    /// count of those that count; an address left with none is forgotten.
-    fn with_rooms(
-        &self,
-        addr: IpAddr,
-        counts: Counts,
-        then: impl FnOnce(&mut Vec<Counted>, usize) -> Result<(), String>,
-    ) -> Result<(), String> {
         let mut all = self
             .rooms
             .lock()
@@ -159,18 +110,24 @@ impl AddressRooms {
             counted += usize::from(now == Some(true));
             now.is_some()
         });
-        let answer = then(rooms, counted);
-        if rooms.is_empty() {
-            all.remove(&addr);
+        if counted >= self.most {
+            if rooms.is_empty() {
+                all.remove(&addr);
+            }
+            return Err((self.refusal)(self.most));
         }
-        answer
-    }
-
-    fn refuse_at_most(&self, counted: usize) -> Result<(), String> {
-        match counted >= self.most {
-            true => Err((self.refusal)(self.most)),
-            false => Ok(()),
+        match rooms.iter_mut().find(|room| room.id == id) {
+            Some(room) => room.opening = true,
+            None => rooms.push(Counted {
+                id: id.to_owned(),
+                opening: true,
+            }),
         }
+        Ok(Counting {
+            rooms: self,
+            addr,
+            id: id.to_owned(),
+        })
     }
 }
 
@@ -205,19 +162,19 @@ mod tests {
         let one_over = states(&[("a", Some(false)), ("b", Some(true)), ("c", Some(true))]);
         drop(games.admit(ann, "c", &one_over).expect("a game ended"));
         assert!(
-            games.admit_again(ann, "a", &one_over).is_err(),
+            games.admit(ann, "a", &one_over).is_err(),
             "a rematch is another game"
         );
         // A rematch counts against whoever asks: Bob, in Ann's room.
         let bob_rooms = states(&[("a", Some(false)), ("d", Some(true)), ("e", Some(true))]);
         drop(games.admit(bob, "e", &bob_rooms).expect("Bob's second"));
         assert!(
-            games.admit_again(bob, "a", &bob_rooms).is_err(),
+            games.admit(bob, "a", &bob_rooms).is_err(),
             "Bob has two going"
         );
         // Rooms that left memory are dropped.
         let left = states(&[("a", Some(false)), ("c", Some(true))]);
-        drop(games.admit_again(ann, "a", &left).expect("b left memory"));
+        drop(games.admit(ann, "a", &left).expect("b left memory"));
     }
 
     #[test]
