@@ -180,15 +180,11 @@ pub fn could_pass_for_another(text: &str) -> bool {
 pub fn unshown_in_chat(text: &str) -> Option<Unshown> {
     let allowed = |c: char| builds_emoji(c) || is_french_space(c);
     let unfit = text.chars().position(|c| is_unfit(c) && !allowed(c));
-    let first = match (unfit, first_stray_builder(text)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    if let Some(i) = first {
-        let c = text.chars().nth(i).unwrap_or(' ');
-        return Some(Unshown::Unseen { at: i + 1, c });
-    }
-    (!marks_fit(text)).then_some(Unshown::Marks)
+    let first = [unfit, first_stray_builder(text)]
+        .into_iter()
+        .flatten()
+        .min();
+    unshown_at(text, first)
 }
 
 /// Why a name does not show as it reads.
@@ -224,7 +220,14 @@ impl Unshown {
 
 /// Why the name `text` does not show as it reads, if it does not.
 pub fn unshown_in_name(text: &str) -> Option<Unshown> {
-    if let Some((i, c)) = text.chars().enumerate().find(|&(_, c)| is_unfit(c)) {
+    unshown_at(text, text.chars().position(is_unfit))
+}
+
+/// Why `text` does not show as it reads: its character at `unseen` (from
+/// 0), if any, is not seen as it is; else marks may pile up.
+fn unshown_at(text: &str, unseen: Option<usize>) -> Option<Unshown> {
+    if let Some(i) = unseen {
+        let c = text.chars().nth(i).unwrap_or(char::REPLACEMENT_CHARACTER);
         return Some(Unshown::Unseen { at: i + 1, c });
     }
     (!marks_fit(text)).then_some(Unshown::Marks)
