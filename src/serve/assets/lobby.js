@@ -90,7 +90,7 @@ export class Lobby {
         onclick: () => this.askQuick(variant.name, clock),
       }, clock))));
     fill($("quick-games"), rows);
-    // Say which rules: the analysis board and the ladder play by others.
+    // Say which rules: the ladder plays by others, a pasted game by its own.
     const moves = welcome.online_no_progress_plies / 2;
     $("quick-hint").textContent = "Meet the first player waiting for the same game, or wait for the next one; "
       + `colours are drawn. The online rules: forced capture, a draw after ${moves} moves without a capture or man move, or by threefold repetition.`;

@@ -519,11 +519,11 @@ export class Room {
     const s = this.state;
     const r = this.replay;
     const line = r.game
-      ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply, result: r.game.result }
-      : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length, result: s.result };
-    const { result, ...shown } = line;
+      ? { start_fen: r.game.start_fen, moves: r.moves(), cursor: r.ply }
+      : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length };
+    const result = r.game ? r.game.result : s.result;
     const recorded = result && result.result !== "*" ? { result: result.result, reason: result.reason } : null;
-    this.app.study({ variant: s.config.variant, ...shown, rules: s.config.rules, recorded });
+    this.app.study({ variant: s.config.variant, ...line, rules: s.config.rules, recorded });
   }
 
   // The move list of the game shown (the live one, or a replay's), with
