@@ -184,6 +184,17 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
             "the start",
         )
         .await;
+        // On a phone the pieces to pick sit right under the board, all on
+        // the first screen with it: no scrolling between a piece and its
+        // square.
+        client.set_window_size(390, 844).await.expect("phone size");
+        let gap = "const board = document.getElementById('editor-board').getBoundingClientRect(); \
+            const tools = document.getElementById('editor-tools').getBoundingClientRect(); \
+            return [tools.top - board.bottom, innerHeight - tools.bottom];";
+        let gap = run(client, gap).await;
+        assert!(gap[0].as_f64().is_some_and(|g| (0.0..20.0).contains(&g)), "under the board: {gap}");
+        assert!(gap[1].as_f64().is_some_and(|g| g >= 0.0), "on the first screen: {gap}");
+        client.set_window_size(1280, 820).await.expect("desktop size");
         click(client, "#editor-empty").await;
         for (piece, times) in [("b", 5), ("B", 1), ("w", 2), ("W", 1)] {
             tool(client, piece).await;
