@@ -29,9 +29,7 @@ impl Actor {
             // The game waited on the store: the side to move could not
             // move meanwhile, and is given the wait back, unless its own
             // line held the game up (else its lines would stop its clock).
-            let to_move = self
-                .room
-                .seat_of(self.room.game().position().side_to_move());
+            let to_move = self.room.seat_to_move();
             if to_move != seat {
                 self.room.give_back(now.elapsed());
                 self.publish();

@@ -225,11 +225,9 @@ pub struct Published {
     pub whole: Json,
     /// The change from state `seq - 1`, when a move was all that changed.
     pub after_move: Option<Json>,
-    /// Whether the room's game is over (until a rematch or the next
-    /// rival starts another).
-    pub over: bool,
-    /// Whether the room waits for an opponent.
-    pub waiting: bool,
+    /// Where the room stands: its game over (until a rematch or the next
+    /// rival starts another), or waiting for an opponent, or playing.
+    pub phase: Phase,
     /// Whether the room's opponent is the engine.
     pub engine_room: bool,
 }
@@ -334,8 +332,7 @@ pub fn spawn(
         seq: first_seq,
         whole: Json::from_static("{}"),
         after_move: None,
-        over: false,
-        waiting: false,
+        phase: room.phase(),
         engine_room: false,
     });
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
@@ -741,8 +738,7 @@ impl Actor {
                     seq: self.seq,
                     whole: Json::from(whole),
                     after_move: change.map(Json::from),
-                    over: matches!(self.room.phase(), Phase::Over(_)),
-                    waiting: self.room.phase() == Phase::Waiting,
+                    phase: self.room.phase(),
                     engine_room: matches!(self.room.config().opponent, Opponent::Engine(_)),
                 });
             }

@@ -313,7 +313,10 @@ impl Hub {
     /// [`Limits::waiting_rooms_per_address`] waiting; it counts as waiting
     /// while the answer is kept.
     fn admit_waiting_room(&self, addr: IpAddr, id: &str) -> Result<Counting<'_>, String> {
-        let waiting = |room: &str| self.room(room).map(|h| h.state.borrow().waiting);
+        let waiting = |room: &str| {
+            self.room(room)
+                .map(|h| h.state.borrow().phase == Phase::Waiting)
+        };
         self.waiting_rooms.admit(addr, id, &waiting)
     }
 
@@ -333,7 +336,8 @@ impl Hub {
 
     /// Whether room `id` has a game going; `None` once it left memory.
     fn game_going(&self, id: &str) -> Option<bool> {
-        self.room(id).map(|handle| !handle.state.borrow().over)
+        self.room(id)
+            .map(|handle| !matches!(handle.state.borrow().phase, Phase::Over(_)))
     }
 
     fn spawn(&self, room: Room, kept: Kept) -> RoomHandle {

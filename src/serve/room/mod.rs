@@ -591,6 +591,11 @@ impl Room {
         }
     }
 
+    /// The seat whose turn it is.
+    pub fn seat_to_move(&self) -> u8 {
+        self.seat_of(self.game.position().side_to_move())
+    }
+
     /// The pending draw offer, by whom.
     pub fn draw_offer(&self) -> Option<Colour> {
         self.draw_offer
@@ -688,8 +693,7 @@ impl Room {
     /// [`FIRST_MOVE_WAIT`]. An engine is never waited for so: its delay
     /// (a busy engine pool) is the server's, not the player's.
     fn waits_for_a_first_move(&self) -> bool {
-        let side = self.game.position().side_to_move();
-        let engine = self.player(self.seat_of(side)).is_some_and(|p| p.engine);
+        let engine = self.player(self.seat_to_move()).is_some_and(|p| p.engine);
         self.clocks.is_some() && self.first_moves_pending() && !engine
     }
 
@@ -1508,7 +1512,7 @@ mod tests {
                 4 => room.abort(seat, t0),
                 5..=7 => room.offer_rematch(seat, t0),
                 _ if room.phase() == Phase::Playing => {
-                    let to_move = room.seat_of(room.game().position().side_to_move());
+                    let to_move = room.seat_to_move();
                     let legal = room.game().position().legal_moves();
                     let mv = legal[rng.random_range(0..legal.len())].to_string();
                     room.play(to_move, &mv, t0)
@@ -1722,7 +1726,7 @@ mod tests {
         assert_eq!(room.draw_offer(), None, "a move lapses the offer");
         assert_eq!(room.accept_draw(1, t0), Err(RoomError::NothingToAnswer));
         for _ in 0..19 {
-            let seat = room.seat_of(room.game().position().side_to_move());
+            let seat = room.seat_to_move();
             room.play(seat, &a_move(&room), t0).expect("move");
         }
         // Both offering is agreeing, whenever White offered last.
