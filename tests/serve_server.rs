@@ -1093,7 +1093,8 @@ async fn a_page_that_answers_no_pings_is_dropped() {
 }
 
 /// Start three games (two with clocks), play a few moves in each (leave
-/// a draw offer pending in the first, take a move back in the second),
+/// a draw offer pending in the first, take a move back in the second and
+/// decline a draw offered after it, decline a takeback in the third),
 /// finish a fourth, kill the server with SIGKILL, wait, start it again on
 /// the same database: every game is back with its moves, offers and
 /// clocks (the time a takeback kept spent included), the downtime is not
@@ -1112,7 +1113,24 @@ async fn kill_nine_and_restart(database: &str) {
             chat_of(&mut bob, 1).await;
         }
         if games.len() == 1 {
-            state = take_back_after_thinking(&mut ann, &mut bob, &state).await;
+            take_back_after_thinking(&mut ann, &mut bob, &state).await;
+            ann.send(json!({"type": "offer_draw"})).await;
+            room_state(&mut ann, |s| s["draw_offer"] == "white").await;
+            room_state(&mut bob, |s| s["draw_offer"] == "white").await;
+            bob.send(json!({"type": "decline_draw"})).await;
+            state = room_state(&mut ann, |s| s["draw_offer"].is_null()).await;
+            assert_eq!(state["may"][0]["offer_draw"], false, "not again so soon");
+        }
+        if games.len() == 2 {
+            ann.send(json!({"type": "takeback"})).await;
+            room_state(&mut ann, |s| s["takeback"] == "white").await;
+            room_state(&mut bob, |s| s["takeback"] == "white").await;
+            bob.send(json!({"type": "decline_takeback"})).await;
+            state = room_state(&mut ann, |s| s["takeback"].is_null()).await;
+            assert_eq!(
+                state["may"][0]["takeback"], false,
+                "not again in this position"
+            );
         }
         games.push((room, tokens, state));
     }
@@ -1195,6 +1213,10 @@ async fn kill_nine_and_restart(database: &str) {
             before["seq"]
         );
         assert_eq!(after["draw_offer"], before["draw_offer"], "the same offers");
+        assert_eq!(
+            after["may"], before["may"],
+            "what each side may ask, as before: a declined draw or takeback is not asked again at once"
+        );
         if *room == games[0].0 {
             let said = vec![(0, "a draw?".to_string())];
             assert_eq!(chat_of(&mut page, 1).await, said, "the same chat");

@@ -6,7 +6,9 @@ use super::Actor;
 use crate::serve::room::{Event, Room};
 use crate::serve::store::{MoveRecord, NewGame, Work, Write, unix_ms_now};
 
-/// Whether `event` is an offer, an answer to one, or a rematch request.
+/// Whether `event` is an offer, an answer to one, or a rematch request;
+/// or a takeback, which clears the stored offers but not when each side
+/// last offered a draw.
 pub(super) fn changes_offers(event: &Event) -> bool {
     matches!(
         event,
@@ -14,6 +16,7 @@ pub(super) fn changes_offers(event: &Event) -> bool {
             | Event::DrawDeclined { .. }
             | Event::TakebackRequested { .. }
             | Event::TakebackDeclined { .. }
+            | Event::TookBack { .. }
             | Event::RematchOffered { .. }
     )
 }

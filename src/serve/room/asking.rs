@@ -2,9 +2,10 @@
 //! offer is a question on the opponent's screen, so a draw may be
 //! offered once in [`DRAW_OFFER_EVERY_PLIES`], and a declined takeback
 //! is not asked again until a move changes the position. Kept for the
-//! game being played (a restart forgets it, which only lets one more
-//! question through).
+//! game being played, and stored beside its offers (a restart lets no
+//! question through again).
 
+use crate::serve::store::OffersRecord;
 use bashni_rules::Colour;
 
 /// A side that offered a draw may offer again this many plies (ten
@@ -48,6 +49,29 @@ impl Asked {
     pub fn position_changed(&mut self) {
         self.takeback_declined = [false; 2];
     }
+
+    /// What was asked, written into the `offers` the store keeps.
+    pub fn record_into(&self, offers: &mut OffersRecord) {
+        offers.draw_offered_at = self
+            .draw_offered_at
+            .map(|at| at.map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)));
+        offers.takeback_declined = self.takeback_declined;
+    }
+
+    /// What was asked when `offers` were stored, in a game now `plies`
+    /// long: a declined takeback only if no move was played since.
+    pub fn restored(offers: &OffersRecord, plies: usize) -> Asked {
+        let same_position = usize::try_from(offers.at_ply) == Ok(plies);
+        Asked {
+            draw_offered_at: offers
+                .draw_offered_at
+                .map(|at| at.and_then(|ply| usize::try_from(ply).ok())),
+            takeback_declined: match same_position {
+                true => offers.takeback_declined,
+                false => [false; 2],
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -67,5 +91,22 @@ mod tests {
         assert!(!asked.takeback_declined(Colour::White));
         asked.position_changed();
         assert!(!asked.takeback_declined(Colour::Black));
+    }
+
+    #[test]
+    fn what_was_asked_comes_back_from_the_store_a_declined_takeback_only_in_its_position() {
+        let mut asked = Asked::default();
+        asked.offered_draw(Colour::Black, 7);
+        asked.declined_takeback(Colour::White);
+        let mut offers = OffersRecord {
+            at_ply: 9,
+            ..OffersRecord::default()
+        };
+        asked.record_into(&mut offers);
+        assert_eq!(offers.draw_offered_at, [None, Some(7)]);
+        assert_eq!(Asked::restored(&offers, 9), asked);
+        let moved_since = Asked::restored(&offers, 10);
+        assert_eq!(moved_since.draw_wait(Colour::Black, 10), 17);
+        assert!(!moved_since.takeback_declined(Colour::White));
     }
 }

@@ -487,8 +487,12 @@ impl Room {
     }
 
     /// Take back the offers a game had pending when they were stored,
-    /// unless a move has been played since (a move clears them).
+    /// unless a move has been played since (a move clears them), and
+    /// what each side asked lately.
     fn restore_offers(&mut self, offers: &OffersRecord) {
+        if self.phase == Phase::Playing {
+            self.asked = Asked::restored(offers, self.game.moves().len());
+        }
         if usize::try_from(offers.at_ply).ok() != Some(self.game.moves().len()) {
             return;
         }
@@ -504,12 +508,15 @@ impl Room {
 
     /// The offers pending now, as the store keeps them.
     pub fn offers_record(&self) -> OffersRecord {
-        OffersRecord {
+        let mut offers = OffersRecord {
             at_ply: u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX),
             draw_offer: self.draw_offer,
             takeback_by: self.takeback_request,
             rematch: self.rematch,
-        }
+            ..OffersRecord::default()
+        };
+        self.asked.record_into(&mut offers);
+        offers
     }
 
     /// Play a stored move again: legal by the rules, charged as it was.

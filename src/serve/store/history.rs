@@ -6,8 +6,8 @@
 
 use super::{
     AnalysisRecord, GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord,
-    Store, StoreError, config_from_row, join_clock, move_from_row, result_from_row, seat_from_row,
-    to_seat, to_u32,
+    Store, StoreError, config_from_row, join_clock, move_from_row, pair_of, result_from_row,
+    seat_from_row, to_seat, to_u32,
 };
 use crate::serve::chat::ChatLine;
 use crate::serve::config::RoomConfig;
@@ -359,7 +359,12 @@ where
             at_ply: to_u32(ply, "offers_ply")?,
             draw_offer: colour_of(g.try_get("draw_offer")?)?,
             takeback_by: colour_of(g.try_get("takeback_by")?)?,
-            rematch: rematch_of(g.try_get("rematch_seats")?),
+            rematch: pair_of(g.try_get("rematch_seats")?),
+            draw_offered_at: [
+                ply_of(g.try_get("white_draw_ply")?, "white_draw_ply")?,
+                ply_of(g.try_get("black_draw_ply")?, "black_draw_ply")?,
+            ],
+            takeback_declined: pair_of(g.try_get("takeback_declined")?),
         }),
     };
     // An analysis that does not read is reported and left out: the game
@@ -387,6 +392,10 @@ where
     })
 }
 
+fn ply_of(ply: Option<i64>, what: &str) -> Result<Option<u32>, StoreError> {
+    ply.map(|ply| to_u32(ply, what)).transpose()
+}
+
 fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
     match text.as_deref() {
         None => Ok(None),
@@ -394,11 +403,6 @@ fn colour_of(text: Option<String>) -> Result<Option<Colour>, StoreError> {
             .map(Some)
             .ok_or_else(|| StoreError::Corrupt(format!("colour '{name}'"))),
     }
-}
-
-fn rematch_of(bits: Option<i64>) -> [bool; 2] {
-    let bits = bits.unwrap_or(0);
-    [bits & 1 != 0, bits & 2 != 0]
 }
 
 #[cfg(test)]

@@ -89,6 +89,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "quick rooms",
         include_str!("../../../migrations/0009_quick_rooms.sql"),
     ),
+    (
+        10,
+        "asked",
+        include_str!("../../../migrations/0010_asked.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -447,6 +452,12 @@ pub struct OffersRecord {
     pub takeback_by: Option<Colour>,
     /// Which seats asked for a rematch.
     pub rematch: [bool; 2],
+    /// The ply count at White's, and Black's, last draw offer in the
+    /// game (a side offers once in so many plies, whatever was played
+    /// since).
+    pub draw_offered_at: [Option<u32>; 2],
+    /// Whether White's, and Black's, takeback was declined at `at_ply`.
+    pub takeback_declined: [bool; 2],
 }
 
 impl GameRecord {
@@ -886,6 +897,18 @@ fn to_i64(value: u64) -> i64 {
 
 fn to_u32(value: i64, what: &str) -> Result<u32, StoreError> {
     u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("{what} {value}")))
+}
+
+/// A pair of flags (White's and Black's, or seat 0's and 1's) as a
+/// column's bits: bit 0 the first, bit 1 the second.
+fn bits_of(pair: [bool; 2]) -> i64 {
+    i64::from(pair[0]) | i64::from(pair[1]) << 1
+}
+
+/// The pair of flags [`bits_of`] stored (NULL: neither).
+fn pair_of(bits: Option<i64>) -> [bool; 2] {
+    let bits = bits.unwrap_or(0);
+    [bits & 1 != 0, bits & 2 != 0]
 }
 
 fn to_u64(value: i64, what: &str) -> Result<u64, StoreError> {

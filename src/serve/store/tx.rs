@@ -11,8 +11,8 @@
 
 use super::{
     AnalysisRecord, MoveRecord, NewGame, NewRow, OffersRecord, Pool, ROWS_PER_STATEMENT,
-    ResultRecord, RoomStatus, RunRecord, SeatRecord, Store, StoreError, last_move_of_each_game,
-    split_clock, to_i64, unix_ms_now,
+    ResultRecord, RoomStatus, RunRecord, SeatRecord, Store, StoreError, bits_of,
+    last_move_of_each_game, split_clock, to_i64, unix_ms_now,
 };
 use crate::serve::chat::ChatLine;
 use crate::serve::token::TokenHash;
@@ -533,16 +533,20 @@ impl Tx {
         game_no: u32,
         offers: &OffersRecord,
     ) -> Result<(), StoreError> {
-        let rematch_seats = i64::from(offers.rematch[0]) | i64::from(offers.rematch[1]) << 1;
+        let [white_draw_ply, black_draw_ply] = offers.draw_offered_at.map(|p| p.map(i64::from));
         let updated = on_tx!(self, t => {
             sqlx::query(
                 "UPDATE games SET offers_ply = $1, draw_offer = $2, takeback_by = $3, \
-                 rematch_seats = $4 WHERE room_id = $5 AND game_no = $6",
+                 rematch_seats = $4, white_draw_ply = $5, black_draw_ply = $6, \
+                 takeback_declined = $7 WHERE room_id = $8 AND game_no = $9",
             )
             .bind(i64::from(offers.at_ply))
             .bind(offers.draw_offer.map(Colour::name))
             .bind(offers.takeback_by.map(Colour::name))
-            .bind(rematch_seats)
+            .bind(bits_of(offers.rematch))
+            .bind(white_draw_ply)
+            .bind(black_draw_ply)
+            .bind(bits_of(offers.takeback_declined))
             .bind(room_id)
             .bind(i64::from(game_no))
             .execute(&mut **t)
