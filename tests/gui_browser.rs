@@ -371,13 +371,20 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
         wait_for(client, "return document.body.dataset.view == 'study'", "the analysis board").await;
         let edited = fen_of(client, "study-board").await;
         assert!(edited.contains("f6bb"), "{edited}");
+        // On a phone the form is a few screens down the lobby: it is
+        // brought to view; the room made from it shows from its top.
+        client.set_window_size(390, 844).await.expect("phone size");
         click(client, "#study-play").await;
         wait_for(client, "return document.body.dataset.view == 'lobby' && !document.getElementById('start-from').hidden", "the create form").await;
+        let form_top = "return document.getElementById('create-panel').getBoundingClientRect().top";
+        let top = run(client, form_top).await.as_f64().expect("a number");
+        assert!((-2.0..100.0).contains(&top), "the form in view: its top at {top}");
         select(client, "opponent", "engine").await;
         select(client, "colour", "white").await;
         select(client, "clock", "").await;
         click(client, "#create-button").await;
         wait_for(client, "return document.body.dataset.view == 'room'", "the room").await;
+        assert_eq!(run(client, "return window.scrollY").await, json!(0), "the room from its top");
         let script = format!("return document.getElementById('board').dataset.fen == '{edited}'");
         wait_for(client, &script, "the edited position in the room").await;
         wait_for(client, "return document.querySelectorAll('#board .glow').length > 0", "White to move").await;

@@ -94,9 +94,10 @@ const app = {
     study.load(line);
     app.leaveTo("/analysis");
   },
+  // The lobby first: the form is brought to view once it shows.
   playFrom: (variant, fen, rules) => {
-    lobby.startFrom(variant, fen, rules);
     go("/");
+    lobby.startFrom(variant, fen, rules);
   },
   editorWaits: false,
   notice: (text) => showNote(text, "notice"),
@@ -118,9 +119,8 @@ function route() {
   // The chat of a room left is not shown under another's address, even
   // while that room's state is on its way (or refused).
   if (roomId !== app.roomId) room.chat.forget();
-  app.roomId = roomId;
-  const view = app.roomId ? "room" : VIEW_PATHS[location.pathname] || "lobby";
-  document.body.dataset.view = view;
+  const view = roomId ? "room" : VIEW_PATHS[location.pathname] || "lobby";
+  showView(view, roomId);
   // The room's page names the tab after the game as it is drawn.
   document.title = TITLE;
   if (app.roomId) app.send({ type: "open", room: app.roomId, token: app.tokens[app.roomId] ?? null });
@@ -130,6 +130,15 @@ function route() {
     lobby.syncLadder();
   }
   if (view === "study" && app.welcome) study.enter();
+}
+
+// Show `view` (of room `roomId`) from its top: a page opened where the
+// lobby was scrolled to hid a room's opponent and clock. The same view
+// again (a reconnect) stays where it is.
+function showView(view, roomId) {
+  if (document.body.dataset.view !== view || app.roomId !== roomId) window.scrollTo(0, 0);
+  app.roomId = roomId;
+  document.body.dataset.view = view;
 }
 
 // The lobby's "Your games": the newest rooms this browser keeps a seat
@@ -186,8 +195,7 @@ function receive(message) {
       app.seats[message.room] = message.seat;
       if (app.roomId !== message.room) {
         history.pushState(null, "", `/room/${message.room}`);
-        app.roomId = message.room;
-        document.body.dataset.view = "room";
+        showView("room", message.room);
       }
       break;
     case "room":
