@@ -738,12 +738,27 @@ async fn two_players_asking_for_the_same_quick_game_meet() {
             "Ann waits",
         )
         .await;
+        // Ann looks at the lobby meanwhile: her game still waits there,
+        // and her page goes back to it once Bob sits down.
+        click(ann, "#nav-lobby").await;
+        wait_for(
+            ann,
+            "return document.body.dataset.view === 'lobby'",
+            "Ann in the lobby",
+        )
+        .await;
         open_page(bob, server, "/", "Bob").await;
         click(bob, quick).await;
         wait_for(
             bob,
             &format!("return location.pathname === {path}"),
             "Bob in Ann's room",
+        )
+        .await;
+        wait_for(
+            ann,
+            &format!("return location.pathname === {path}"),
+            "Ann back in her room",
         )
         .await;
         for client in [ann, bob] {

@@ -70,14 +70,18 @@ const app = {
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
-  // Ask again for what the address shows (the room's whole state).
-  reopen: () => route(),
-  go: (path) => go(path),
-  // Leave the room shown (a creator still alone closes it), then go.
-  leaveTo: (path) => {
-    if (app.roomId) app.send({ type: "leave" });
-    go(path);
+  // Ask again for what the address shows (the room's whole state); a
+  // new connection holds no room the page left.
+  reopen: () => {
+    app.heldRoom = null;
+    route();
   },
+  go: (path) => go(path),
+  // Close the room this page waits in alone, for the lobby.
+  cancel: () => go("/", { cancel: true }),
+  // The room this page's creator left waiting for an opponent: it stays
+  // listed, and the page goes back to it once someone sits down.
+  heldRoom: null,
   // The editor's position to the analysis board: the board is shown once
   // the server took it; its error otherwise stays in the editor.
   analyse: (variant, fen) => {
@@ -92,7 +96,7 @@ const app = {
   // rules, recorded}: it opens there as a reload would find it.
   study: (line) => {
     study.load(line);
-    app.leaveTo("/analysis");
+    go("/analysis");
   },
   // The lobby first: the form is brought to view once it shows.
   playFrom: (variant, fen, rules) => {
@@ -112,10 +116,14 @@ const room = new Room(app);
 const study = new Study(app);
 const editor = new Editor(app);
 
-// Show what the address says: a room, or the lobby.
-function route() {
+// Show what the address says: a room, or the lobby; a room shown before
+// is left (closed if `cancel`).
+function route({ cancel = false } = {}) {
   const match = location.pathname.match(ROOM_PATH);
   const roomId = match ? match[1] : null;
+  if (app.roomId && roomId !== app.roomId) leaveRoom(cancel);
+  // A page shows one room: opening one leaves the room it held.
+  if (roomId) app.heldRoom = null;
   // The chat of a room left is not shown under another's address, even
   // while that room's state is on its way (or refused).
   if (roomId !== app.roomId) room.chat.forget();
@@ -130,6 +138,25 @@ function route() {
     lobby.syncLadder();
   }
   if (view === "study" && app.welcome) study.enter();
+}
+
+// Leave the room shown: a creator still alone in a room waiting for an
+// opponent keeps it (lichess's seeks: a header link or Back closed a room
+// whose link was shared), unless they `cancel` it; anyone else stops
+// watching, or leaves their seat to come back to.
+function leaveRoom(cancel) {
+  const waitingAlone = document.body.dataset.phase === "waiting" && document.body.dataset.seated === "yes";
+  if (waitingAlone && !cancel) app.heldRoom = app.roomId;
+  else app.send({ type: "leave" });
+}
+
+// The held room's state: once an opponent sat down, the game is shown.
+function followHeldRoom(state) {
+  if (state.phase === "waiting") return;
+  app.heldRoom = null;
+  if (state.phase !== "playing") return;
+  showNote("Your game has started.", "notice");
+  go(`/room/${state.id}`);
 }
 
 // Show `view` (of room `roomId`) from its top: a page opened where the
@@ -149,16 +176,16 @@ function askYourGames() {
   if (rooms.length > 0) app.send({ type: "your_games", rooms });
 }
 
-function go(path) {
+function go(path, how = {}) {
   if (location.pathname !== path) history.pushState(null, "", path);
-  route();
+  route(how);
 }
 
-window.addEventListener("popstate", route);
+window.addEventListener("popstate", () => route());
 for (const [id, path] of [["to-lobby", "/"], ["nav-lobby", "/"], ["nav-study", "/analysis"], ["nav-editor", "/editor"]]) {
   $(id).addEventListener("click", (event) => {
     event.preventDefault();
-    app.leaveTo(path);
+    go(path);
   });
 }
 
@@ -189,8 +216,10 @@ function receive(message) {
       lobby.render(message.rooms);
       break;
     case "seated":
-      // A position from the analysis board is for the room just made.
+      // A position from the analysis board is for the room just made; a
+      // room held before is left for this one.
       lobby.startFrom(null, null);
+      app.heldRoom = null;
       keepToken(message.room, message.token);
       app.seats[message.room] = message.seat;
       if (app.roomId !== message.room) {
@@ -200,6 +229,7 @@ function receive(message) {
       break;
     case "room":
       if (message.id === app.roomId) room.show(message);
+      else if (message.id === app.heldRoom) followHeldRoom(message);
       break;
     case "room_move":
       if (message.id === app.roomId) room.applyMove(message);

@@ -29,7 +29,7 @@ function plyText(startFen, ply, text, total) {
 }
 
 export class Room {
-  // app: {send(message), name(), welcome, device, roomId, seat(roomId), reopen(), leaveTo(path), study(line)}
+  // app: {send(message), name(), welcome, device, roomId, seat(roomId), reopen(), cancel(), study(line)}
   constructor(app) {
     this.app = app;
     this.state = null;
@@ -52,7 +52,7 @@ export class Room {
     act("claim-draw", "claim_draw");
     act("analyse", "analyse");
     $("to-study").addEventListener("click", () => this.toStudy());
-    $("cancel").addEventListener("click", () => this.app.leaveTo("/"));
+    $("cancel").addEventListener("click", () => this.app.cancel());
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
     $("copy-link").addEventListener("click", () => this.copyLink());
