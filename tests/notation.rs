@@ -253,6 +253,25 @@ fn captures_accept_colons_upper_case_and_unique_shortening() {
 }
 
 #[test]
+fn a_move_off_the_board_names_its_square_and_numbered_squares_are_told_apart() {
+    // h4 is on Bashni's board, not on Lasca's seven files.
+    let err = pos(Variant::Lasca, "W:g3w,a7b")
+        .parse_move("g3-h4")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "malformed move 'g3-h4': bad square 'h4': off the board"
+    );
+    let err = pos(Variant::Lasca, "W:c3w,a7b")
+        .parse_move("22-18")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "malformed move '22-18': squares are named by file letter and rank (c3), not numbered"
+    );
+}
+
+#[test]
 fn an_ambiguous_shortened_capture_lists_the_candidates() {
     // Both loops of the officer start and end on c3.
     for p in [

@@ -419,7 +419,7 @@ mod tests {
         let numbered = Study::from_pdn("[Variant \"bashni\"]\n1. 22-18 *\n").expect_err("numbers");
         assert_eq!(
             numbered,
-            "PDN: move 1 (White) '22-18': malformed move '22-18': squares are named a1 to h8, not numbered"
+            "PDN: move 1 (White) '22-18': malformed move '22-18': squares are named by file letter and rank (c3), not numbered"
         );
         let unread = Study::from_pdn(&pdn("maybe")).expect_err("no such rule");
         assert_eq!(unread, "PDN: ForcedCapture 'maybe': true or false");

@@ -103,6 +103,13 @@ pub enum NotationError {
         /// The text given.
         text: String,
     },
+    /// A move naming a square that is not one of the board's.
+    BadMoveSquare {
+        /// The move given.
+        text: String,
+        /// What is wrong with the square.
+        square: Box<NotationError>,
+    },
 }
 
 impl fmt::Display for NotationError {
@@ -149,9 +156,10 @@ impl fmt::Display for NotationError {
             // Draughts programs often write squares as numbers (22-18).
             BadMove { text } if is_numbered(text) => write!(
                 f,
-                "malformed move '{text}': squares are named a1 to h8, not numbered"
+                "malformed move '{text}': squares are named by file letter and rank (c3), not numbered"
             ),
             BadMove { text } => write!(f, "malformed move '{text}'"),
+            BadMoveSquare { text, square } => write!(f, "malformed move '{text}': {square}"),
         }
     }
 }
@@ -358,7 +366,14 @@ impl Position {
             .iter()
             .map(|s| parse_square(variant, s))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| bad())?;
+            .map_err(|square| match is_numbered(text) {
+                // Numbered squares are a habit, told as such.
+                true => bad(),
+                false => NotationError::BadMoveSquare {
+                    text: text.to_string(),
+                    square: Box::new(square),
+                },
+            })?;
         let legal = self.legal_moves();
         let exact: Vec<&Move> = legal
             .iter()
