@@ -1073,6 +1073,20 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
         "Bob answers the offer, not offers one"
     );
     click(bob, "#decline-draw").await;
+    // Answered, the question's note goes (it stayed for its six seconds,
+    // over "Draw agreed" when the offer was accepted).
+    wait_for(
+        bob,
+        "return document.getElementById('draw-offered').hidden",
+        "Bob's answer shown",
+    )
+    .await;
+    let asked = "return [...document.querySelectorAll('#errors .notice')].some((n) => n.textContent === 'Your opponent offers a draw.')";
+    assert_eq!(
+        bob.execute(asked, vec![]).await.expect("script"),
+        json!(false),
+        "Bob's note taken down"
+    );
     wait_for(ann, "const b = document.getElementById('offer-draw'); return b.hidden && b.textContent === 'Offer a draw'", "the offer answered").await;
     told(
         ann,

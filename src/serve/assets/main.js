@@ -105,6 +105,7 @@ const app = {
   },
   editorWaits: false,
   notice: (text) => showNote(text, "notice"),
+  withdrawNote: (text) => withdrawNote(text),
 };
 
 $("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
@@ -293,6 +294,14 @@ function showNote(text, kind) {
   if (!same) $("errors").append(note);
   clearTimeout(note.timer);
   note.timer = setTimeout(() => note.remove(), NOTE_MS);
+}
+
+// Take a note down before its time: what it said no longer holds.
+function withdrawNote(text) {
+  const note = [...$("errors").children].find((n) => n.textContent === text);
+  if (!note) return;
+  clearTimeout(note.timer);
+  note.remove();
 }
 
 const connection = new Connection({

@@ -21,6 +21,12 @@ const LOW_TIME_MS = 10_000;
 
 // Where a colour's entry is in the server's per-colour pairs.
 const COLOUR_INDEX = { white: 0, black: 1 };
+// What the opponent's questions say in a note, shown while they are asked.
+const QUESTIONS = {
+  draw: "Your opponent offers a draw.",
+  takeback: "Your opponent asks to take back a move.",
+  rematch: "Your opponent asks for a rematch.",
+};
 
 // Ply `ply` (1 for the first) of a game from `startFen` as the move list
 // numbers it: `2. c3-d4` for a White move, `2... f6-e5` for a Black one.
@@ -217,6 +223,8 @@ export class Room {
   tellAnswers(before, after) {
     const mine = this.myColour();
     const sameGame = after.game_no === before.game_no;
+    // A new game answers every question of the last.
+    if (!sameGame) Object.values(QUESTIONS).forEach((text) => this.app.withdrawNote(text));
     if (!mine || !sameGame) return;
     const still = after.phase === "playing" && after.moves.length === before.moves.length;
     const tookBack = after.moves.length < before.moves.length;
@@ -226,10 +234,18 @@ export class Room {
       if (tookBack) this.app.notice("Your takeback request was accepted.");
     }
     const theirs = mine === "white" ? "black" : "white";
-    if (before.draw_offer !== theirs && after.draw_offer === theirs) this.app.notice("Your opponent offers a draw.");
-    if (before.takeback !== theirs && after.takeback === theirs) this.app.notice("Your opponent asks to take back a move.");
     const other = 1 - this.mySeat();
-    if (!after.ladder && !before.rematch[other] && after.rematch[other]) this.app.notice("Your opponent asks for a rematch.");
+    // A question shows while it is asked: answered, lapsed or the game
+    // over, its note goes.
+    const questions = [
+      [before.draw_offer === theirs, after.draw_offer === theirs, QUESTIONS.draw],
+      [before.takeback === theirs, after.takeback === theirs, QUESTIONS.takeback],
+      [before.rematch[other], !after.ladder && after.rematch[other], QUESTIONS.rematch],
+    ];
+    for (const [asked, asks, text] of questions) {
+      if (!asked && asks) this.app.notice(text);
+      if (asked && !asks) this.app.withdrawNote(text);
+    }
     // On a phone the claim's buttons are below the board: say it here too.
     const me = COLOUR_INDEX[mine];
     if (!before.may[me].claim && after.may[me].claim) this.app.notice("Your opponent left the game: you may claim it.");
