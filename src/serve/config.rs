@@ -50,14 +50,20 @@ impl GameConfig {
 
     /// The PDN tags that say these rules (the engine's option names,
     /// and `Repetitions`), so that a game read back is played by them.
-    pub fn pdn_tags(&self) -> [(&'static str, String); 5] {
-        [
-            ("KingLanding", self.king_landing.to_string()),
-            ("ForcedCapture", self.forced_capture.to_string()),
-            ("NoProgressPlies", self.draw.no_progress_plies.to_string()),
-            ("MaxPlies", self.draw.max_plies.to_string()),
-            ("Repetitions", self.draw.repetitions.to_string()),
-        ]
+    /// Where kings land is said only where kings fly (Bashni).
+    pub fn pdn_tags(&self) -> Vec<(&'static str, String)> {
+        let landing = ("KingLanding", self.king_landing.to_string());
+        let flying = self.variant.flying_kings();
+        flying
+            .then_some(landing)
+            .into_iter()
+            .chain([
+                ("ForcedCapture", self.forced_capture.to_string()),
+                ("NoProgressPlies", self.draw.no_progress_plies.to_string()),
+                ("MaxPlies", self.draw.max_plies.to_string()),
+                ("Repetitions", self.draw.repetitions.to_string()),
+            ])
+            .collect()
     }
 
     /// The rule set games in this room are played under.
@@ -153,5 +159,19 @@ mod tests {
             ..GameConfig::online(Variant::Bashni)
         };
         assert!(!config.rules().forced_capture);
+    }
+
+    #[test]
+    fn a_game_says_where_kings_land_only_where_they_fly() {
+        let named = |variant| {
+            GameConfig::online(variant)
+                .pdn_tags()
+                .iter()
+                .map(|(tag, _)| *tag)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(named(Variant::Bashni)[0], "KingLanding");
+        assert!(!named(Variant::Lasca).contains(&"KingLanding"));
+        assert_eq!(named(Variant::Lasca).len(), 4, "the other rules still");
     }
 }
