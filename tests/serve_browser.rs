@@ -553,6 +553,12 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         click(bob, "#rematch").await;
         told(ann, "Your opponent asks for a rematch.", "Ann told of Bob's rematch request").await;
         assert_eq!(text_of(ann, "#rematch").await, "Accept rematch");
+        // Ann declines it: Bob is told, and may not ask again; Ann asks
+        // herself later, and Bob accepts.
+        click(ann, "#decline-rematch").await;
+        told(bob, "Your rematch request was declined.", "Bob told his request was declined").await;
+        wait_for(bob, "return document.getElementById('rematch').hidden", "Bob's request not offered again").await;
+        wait_for(ann, "return document.getElementById('decline-rematch').hidden", "nothing left to decline").await;
 
         // Cat goes back to the lobby, which the finished room has left
         // (before the rematch brings it back as a game being played).
@@ -575,6 +581,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         // brings its analysis (stored with the game): the graph, the marks.
         let marked = move_list(ann).await;
         click(ann, "#rematch").await;
+        wait_for(bob, "return document.getElementById('rematch').textContent === 'Accept rematch'", "Bob asked").await;
+        click(bob, "#rematch").await;
         wait_for(ann, "return !document.getElementById('games').hidden", "the second game").await;
         wait_for(ann, "return document.querySelectorAll('#graph rect.hit').length === 0", "no analysis of the new game").await;
         click(ann, "#game-buttons button[data-game='1']").await;

@@ -403,14 +403,20 @@ async fn group_commit(store: Store) {
         room_id: rooms[2].clone(),
         seat: seat(1, "Eve", &SeatToken::generate()),
     };
+    // Every field of the offers, so that each comes back as it went.
+    let stored_offers = OffersRecord {
+        at_ply: 10,
+        draw_offer: Some(bashni_rules::Colour::White),
+        takeback_by: Some(bashni_rules::Colour::Black),
+        rematch: [false, true],
+        draw_offered_at: [Some(10), Some(3)],
+        takeback_declined: [true, false],
+        rematch_declined: [true, false],
+    };
     let offers = Write::Offers {
         room_id: rooms[3].clone(),
         game_no: 1,
-        offers: OffersRecord {
-            at_ply: 10,
-            draw_offer: Some(bashni_rules::Colour::White),
-            ..OffersRecord::default()
-        },
+        offers: stored_offers.clone(),
     };
     // Sent at once, so that they usually share a transaction.
     let (taken, offered, moved) = tokio::join!(
@@ -449,10 +455,7 @@ async fn group_commit(store: Store) {
     );
     let loaded = store.load_room(&rooms[3]).await.expect("load");
     let game = loaded.and_then(|room| room.game).expect("a game");
-    assert_eq!(
-        game.offers.map(|o| o.draw_offer),
-        Some(Some(bashni_rules::Colour::White))
-    );
+    assert_eq!(game.offers, Some(stored_offers));
     drop((writer, a, b));
     stopped
         .await

@@ -350,6 +350,7 @@ impl Connection {
             ClientMessage::AcceptTakeback {} => Action::AcceptTakeback,
             ClientMessage::DeclineTakeback {} => Action::DeclineTakeback,
             ClientMessage::Rematch {} => return self.rematch().await,
+            ClientMessage::DeclineRematch {} => Action::DeclineRematch,
             ClientMessage::ClaimWin {} => Action::Claim(true),
             ClientMessage::ClaimDraw {} => Action::Claim(false),
         };

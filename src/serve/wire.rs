@@ -101,6 +101,8 @@ pub enum ClientMessage {
     DeclineTakeback {},
     /// Ask for a rematch with colours swapped.
     Rematch {},
+    /// Decline the other seat's rematch request.
+    DeclineRematch {},
     /// End the game the opponent left (gone for `--claim-after-seconds`)
     /// as won.
     ClaimWin {},

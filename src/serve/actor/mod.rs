@@ -93,6 +93,8 @@ pub enum Action {
     DeclineTakeback,
     /// Ask for a rematch.
     Rematch,
+    /// Decline the other seat's rematch request.
+    DeclineRematch,
     /// End the game the opponent left: won (`true`) or drawn.
     Claim(bool),
 }
@@ -528,6 +530,7 @@ impl Actor {
             Action::AcceptTakeback => room.accept_takeback(seat, now),
             Action::DeclineTakeback => room.decline_takeback(seat),
             Action::Rematch => room.offer_rematch(seat, now),
+            Action::DeclineRematch => room.decline_rematch(seat),
             Action::Claim(won) => match claim_wait {
                 Some(wait) if wait.is_zero() => room.claim(seat, won, now),
                 Some(wait) => return Err(claim_too_soon(wait)),

@@ -18,6 +18,7 @@ pub(super) fn changes_offers(event: &Event) -> bool {
             | Event::TakebackDeclined { .. }
             | Event::TookBack { .. }
             | Event::RematchOffered { .. }
+            | Event::RematchDeclined { .. }
     )
 }
 
@@ -90,7 +91,8 @@ pub(super) fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<
         | Event::DrawDeclined { .. }
         | Event::TakebackRequested { .. }
         | Event::TakebackDeclined { .. }
-        | Event::RematchOffered { .. } => return Ok(None),
+        | Event::RematchOffered { .. }
+        | Event::RematchDeclined { .. } => return Ok(None),
     };
     Ok(Some(work))
 }

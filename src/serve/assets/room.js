@@ -54,6 +54,7 @@ export class Room {
     act("accept-takeback", "accept_takeback");
     act("decline-takeback", "decline_takeback");
     act("rematch", "rematch");
+    act("decline-rematch", "decline_rematch");
     act("claim-win", "claim_win");
     act("claim-draw", "claim_draw");
     act("analyse", "analyse");
@@ -229,12 +230,14 @@ export class Room {
     const still = after.phase === "playing" && after.moves.length === before.moves.length;
     const tookBack = after.moves.length < before.moves.length;
     if (still && before.draw_offer === mine && after.draw_offer === null) this.app.notice("Your draw offer was declined.");
+    const seat = this.mySeat();
+    if (before.rematch[seat] && !after.rematch[seat]) this.app.notice("Your rematch request was declined.");
     if (before.takeback === mine && after.takeback === null) {
       if (still) this.app.notice("Your takeback request was declined.");
       if (tookBack) this.app.notice("Your takeback request was accepted.");
     }
     const theirs = mine === "white" ? "black" : "white";
-    const other = 1 - this.mySeat();
+    const other = 1 - seat;
     // A question shows while it is asked: answered, lapsed or the game
     // over, its note goes.
     const questions = [
@@ -518,6 +521,9 @@ export class Room {
     $("new-game").textContent = s.ladder ? "New run" : "New game";
     const seat = this.mySeat();
     const rematch = seat !== null && s.rematch[seat] ? "Rematch asked" : (s.rematch.some(Boolean) ? "Accept rematch" : "Rematch");
+    // The other's request may be declined (never the next rival's game).
+    const theyAsk = seat !== null && !s.ladder && s.phase === "over" && s.rematch[1 - seat] && !s.rematch[seat];
+    $("decline-rematch").hidden = !theyAsk;
     // In a ladder run the rematch is the next rival's game.
     $("rematch").textContent = s.ladder ? `Play rival ${s.ladder.rival}` : rematch;
     // "Analyse this game" is the room's latest game's: not offered while

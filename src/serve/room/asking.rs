@@ -19,6 +19,9 @@ pub struct Asked {
     draw_offered_at: [Option<usize>; 2],
     /// Whether each side's takeback was declined in this position.
     takeback_declined: [bool; 2],
+    /// Whether each seat's (not side's: colours swap) rematch request was
+    /// declined once the game was over.
+    rematch_declined: [bool; 2],
 }
 
 impl Asked {
@@ -50,12 +53,23 @@ impl Asked {
         self.takeback_declined = [false; 2];
     }
 
+    /// Whether the rematch `seat` asked for was declined.
+    pub fn rematch_declined(&self, seat: u8) -> bool {
+        self.rematch_declined[usize::from(seat)]
+    }
+
+    /// The rematch `seat` asked for was declined.
+    pub fn declined_rematch(&mut self, seat: u8) {
+        self.rematch_declined[usize::from(seat)] = true;
+    }
+
     /// What was asked, written into the `offers` the store keeps.
     pub fn record_into(&self, offers: &mut OffersRecord) {
         offers.draw_offered_at = self
             .draw_offered_at
             .map(|at| at.map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)));
         offers.takeback_declined = self.takeback_declined;
+        offers.rematch_declined = self.rematch_declined;
     }
 
     /// What was asked when `offers` were stored, in a game now `plies`
@@ -70,6 +84,7 @@ impl Asked {
                 true => offers.takeback_declined,
                 false => [false; 2],
             },
+            rematch_declined: offers.rematch_declined,
         }
     }
 }

@@ -131,6 +131,11 @@ pub enum Event {
         /// Who asked.
         seat: u8,
     },
+    /// A seat declined the other's rematch request.
+    RematchDeclined {
+        /// Whose request was declined.
+        seat: u8,
+    },
     /// The game ended.
     GameOver {
         /// The game.
@@ -187,6 +192,9 @@ pub enum RoomError {
     },
     /// This side's takeback was declined, and no move was played since.
     TakebackDeclined,
+    /// This seat's rematch request was declined (it may still accept
+    /// the other's).
+    RematchDeclined,
     /// Before both sides have moved a game the opponent left is aborted,
     /// not claimed.
     ClaimBeforeFirstMoves,
@@ -234,6 +242,9 @@ impl fmt::Display for RoomError {
             }
             RoomError::TakebackDeclined => f.write_str(
                 "your takeback was declined: you may ask again once a move has been played",
+            ),
+            RoomError::RematchDeclined => f.write_str(
+                "your rematch request was declined: \"New game\" starts another room",
             ),
             RoomError::EngineDeclines => {
                 f.write_str("the engine declines draw offers and takebacks")
@@ -490,7 +501,7 @@ impl Room {
     /// unless a move has been played since (a move clears them), and
     /// what each side asked lately.
     fn restore_offers(&mut self, offers: &OffersRecord) {
-        if self.phase == Phase::Playing {
+        if self.phase != Phase::Waiting {
             self.asked = Asked::restored(offers, self.game.moves().len());
         }
         if usize::try_from(offers.at_ply).ok() != Some(self.game.moves().len()) {
@@ -1156,9 +1167,28 @@ impl Room {
         Ok(events)
     }
 
+    /// `seat` declines the rematch the other seat asked for, which may
+    /// not ask again after this game.
+    pub fn decline_rematch(&mut self, seat: u8) -> Result<Vec<Event>, RoomError> {
+        self.may_ask_rematch(seat)?;
+        let asker = 1 - seat;
+        if !self.rematch[usize::from(asker)] {
+            return Err(RoomError::NothingToAnswer);
+        }
+        self.rematch[usize::from(asker)] = false;
+        self.asked.declined_rematch(asker);
+        Ok(vec![Event::RematchDeclined { seat: asker }])
+    }
+
+    /// Whether `seat` may ask for a rematch, or accept one: a request
+    /// declined is not made again, but the other's may still be accepted.
     fn may_ask_rematch(&self, seat: u8) -> Result<(), RoomError> {
         if self.player(seat).is_none() {
             return Err(RoomError::NoSuchSeat);
+        }
+        let accepting = self.rematch[usize::from(1 - seat)];
+        if self.asked.rematch_declined(seat) && !accepting {
+            return Err(RoomError::RematchDeclined);
         }
         match self.phase {
             Phase::Over(_) if self.game_no >= MAX_GAMES_PER_ROOM => Err(RoomError::GamesUsedUp),
@@ -1872,6 +1902,39 @@ mod tests {
             EndReason::Rules(GameEnd::Draw(_))
         ));
         assert_eq!(room.play(0, &a_move(&room), t0), Err(RoomError::NotPlaying));
+    }
+
+    #[test]
+    fn a_declined_rematch_is_not_asked_again_but_the_decliner_may_still_ask() {
+        let t0 = Instant::now();
+        let (mut room, _) = playing(Some("60"), t0);
+        assert_eq!(room.decline_rematch(1), Err(RoomError::StillPlaying));
+        room.resign(0, t0).expect("resign");
+        assert_eq!(room.decline_rematch(1), Err(RoomError::NothingToAnswer));
+        room.offer_rematch(0, t0).expect("asked");
+        assert_eq!(
+            room.decline_rematch(1),
+            Ok(vec![Event::RematchDeclined { seat: 0 }])
+        );
+        assert_eq!(room.rematch_requests(), [false, false]);
+        assert_eq!(room.offer_rematch(0, t0), Err(RoomError::RematchDeclined));
+        assert!(!room.allowed(0).rematch, "the page offers it no more");
+        // The same after a restart: the store's offers bring it back.
+        let mut restored = room.clone();
+        restored.asked = Asked::default();
+        restored.restore_offers(&room.offers_record());
+        assert_eq!(
+            restored.offer_rematch(0, t0),
+            Err(RoomError::RematchDeclined)
+        );
+        // The decliner changes their mind: asked, the other accepts.
+        room.offer_rematch(1, t0).expect("asked the other way");
+        let events = room.offer_rematch(0, t0).expect("accepted");
+        assert!(matches!(
+            events.last(),
+            Some(Event::GameStarted { game_no: 2, .. })
+        ));
+        assert!(room.allowed(0).abort, "a new game, asked of anew");
     }
 
     #[test]

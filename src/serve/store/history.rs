@@ -365,6 +365,7 @@ where
                 ply_of(g.try_get("black_draw_ply")?, "black_draw_ply")?,
             ],
             takeback_declined: pair_of(g.try_get("takeback_declined")?),
+            rematch_declined: pair_of(g.try_get("rematch_declined")?),
         }),
     };
     // An analysis that does not read is reported and left out: the game

@@ -94,6 +94,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "asked",
         include_str!("../../../migrations/0010_asked.sql"),
     ),
+    (
+        11,
+        "rematch declined",
+        include_str!("../../../migrations/0011_rematch_declined.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -458,6 +463,8 @@ pub struct OffersRecord {
     pub draw_offered_at: [Option<u32>; 2],
     /// Whether White's, and Black's, takeback was declined at `at_ply`.
     pub takeback_declined: [bool; 2],
+    /// Which seats' rematch request was declined.
+    pub rematch_declined: [bool; 2],
 }
 
 impl GameRecord {

@@ -538,7 +538,7 @@ impl Tx {
             sqlx::query(
                 "UPDATE games SET offers_ply = $1, draw_offer = $2, takeback_by = $3, \
                  rematch_seats = $4, white_draw_ply = $5, black_draw_ply = $6, \
-                 takeback_declined = $7 WHERE room_id = $8 AND game_no = $9",
+                 takeback_declined = $7, rematch_declined = $8 WHERE room_id = $9 AND game_no = $10",
             )
             .bind(i64::from(offers.at_ply))
             .bind(offers.draw_offer.map(Colour::name))
@@ -547,6 +547,7 @@ impl Tx {
             .bind(white_draw_ply)
             .bind(black_draw_ply)
             .bind(bits_of(offers.takeback_declined))
+            .bind(bits_of(offers.rematch_declined))
             .bind(room_id)
             .bind(i64::from(game_no))
             .execute(&mut **t)
