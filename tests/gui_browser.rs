@@ -422,6 +422,39 @@ async fn a_resigned_game_pasted_says_how_it_ended() {
     .await;
 }
 
+/// Another move played in the middle of a game sets the game's line
+/// aside, not away: one click brings it back (at the move where the two
+/// part), another the variation; a reload keeps both, a new game neither.
+#[tokio::test]
+async fn a_move_off_the_games_line_sets_it_aside_to_come_back_to() {
+    on_the_page("/analysis", async |client| {
+        import(client, "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").await;
+        let game = "m.length == 4 && m[3] == 'g7-f6'";
+        study_moves_where(client, game).await;
+        click(client, "#study-moves .move[data-ply='1']").await;
+        wait_for(client, "return document.getElementById('study-board').dataset.fen.startsWith('B:')", "Black to move").await;
+        type_into(client, "study-move-input", "b6-a5\u{e007}").await;
+        let variation = "m.length == 2 && m[1] == 'b6-a5'";
+        study_moves_where(client, variation).await;
+        let other = "const b = document.getElementById('study-other-line'); return !b.hidden && b.textContent";
+        assert_eq!(wait_for(client, other, "the way back").await, "Back to the game's line");
+        client.refresh().await.expect("reload");
+        study_moves_where(client, variation).await;
+        wait_for(client, other, "the way back after a reload").await;
+        click(client, "#study-other-line").await;
+        study_moves_where(client, game).await;
+        let cursor = "return document.querySelector('#study-moves .move.current')?.dataset.ply";
+        assert_eq!(wait_for(client, cursor, "the move shown").await, "1", "where the lines part");
+        assert_eq!(wait_for(client, other, "the way to the variation").await, "Back to your variation");
+        click(client, "#study-other-line").await;
+        study_moves_where(client, variation).await;
+        click(client, "#study-new").await;
+        study_moves_where(client, "m.length == 0").await;
+        wait_for(client, "return document.getElementById('study-other-line').hidden", "nothing set aside").await;
+    })
+    .await;
+}
+
 /// A room's game played with captures optional and free king landings,
 /// pasted as PDN, is played on by its own rules (a reload keeps them),
 /// and "Play from here" carries them to the new room.

@@ -203,7 +203,7 @@ function receive(message) {
       study.show(message);
       if (app.editorWaits) {
         app.editorWaits = false;
-        study.clearPdn();
+        study.anotherGame();
         go("/analysis");
       }
       break;

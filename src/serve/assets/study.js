@@ -17,12 +17,20 @@ import { numberedLine } from "./numbering.js";
 const SEND_GAP_MS = 100;
 // The line on the board, kept by this browser across reloads.
 const STUDY_KEY = "bashni.study";
+// The other line, set aside by a move played off the line shown:
+// {line, game} (game: whether it is the game's own line).
+const ASIDE_KEY = "bashni.study.aside";
 
-// Keep `line` ({variant, start_fen, moves, cursor, rules, recorded}) for
-// the next visit to the board.
+// What of a line is sent and kept ({variant, start_fen, moves, cursor,
+// rules, recorded}), without the position and moves the server adds.
+function lineOf(state) {
+  const { variant, start_fen, moves, cursor, rules, recorded } = state;
+  return { variant, start_fen, moves, cursor, rules, recorded };
+}
+
+// Keep `line` for the next visit to the board.
 function keep(line) {
-  const { variant, start_fen, moves, cursor, rules, recorded } = line;
-  localStorage.setItem(STUDY_KEY, JSON.stringify({ variant, start_fen, moves, cursor, rules, recorded }));
+  localStorage.setItem(STUDY_KEY, JSON.stringify(lineOf(line)));
 }
 
 export class Study {
@@ -48,7 +56,11 @@ export class Study {
     click("study-analyse", () => this.analyse());
     click("study-stop", () => this.stop());
     click("study-export", () => app.send({ type: "study_export" }));
-    click("study-import", () => app.send({ type: "study_pdn", text: $("study-pdn").value }));
+    click("study-import", () => {
+      this.setAside(null);
+      app.send({ type: "study_pdn", text: $("study-pdn").value });
+    });
+    click("study-other-line", () => this.switchLines());
     $("study-multipv").addEventListener("change", () => this.analysing && this.analyse());
     listenForStepKeys("study", () => true, (delta) => this.step(delta), (ply) => this.goTo(ply));
   }
@@ -56,6 +68,7 @@ export class Study {
   // The server's welcome: the variants offered.
   setup(welcome) {
     fillVariants($("study-variant"), welcome);
+    this.showAside();
   }
 
   // Entering the page's analysis view: ask for the line shown (or the
@@ -73,12 +86,36 @@ export class Study {
   load(line) {
     this.state = null;
     keep(line);
-    this.clearPdn();
+    this.anotherGame();
   }
 
-  clearPdn() {
+  // Another game on the board: the PDN box's text and the line set aside
+  // were the last one's.
+  anotherGame() {
     $("study-pdn").value = "";
     $("study-download").hidden = true;
+    this.setAside(null);
+  }
+
+  // Set `aside` ({line, game}, or null) aside, across reloads.
+  setAside(aside) {
+    if (aside) localStorage.setItem(ASIDE_KEY, JSON.stringify(aside));
+    else localStorage.removeItem(ASIDE_KEY);
+    this.showAside();
+  }
+
+  showAside() {
+    const aside = readJson(ASIDE_KEY);
+    $("study-other-line").hidden = !aside;
+    if (aside) $("study-other-line").textContent = aside.game ? "Back to the game's line" : "Back to your variation";
+  }
+
+  // The line set aside and the one shown change places.
+  switchLines() {
+    const aside = readJson(ASIDE_KEY);
+    if (!aside || !this.state) return;
+    this.setAside({ line: lineOf(this.state), game: !aside.game });
+    this.send(aside.line);
   }
 
   // The server refused a line: a kept one that no longer reads gives
@@ -90,7 +127,7 @@ export class Study {
   }
 
   newGame(variant) {
-    this.clearPdn();
+    this.anotherGame();
     this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null, recorded: null });
   }
 
@@ -120,6 +157,10 @@ export class Study {
     if (!s) return;
     // The line's own next move steps on along it, keeping what follows.
     if (s.moves[s.cursor] === text) return this.goTo(s.cursor + 1);
+    // The game's line left mid-way is set aside to come back to (over a
+    // variation set aside before); a variation's own tail is not kept.
+    const aside = readJson(ASIDE_KEY);
+    if (s.cursor < s.moves.length && !(aside && aside.game)) this.setAside({ line: lineOf(s), game: true });
     const moves = [...s.moves.slice(0, s.cursor), text];
     this.send({ ...s, moves, cursor: moves.length, recorded: null });
   }
