@@ -84,8 +84,11 @@ export class Editor {
     return `${$("editor-to-move").value}:${columns.join(",")} 0 1`;
   }
 
+  // The server's refusal quotes the whole position string, which the
+  // editor shows under the board already: what is wrong is said alone.
   error(text) {
-    $("editor-error").textContent = text;
+    const reason = text.replace(/^position '[^']*': /, "");
+    $("editor-error").textContent = reason.charAt(0).toUpperCase() + reason.slice(1);
   }
 
   draw() {
