@@ -1057,7 +1057,8 @@ async fn take_back_two_plies(ann: &Client, bob: &Client, cat: &Client, plies: us
 
 /// Ann offers a draw: her button says it stands and cannot be pressed
 /// again, Bob is asked; he declines, Ann is told so, and her button is
-/// gone for ten moves (an offer is a question on the opponent's screen).
+/// dimmed for ten moves, saying so (an offer is a question on the
+/// opponent's screen).
 async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
     click(ann, "#offer-draw").await;
     wait_for(ann, "const b = document.getElementById('offer-draw'); return b.disabled && b.textContent === 'Draw offered'", "the offer shown as sent").await;
@@ -1095,7 +1096,7 @@ async fn offer_and_decline_a_draw(ann: &Client, bob: &Client) {
         json!(false),
         "Bob's note taken down"
     );
-    wait_for(ann, "const b = document.getElementById('offer-draw'); return b.hidden && b.textContent === 'Offer a draw'", "the offer answered").await;
+    wait_for(ann, "const b = document.getElementById('offer-draw'); return !b.hidden && b.disabled && b.textContent === 'Offer a draw' && b.title === 'You may offer a draw again in 10 moves.'", "the offer answered").await;
     told(
         ann,
         "Your draw offer was declined.",

@@ -500,7 +500,9 @@ export class Room {
     $("resign").hidden = !may.resign || may.abort;
     // While the opponent's offer waits, its Accept and Decline answer it.
     const theirs = (who) => Boolean(who) && who !== colour;
-    $("offer-draw").hidden = !may.offer_draw || theirs(s.draw_offer);
+    // A draw offered lately: the button stays, dimmed, saying when.
+    const drawIn = may.offer_draw_in_moves;
+    $("offer-draw").hidden = !(may.offer_draw || drawIn) || theirs(s.draw_offer);
     $("takeback").hidden = !may.takeback || theirs(s.takeback);
     // An offer of one's own stands until it is answered or a move lapses it.
     const pending = (id, who, asked, ask) => {
@@ -508,6 +510,8 @@ export class Room {
       $(id).textContent = who === colour ? asked : ask;
     };
     pending("offer-draw", s.draw_offer, "Draw offered", "Offer a draw");
+    if (drawIn) $("offer-draw").disabled = true;
+    $("offer-draw").title = drawIn ? `You may offer a draw again in ${drawIn} move${drawIn === 1 ? "" : "s"}.` : "";
     pending("takeback", s.takeback, "Takeback asked", "Ask to take back");
     $("rematch").hidden = !may.rematch;
     $("claim-win").hidden = $("claim-draw").hidden = !may.claim;

@@ -277,6 +277,11 @@ pub struct Allowed {
     pub resign: bool,
     /// Offer a draw ([`Room::offer_draw`]).
     pub offer_draw: bool,
+    /// In how many moves a draw may be offered again, while this side
+    /// waits for that after its last offer (the page says so beside a
+    /// dimmed button rather than hiding it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer_draw_in_moves: Option<usize>,
     /// Ask for a takeback ([`Room::request_takeback`]).
     pub takeback: bool,
     /// Ask for a rematch ([`Room::offer_rematch`]).
@@ -1208,6 +1213,10 @@ impl Room {
             abort: self.may_abort(seat).is_ok(),
             resign: self.playing_colour(seat).is_ok(),
             offer_draw: self.may_offer_draw(seat).is_ok(),
+            offer_draw_in_moves: match self.may_offer_draw(seat) {
+                Err(RoomError::DrawOfferedLately { plies }) => Some(plies.div_ceil(2)),
+                _ => None,
+            },
             takeback: self.may_ask_takeback(seat).is_ok(),
             rematch: self.may_ask_rematch(seat).is_ok(),
             claim: false,
@@ -1758,6 +1767,12 @@ mod tests {
             Err(RoomError::DrawOfferedLately { plies: 20 })
         );
         assert!(!room.allowed(1).offer_draw);
+        assert_eq!(
+            room.allowed(1).offer_draw_in_moves,
+            Some(10),
+            "the page says when"
+        );
+        assert_eq!(room.allowed(0).offer_draw_in_moves, None);
         room.offer_draw(0, t0).expect("White's own offer");
         room.play(0, &a_move(&room), t0).expect("move");
         assert_eq!(room.draw_offer(), None, "a move lapses the offer");
