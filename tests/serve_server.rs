@@ -1392,6 +1392,32 @@ fn millis(time: Duration) -> i64 {
     i64::try_from(time.as_millis()).expect("milliseconds")
 }
 
+/// A second server on a database another one serves is refused, saying
+/// why (both would bring back the same rooms and play them apart); once
+/// the first is killed, a server starts there at once.
+#[tokio::test]
+async fn a_second_server_on_a_served_database_is_refused() {
+    let dir = TempDir::new("serve-second");
+    let database = sqlite(&dir);
+    let mut first = Serve::start(&database, &[]);
+    // Its first heartbeat is written as it starts listening.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &database])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("bashni runs");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "refused: {said}");
+    assert!(
+        said.contains("another bashni server ('main') is running on this database"),
+        "{said}"
+    );
+    first.kill9();
+    let again = Serve::start(&database, &[]);
+    assert_eq!(again.restored, 0);
+}
+
 #[tokio::test]
 async fn two_restarts_in_one_turn_charge_neither_downtime() {
     let dir = TempDir::new("serve-two-restarts");

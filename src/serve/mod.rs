@@ -221,6 +221,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         skill: range_u32(bashni_engine::protocol::SKILL_RANGE),
         elo: bashni_engine::search::ELO_RANGE,
     };
+    refuse_a_running_server(&store).await?;
     let hub = Arc::new(hub::Hub::new(shared, limits, ranges));
     let restored = hub
         .restore(&args.server_id)
@@ -267,6 +268,26 @@ fn range_u32((low, high): (u64, u64)) -> (u32, u32) {
         u32::try_from(low).unwrap_or(0),
         u32::try_from(high).unwrap_or(u32::MAX),
     )
+}
+
+/// One server per database: two would each bring back the same rooms and
+/// play them apart. A heartbeat younger than two beats is a server killed
+/// a moment ago, or one running, which writes another within a beat.
+async fn refuse_a_running_server(store: &store::Store) -> anyhow::Result<()> {
+    let beat_ms = i64::try_from(HEARTBEAT.as_millis()).unwrap_or(i64::MAX);
+    let latest = store.latest_heartbeat().await?;
+    let Some((_, at)) = latest.filter(|(_, at)| store::unix_ms_now() - at < 2 * beat_ms) else {
+        return Ok(());
+    };
+    tokio::time::sleep(HEARTBEAT + HEARTBEAT / 4).await;
+    match store.latest_heartbeat().await? {
+        Some((server, later)) if later != at => anyhow::bail!(
+            "another bashni server ('{server}') is running on this database: it was alive {} ms ago; \
+             one server per database (stop it, or give this one a database of its own)",
+            store::unix_ms_now() - later
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Write the server's sign of life every [`HEARTBEAT`].

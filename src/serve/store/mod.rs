@@ -821,6 +821,21 @@ impl Store {
         })
     }
 
+    /// The newest sign of life any server stored: which, and when.
+    pub async fn latest_heartbeat(&self) -> Result<Option<(String, i64)>, StoreError> {
+        on_readers!(self, p => {
+            let row = sqlx::query(
+                "SELECT server, alive_at FROM heartbeats ORDER BY alive_at DESC LIMIT 1",
+            )
+            .fetch_optional(p)
+            .await?;
+            Ok(match row {
+                Some(row) => Some((row.try_get("server")?, row.try_get("alive_at")?)),
+                None => None,
+            })
+        })
+    }
+
     /// The last sign of life `server` stored, if any.
     pub async fn last_heartbeat(&self, server: &str) -> Result<Option<i64>, StoreError> {
         on_readers!(self, p => {
