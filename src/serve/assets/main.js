@@ -70,12 +70,8 @@ const app = {
   name: () => $("name").value.trim() || "Guest",
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
-  // Ask again for what the address shows (the room's whole state); a
-  // new connection holds no room the page left.
-  reopen: () => {
-    app.heldRoom = null;
-    route();
-  },
+  // Ask again for what the address shows (the room's whole state).
+  reopen: () => route(),
   go: (path) => go(path),
   // Close the room this page waits in alone, for the lobby.
   cancel: () => go("/", { cancel: true }),
@@ -123,8 +119,7 @@ function route({ cancel = false } = {}) {
   const match = location.pathname.match(ROOM_PATH);
   const roomId = match ? match[1] : null;
   if (app.roomId && roomId !== app.roomId) leaveRoom(cancel);
-  // A page shows one room: opening one leaves the room it held.
-  if (roomId) app.heldRoom = null;
+  if (roomId) letGoOfHeldRoom(roomId);
   // The chat of a room left is not shown under another's address, even
   // while that room's state is on its way (or refused).
   if (roomId !== app.roomId) room.chat.forget();
@@ -151,6 +146,20 @@ function leaveRoom(cancel) {
   else app.send({ type: "leave" });
 }
 
+// A page shows one room: opening `roomId` leaves the room it held, which
+// is then off the lobby until its creator is back in it (the server
+// closes it if they stay away).
+function letGoOfHeldRoom(roomId) {
+  if (app.heldRoom && app.heldRoom !== roomId) showNote("Your game waiting for an opponent is off the lobby until you go back to it.", "notice");
+  app.heldRoom = null;
+}
+
+// A new connection holds nothing: the room held is asked for again,
+// as a page on it would.
+function holdAgain() {
+  if (app.heldRoom && !app.roomId) app.send({ type: "open", room: app.heldRoom, token: app.tokens[app.heldRoom] ?? null });
+}
+
 // The held room's state: once an opponent sat down, the game is shown.
 function followHeldRoom(state) {
   if (state.phase === "waiting") return;
@@ -165,6 +174,11 @@ function followHeldRoom(state) {
 // again (a reconnect) stays where it is.
 function showView(view, roomId) {
   if (document.body.dataset.view !== view || app.roomId !== roomId) window.scrollTo(0, 0);
+  // What the last room's state said of it is not another room's.
+  if (app.roomId !== roomId) {
+    delete document.body.dataset.phase;
+    delete document.body.dataset.seated;
+  }
   app.roomId = roomId;
   document.body.dataset.view = view;
 }
@@ -217,12 +231,14 @@ function receive(message) {
       lobby.render(message.rooms);
       break;
     case "seated":
+      keepToken(message.room, message.token);
+      app.seats[message.room] = message.seat;
+      // The held room taken again after a reconnection: the page stays.
+      if (message.room === app.heldRoom) break;
       // A position from the analysis board is for the room just made; a
       // room held before is left for this one.
       lobby.startFrom(null, null);
-      app.heldRoom = null;
-      keepToken(message.room, message.token);
-      app.seats[message.room] = message.seat;
+      letGoOfHeldRoom(message.room);
       if (app.roomId !== message.room) {
         history.pushState(null, "", `/room/${message.room}`);
         showView("room", message.room);
@@ -309,6 +325,7 @@ const connection = new Connection({
   onOpen: () => {
     app.send({ type: "lobby" });
     route();
+    holdAgain();
   },
   onStatus: (status) => {
     $("connection").textContent = status;
