@@ -38,6 +38,9 @@ export class Study {
   constructor(app) {
     this.app = app;
     this.state = null;
+    // An import, or a switch of lines, asked and not yet answered.
+    this.importing = false;
+    this.switching = false;
     this.flipped = false;
     this.analysing = false;
     this.queued = null;
@@ -57,7 +60,7 @@ export class Study {
     click("study-stop", () => this.stop());
     click("study-export", () => app.send({ type: "study_export" }));
     click("study-import", () => {
-      this.setAside(null);
+      this.importing = true;
       app.send({ type: "study_pdn", text: $("study-pdn").value });
     });
     click("study-other-line", () => this.switchLines());
@@ -110,10 +113,13 @@ export class Study {
     if (aside) $("study-other-line").textContent = aside.game ? "Back to the game's line" : "Back to your variation";
   }
 
-  // The line set aside and the one shown change places.
+  // The line set aside and the one shown change places; once, until the
+  // server shows the other (a second click meanwhile would set aside the
+  // line still shown, and the game's line would be lost).
   switchLines() {
     const aside = readJson(ASIDE_KEY);
-    if (!aside || !this.state) return;
+    if (!aside || !this.state || this.switching) return;
+    this.switching = true;
     this.setAside({ line: lineOf(this.state), game: !aside.game });
     this.send(aside.line);
   }
@@ -121,6 +127,7 @@ export class Study {
   // The server refused a line: a kept one that no longer reads gives
   // way to a new game.
   refused() {
+    this.importing = this.switching = false;
     if (this.state) return;
     localStorage.removeItem(STUDY_KEY);
     this.enter();
@@ -189,6 +196,9 @@ export class Study {
   show(state) {
     const moved = !this.state || this.state.fen !== state.fen;
     this.state = state;
+    // A game imported is another game: what was set aside was the last's.
+    if (this.importing) this.setAside(null);
+    this.importing = this.switching = false;
     keep(state);
     this.draw();
     this.moves();
