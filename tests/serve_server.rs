@@ -1093,8 +1093,8 @@ async fn a_page_that_answers_no_pings_is_dropped() {
 }
 
 /// Start three games (two with clocks), play a few moves in each (leave
-/// a draw offer pending in the first, take a move back in the second and
-/// decline a draw offered after it, decline a takeback in the third),
+/// a draw offer pending in the first, decline a draw offer in the second
+/// and take a move back after it, decline a takeback in the third),
 /// finish a fourth, kill the server with SIGKILL, wait, start it again on
 /// the same database: every game is back with its moves, offers and
 /// clocks (the time a takeback kept spent included), the downtime is not
@@ -1113,13 +1113,16 @@ async fn kill_nine_and_restart(database: &str) {
             chat_of(&mut bob, 1).await;
         }
         if games.len() == 1 {
-            take_back_after_thinking(&mut ann, &mut bob, &state).await;
             ann.send(json!({"type": "offer_draw"})).await;
             room_state(&mut ann, |s| s["draw_offer"] == "white").await;
             room_state(&mut bob, |s| s["draw_offer"] == "white").await;
             bob.send(json!({"type": "decline_draw"})).await;
             state = room_state(&mut ann, |s| s["draw_offer"].is_null()).await;
             assert_eq!(state["may"][0]["offer_draw"], false, "not again so soon");
+            // A takeback clears the stored offers, but not when each side
+            // last offered a draw.
+            state = take_back_after_thinking(&mut ann, &mut bob, &state).await;
+            assert_eq!(state["may"][0]["offer_draw"], false, "nor after a takeback");
         }
         if games.len() == 2 {
             ann.send(json!({"type": "takeback"})).await;
@@ -1400,15 +1403,31 @@ async fn a_second_server_on_a_served_database_is_refused() {
     let dir = TempDir::new("serve-second");
     let database = sqlite(&dir);
     let mut first = Serve::start(&database, &[]);
-    // Its first heartbeat is written as it starts listening.
+    // Its first heartbeat is written before it loads its rooms.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let second = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+    let mut second = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database", &database])
         .stdin(std::process::Stdio::null())
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("bashni runs");
-    let said = String::from_utf8_lossy(&second.stderr);
-    assert!(!second.status.success(), "refused: {said}");
+    // A second server that starts would run on: it is given 30 s.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = second.try_wait().expect("its state") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = second.kill();
+            panic!("a second server started on a served database");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut second.stderr.take().expect("stderr"), &mut said)
+        .expect("its words");
+    assert!(!status.success(), "refused: {said}");
     assert!(
         said.contains("another bashni server ('main') is running on this database"),
         "{said}"
