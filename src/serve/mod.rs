@@ -222,13 +222,20 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         elo: bashni_engine::search::ELO_RANGE,
     };
     refuse_a_running_server(&store).await?;
+    // Read before this server's own heartbeat replaces it, which starts
+    // before the rooms are loaded: a second server started meanwhile sees
+    // this one alive.
+    let alive = store
+        .last_heartbeat(&args.server_id)
+        .await
+        .context("cannot read the last heartbeat")?;
+    tokio::spawn(heartbeat(store, args.server_id.clone()));
     let hub = Arc::new(hub::Hub::new(shared, limits, ranges));
     let restored = hub
-        .restore(&args.server_id)
+        .restore(alive)
         .await
         .map_err(anyhow::Error::msg)
         .context("cannot load the unfinished rooms")?;
-    tokio::spawn(heartbeat(store, args.server_id.clone()));
     let tcp = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -272,7 +279,9 @@ fn range_u32((low, high): (u64, u64)) -> (u32, u32) {
 
 /// One server per database: two would each bring back the same rooms and
 /// play them apart. A heartbeat younger than two beats is a server killed
-/// a moment ago, or one running, which writes another within a beat.
+/// a moment ago, or one running, which writes another within a beat (its
+/// age is read against this machine's clock: servers on other hosts need
+/// clocks kept in time).
 async fn refuse_a_running_server(store: &store::Store) -> anyhow::Result<()> {
     let beat_ms = i64::try_from(HEARTBEAT.as_millis()).unwrap_or(i64::MAX);
     let latest = store.latest_heartbeat().await?;

@@ -353,14 +353,11 @@ impl Hub {
     }
 
     /// Bring back every unfinished room of the store: its moves replayed,
-    /// its clocks charged only up to the last heartbeat of `server`.
-    /// Rooms that do not replay are reported and left out.
-    pub async fn restore(&self, server: &str) -> Result<usize, String> {
+    /// its clocks charged only up to `alive`, the last heartbeat the
+    /// server stored before it stopped (Unix milliseconds). Rooms that do
+    /// not replay are reported and left out.
+    pub async fn restore(&self, alive: Option<i64>) -> Result<usize, String> {
         let store = &self.shared.store;
-        let alive = store
-            .last_heartbeat(server)
-            .await
-            .map_err(|e| e.to_string())?;
         let loaded = store.load_unfinished().await.map_err(|e| e.to_string())?;
         let now = Instant::now();
         let mut restored = 0;
