@@ -146,7 +146,13 @@ pub async fn type_into(client: &Client, id: &str, text: &str) {
 }
 
 pub async fn screenshot(client: &Client, path: &Path) {
+    // The notes of the moment (a refusal, an answer) are not the page's
+    // picture: hidden for the shot, shown again after it.
+    let notes =
+        "const n = document.getElementById('errors'); if (n) n.style.visibility = arguments[0];";
+    let _ = client.execute(notes, vec![json!("hidden")]).await;
     let png = client.screenshot().await.expect("screenshot");
+    let _ = client.execute(notes, vec![json!("")]).await;
     std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
     std::fs::write(path, png).expect("write screenshot");
 }
