@@ -394,13 +394,13 @@ async fn replay_steps_through(client: &Client, moves: &[String]) {
 
 /// Run `body` with three browsers on one server; they are closed even
 /// when a check fails. Fails under CI without Chromium.
-async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&Serve, [&Client; 3])) {
+async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&mut Serve, [&Client; 3])) {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
     let _turn = ONE_BROWSER.lock().await;
     let dir = TempDir::new("serve-browser");
-    let server = Serve::start(
+    let mut server = Serve::start(
         &format!("sqlite:{}", dir.path().join("serve.db").display()),
         args,
     );
@@ -408,7 +408,7 @@ async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&Serve, [&Cli
     let ann = browser(&driver, &chromium).await;
     let bob = browser(&driver, &chromium).await;
     let cat = browser(&driver, &chromium).await;
-    let outcome = std::panic::AssertUnwindSafe(body(&server, [&ann, &bob, &cat]))
+    let outcome = std::panic::AssertUnwindSafe(body(&mut server, [&ann, &bob, &cat]))
         .catch_unwind()
         .await;
     for client in [ann, bob, cat] {
@@ -746,8 +746,9 @@ async fn two_players_asking_for_the_same_quick_game_meet() {
             "Ann waits",
         )
         .await;
-        // Ann looks at the lobby meanwhile: her game still waits there,
-        // and her page goes back to it once Bob sits down.
+        // Ann looks at the lobby meanwhile, and the server restarts: her
+        // page asks for her game again, which still waits, and goes back
+        // to it once Bob sits down.
         click(ann, "#nav-lobby").await;
         wait_for(
             ann,
@@ -755,7 +756,12 @@ async fn two_players_asking_for_the_same_quick_game_meet() {
             "Ann in the lobby",
         )
         .await;
+        server.restart();
+        // Listed for a page that comes after the restart: Ann's page is
+        // back on her game.
         open_page(bob, server, "/", "Bob").await;
+        let listed = "return document.querySelector('#open-rooms tr[data-room]') !== null";
+        wait_for(bob, listed, "Ann's game listed again").await;
         click(bob, quick).await;
         wait_for(
             bob,

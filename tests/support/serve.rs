@@ -18,17 +18,35 @@ pub struct Serve {
     pub restored: usize,
     /// The first line it printed.
     pub banner: String,
+    /// Its database and extra arguments, to start it again (`serve` only).
+    relaunch: Option<(String, Vec<String>)>,
 }
 
 impl Serve {
     /// Start `bashni serve` on `database` with extra arguments, and read
     /// the line it prints once it listens.
     pub fn start(database: &str, args: &[&str]) -> Serve {
+        Serve::start_on(0, database, args)
+    }
+
+    /// Kill this server with SIGKILL and start it again on its port,
+    /// database and arguments: the pages reconnect to the same address.
+    pub fn restart(&mut self) {
+        self.kill9();
+        let (database, args) = self.relaunch.take().expect("a `serve` to restart");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        *self = Serve::start_on(self.port, &database, &args);
+    }
+
+    fn start_on(port: u16, database: &str, args: &[&str]) -> Serve {
         let mut command = Command::new(env!("CARGO_BIN_EXE_bashni"));
+        let listen = format!("127.0.0.1:{port}");
         command
-            .args(["serve", "--listen", "127.0.0.1:0", "--database", database])
+            .args(["serve", "--listen", &listen, "--database", database])
             .args(args);
         let mut serve = Serve::launch(command);
+        let args = args.iter().map(|a| a.to_string()).collect();
+        serve.relaunch = Some((database.to_string(), args));
         serve.restored = serve
             .banner
             .split_whitespace()
@@ -73,6 +91,7 @@ impl Serve {
             port,
             restored: 0,
             banner: line.trim_end().to_string(),
+            relaunch: None,
         }
     }
 
