@@ -1113,11 +1113,7 @@ async fn kill_nine_and_restart(database: &str) {
             chat_of(&mut bob, 1).await;
         }
         if games.len() == 1 {
-            ann.send(json!({"type": "offer_draw"})).await;
-            room_state(&mut ann, |s| s["draw_offer"] == "white").await;
-            room_state(&mut bob, |s| s["draw_offer"] == "white").await;
-            bob.send(json!({"type": "decline_draw"})).await;
-            state = room_state(&mut ann, |s| s["draw_offer"].is_null()).await;
+            state = white_asks_black_declines(&mut ann, &mut bob, "offer_draw", "draw_offer").await;
             assert_eq!(state["may"][0]["offer_draw"], false, "not again so soon");
             // A takeback clears the stored offers, but not when each side
             // last offered a draw.
@@ -1125,11 +1121,7 @@ async fn kill_nine_and_restart(database: &str) {
             assert_eq!(state["may"][0]["offer_draw"], false, "nor after a takeback");
         }
         if games.len() == 2 {
-            ann.send(json!({"type": "takeback"})).await;
-            room_state(&mut ann, |s| s["takeback"] == "white").await;
-            room_state(&mut bob, |s| s["takeback"] == "white").await;
-            bob.send(json!({"type": "decline_takeback"})).await;
-            state = room_state(&mut ann, |s| s["takeback"].is_null()).await;
+            state = white_asks_black_declines(&mut ann, &mut bob, "takeback", "takeback").await;
             assert_eq!(
                 state["may"][0]["takeback"], false,
                 "not again in this position"
@@ -1244,6 +1236,22 @@ async fn kill_nine_and_restart(database: &str) {
         let played = room_state(&mut page, |s| moves(s).len() == moves(before).len() + 1).await;
         assert_eq!(played["phase"], "playing");
     }
+}
+
+/// White (Ann) asks by message `ask`, which the room shows in its field
+/// `field`; Black (Bob) declines it: the state White is shown after.
+async fn white_asks_black_declines(
+    ann: &mut Page,
+    bob: &mut Page,
+    ask: &str,
+    field: &str,
+) -> Value {
+    ann.send(json!({ "type": ask })).await;
+    room_state(ann, |s| s[field] == "white").await;
+    room_state(bob, |s| s[field] == "white").await;
+    let decline = format!("decline_{}", ask.trim_start_matches("offer_"));
+    bob.send(json!({ "type": decline })).await;
+    room_state(ann, |s| s[field].is_null()).await
 }
 
 /// The PDN file of `room` holds `analysis` of its one game: each move's
