@@ -197,6 +197,8 @@ pub struct RoomHandle {
     /// The players' chat as it now stands (a `chat` message): for the
     /// seated pages only.
     pub chat: watch::Receiver<Json>,
+    /// Whether the room's opponent is the engine (for its whole life).
+    pub engine_room: bool,
 }
 
 impl RoomHandle {
@@ -230,8 +232,6 @@ pub struct Published {
     /// Where the room stands: its game over (until a rematch or the next
     /// rival starts another), or waiting for an opponent, or playing.
     pub phase: Phase,
-    /// Whether the room's opponent is the engine.
-    pub engine_room: bool,
 }
 
 impl Published {
@@ -335,8 +335,8 @@ pub fn spawn(
         whole: Json::from_static("{}"),
         after_move: None,
         phase: room.phase(),
-        engine_room: false,
     });
+    let engine_room = room.against_the_engine();
     let (chat_out, chat_rx) = watch::channel(Json::from_static("{}"));
     let claim_after = shared.claim_after;
     // A ladder room brought back with its game over (the server stopped
@@ -373,6 +373,7 @@ pub fn spawn(
         tx,
         state: state_rx,
         chat: chat_rx,
+        engine_room,
     }
 }
 
@@ -742,7 +743,6 @@ impl Actor {
                     whole: Json::from(whole),
                     after_move: change.map(Json::from),
                     phase: self.room.phase(),
-                    engine_room: matches!(self.room.config().opponent, Opponent::Engine(_)),
                 });
             }
             (Err(e), _) | (_, Err(e)) => eprintln!("bashni serve: room {}: {e}", self.room.id()),

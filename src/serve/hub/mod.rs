@@ -325,7 +325,7 @@ impl Hub {
     /// counting as going while the answer is kept (keep it until the
     /// rematch has started).
     pub fn admit_rematch(&self, addr: IpAddr, id: &str) -> Result<Option<Counting<'_>>, String> {
-        let engine_room = self.room(id).is_some_and(|h| h.state.borrow().engine_room);
+        let engine_room = self.room(id).is_some_and(|h| h.engine_room);
         if !engine_room {
             return Ok(None);
         }

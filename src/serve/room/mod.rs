@@ -572,6 +572,11 @@ impl Room {
         &self.config
     }
 
+    /// Whether its opponent is the engine.
+    pub fn against_the_engine(&self) -> bool {
+        matches!(self.config.opponent, Opponent::Engine(_))
+    }
+
     /// Where it stands.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -749,8 +754,7 @@ impl Room {
         if self.seats[1].is_some() {
             return Err(RoomError::SeatTaken);
         }
-        let engine_room = matches!(self.config.opponent, Opponent::Engine(_));
-        if player.engine != engine_room {
+        if player.engine != self.against_the_engine() {
             return Err(RoomError::WrongPlayer);
         }
         let event = Event::SeatTaken {
