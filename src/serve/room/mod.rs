@@ -1213,11 +1213,12 @@ impl Room {
         if self.player(seat).is_none_or(|p| p.engine) {
             return Allowed::default();
         }
+        let draw = self.may_offer_draw(seat);
         Allowed {
             abort: self.may_abort(seat).is_ok(),
             resign: self.playing_colour(seat).is_ok(),
-            offer_draw: self.may_offer_draw(seat).is_ok(),
-            offer_draw_in_moves: match self.may_offer_draw(seat) {
+            offer_draw: draw.is_ok(),
+            offer_draw_in_moves: match draw {
                 Err(RoomError::DrawOfferedLately { plies }) => Some(plies.div_ceil(2)),
                 _ => None,
             },
