@@ -277,6 +277,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         // records it).
         wait_for(&client, "return Number(document.getElementById('ladder-score').textContent) >= 20000", "the second win's score").await;
         scores.push(number_in(&client, "ladder-score").await);
+        between_rivals_in_the_lobby(&client).await;
         meet_the_next_rival(&client, 2).await;
         scores.dedup();
         assert_eq!(scores.len(), 3, "the score rose after each win: {scores:?}");
@@ -323,6 +324,23 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
+}
+
+/// Between the second and the third rival, the lobby's list of the
+/// player's games says the run goes on (not just "Won"), and its row
+/// leads back to the run.
+async fn between_rivals_in_the_lobby(client: &Client) {
+    click(client, "#to-lobby").await;
+    let row = "document.querySelector('#your-games tr .standing')";
+    let said = format!("return {row}?.textContent === 'Beat rival 2; rival 3 is next'");
+    wait_for(client, &said, "the run going in the list").await;
+    click(client, "#your-games tr button.watch").await;
+    wait_for(
+        client,
+        "return document.body.dataset.seated === 'yes'",
+        "the run's room again",
+    )
+    .await;
 }
 
 /// After the run's win number `wins`, the page says so and who is next;

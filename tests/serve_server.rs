@@ -1776,6 +1776,17 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         won["may"][0]["rematch"], true,
         "the next rival may be asked for"
     );
+    // The player's list of games says the run goes on, not just "won".
+    let mut lists = server.page().await;
+    let claim = [(
+        seated["room"].as_str().expect("room"),
+        going["token"].as_str().expect("token"),
+    )];
+    let listed = your_games(&mut lists, &claim).await;
+    assert_eq!(
+        (&listed[0]["phase"], &listed[0]["run"]),
+        (&json!("over"), &json!({"wins": 1, "status": "playing"}))
+    );
     // The game's thinking shown is what the win added to the run's.
     let game_think_ms = won["ladder"]["game_think_ms"].as_u64().expect("ms");
     assert_eq!(
@@ -1820,6 +1831,8 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
         over["ladder"]["rival"], 2,
         "the rival the run ended against, not the last one beaten"
     );
+    let listed = your_games(&mut lists, &claim).await;
+    assert_eq!(listed[0]["run"], json!({"wins": 1, "status": "lost"}));
     page.send(json!({"type": "leaderboard", "variant": "bashni"}))
         .await;
     let (board, _) = page.until(|m| m["type"] == "leaderboard").await;

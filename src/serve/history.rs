@@ -198,6 +198,19 @@ pub struct YourGameView {
     /// When it last changed (a move, the end, or its start), in Unix
     /// milliseconds: the list is newest first.
     pub at_ms: i64,
+    /// Where the ladder run played in the room stands, if it is a run's:
+    /// a game won is no end while the run goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunLine>,
+}
+
+/// A ladder run as a list of games shows it.
+#[derive(Debug, Serialize)]
+pub struct RunLine {
+    /// The rivals beaten.
+    pub wins: u32,
+    /// `playing`, `lost`, `drawn` or `complete`.
+    pub status: String,
 }
 
 /// The line of `room` in its player's list; none for a room closed
@@ -246,6 +259,10 @@ pub fn your_game(room: &YourRoom) -> Option<YourGameView> {
         games: game_no,
         plies,
         at_ms,
+        run: room.run.as_ref().map(|run| RunLine {
+            wins: run.wins,
+            status: run.status.clone(),
+        }),
     })
 }
 

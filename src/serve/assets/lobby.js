@@ -242,9 +242,19 @@ function standing(game) {
   const more = game.games > 1 ? ` (game ${game.games})` : "";
   if (game.phase === "waiting") return "Waiting for an opponent";
   if (game.phase === "playing") return (game.your_move ? "Your move" : "Their move") + more;
+  if (game.run) return runStanding(game.run);
   const won = game.colour === "white" ? "2-0" : "0-2";
   const words = { "*": "Aborted", "1-1": "Draw", [won]: "Won" };
   return (words[game.result.result] ?? "Lost") + more;
+}
+
+// Where a ladder run stands between its games or after its last: a
+// rival beaten is no end while the run goes on.
+function runStanding(run) {
+  const beaten = `${run.wins} ${run.wins === 1 ? "rival" : "rivals"} beaten`;
+  if (run.status === "playing") return `Beat rival ${run.wins}; rival ${run.wins + 1} is next`;
+  if (run.status === "complete") return `Ladder climbed: ${beaten}`;
+  return `Run over (${run.status}): ${beaten}`;
 }
 
 // A moment as the list shows it: the time today, else the day.

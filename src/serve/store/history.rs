@@ -5,9 +5,9 @@
 //! seats in (its "Your games").
 
 use super::{
-    AnalysisRecord, GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, SeatRecord,
-    Store, StoreError, config_from_row, join_clock, move_from_row, pair_of, result_from_row,
-    seat_from_row, to_seat, to_u32,
+    AnalysisRecord, GameRecord, LoadedRoom, OffersRecord, Opening, Pool, RoomStatus, RunRecord,
+    SeatRecord, Store, StoreError, config_from_row, join_clock, move_from_row, pair_of,
+    result_from_row, seat_from_row, to_seat, to_u32,
 };
 use crate::serve::chat::ChatLine;
 use crate::serve::config::RoomConfig;
@@ -50,6 +50,8 @@ pub struct YourRoom {
     pub seats: Vec<SeatRecord>,
     /// Its latest game, with its moves and result, once one began.
     pub latest: Option<GameRecord>,
+    /// The ladder run played in it, if it is a run's room.
+    pub run: Option<RunRecord>,
 }
 
 /// A room's own row.
@@ -208,6 +210,7 @@ impl Store {
                 creator_colour: row.opening.creator_colour,
                 seats: room_seats,
                 latest: self.games_of(id, Games::Latest).await?.pop(),
+                run: self.run_of_room(id).await?,
             });
         }
         Ok(rooms)
