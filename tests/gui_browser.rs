@@ -196,6 +196,9 @@ async fn the_editor_stacks_pieces_and_a_chain_is_clicked_landing_by_landing() {
         assert!(gap[1].as_f64().is_some_and(|g| g >= 0.0), "on the first screen: {gap}");
         client.set_window_size(1280, 820).await.expect("desktop size");
         click(client, "#editor-empty").await;
+        click(client, "#editor-done").await;
+        let empty = "return document.getElementById('editor-error').textContent === 'The board is empty'";
+        wait_for(client, empty, "the empty board refused").await;
         for (piece, times) in [("b", 5), ("B", 1), ("w", 2), ("W", 1)] {
             tool(client, piece).await;
             for _ in 0..times {

@@ -3,7 +3,7 @@
 //! builds its [`RuleSet`] from it.
 
 use bashni_host::clock::TimeControl;
-use bashni_rules::{DrawRules, KingLanding, RuleSet, Variant};
+use bashni_rules::{Colour, DrawRules, Game, KingLanding, RuleSet, Variant};
 
 /// The game configuration a room's creator picks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +74,23 @@ impl GameConfig {
             .with_king_landing(self.king_landing)
             .with_forced_capture(self.forced_capture)
             .with_draw_rules(self.draw)
+    }
+
+    /// The game from `fen` under these rules, for a room or the analysis
+    /// board to start from. A position without a piece of one side is
+    /// refused although the rules read it: nothing ever leaves the board,
+    /// so no game reaches it (the editor's empty board would be one).
+    pub fn game_from(&self, fen: &str) -> Result<Game, String> {
+        let game = Game::from_fen(self.rules(), fen).map_err(|e| e.to_string())?;
+        let missing = [Colour::White, Colour::Black]
+            .map(|colour| (game.position().piece_count(colour) == 0).then_some(colour));
+        match missing {
+            [None, None] => Ok(game),
+            [Some(_), Some(_)] => Err("the board is empty".into()),
+            [Some(side), None] | [None, Some(side)] => {
+                Err(format!("{side} has no piece on the board"))
+            }
+        }
     }
 }
 

@@ -264,16 +264,11 @@ fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String>
 
 /// The game before its first move: the variant's start, or `fen`.
 fn start_game(config: &GameConfig, fen: Option<&str>) -> Result<rules::Game, String> {
-    let rules = config.rules();
     match fen.map(str::trim).filter(|f| !f.is_empty()) {
-        None => Ok(rules::Game::new(rules)),
-        Some(fen) => rules::Game::from_fen(rules, fen).map_err(|e| {
-            format!(
-                "position '{}': {}",
-                clip(fen, CLIP),
-                clip(&e.to_string(), CLIP)
-            )
-        }),
+        None => Ok(rules::Game::new(config.rules())),
+        Some(fen) => config
+            .game_from(fen)
+            .map_err(|e| format!("position '{}': {}", clip(fen, CLIP), clip(&e, CLIP))),
     }
 }
 
@@ -514,6 +509,21 @@ mod tests {
     fn a_new_line_is_played_by_the_online_rooms_rules() {
         let study = Study::new("lasca", None, None, &[], None).expect("the start");
         assert_eq!(*study.config(), GameConfig::online(Variant::Lasca));
+    }
+
+    #[test]
+    fn a_board_without_one_side_is_refused() {
+        let refused = |fen: &str| Study::new("bashni", None, Some(fen), &[], None).err();
+        assert_eq!(
+            refused("W: 0 1").as_deref(),
+            Some("position 'W: 0 1': the board is empty")
+        );
+        assert_eq!(
+            refused("B:c3w,e3W 0 1").as_deref(),
+            Some("position 'B:c3w,e3W 0 1': Black has no piece on the board")
+        );
+        // A side whose every piece is buried still has pieces: it lost.
+        assert_eq!(refused("W:c3bw 0 1"), None);
     }
 
     #[test]

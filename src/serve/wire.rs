@@ -517,7 +517,7 @@ impl RoomSetup {
         else {
             return Ok(None);
         };
-        match bashni_rules::Game::from_fen(config.game.rules(), fen) {
+        match config.game.game_from(fen) {
             Ok(game) if game.result().is_some() => Err(WireError(
                 "start: the game is already over in that position".into(),
             )),
@@ -646,6 +646,11 @@ mod tests {
                 .expect_err("over")
                 .0
                 .contains("over")
+        );
+        // Black moves first and White, with no piece, loses at once.
+        assert_eq!(
+            checked(with("B:f6b 0 1")),
+            Err(WireError("start: White has no piece on the board".into()))
         );
     }
 
