@@ -205,6 +205,27 @@ async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     };
     let wait = std::time::Duration::from_secs(1);
     let _ = tokio::time::timeout(wait, socket.send(Message::Close(Some(frame)))).await;
+    linger(socket, wait).await;
+}
+
+/// After a close frame, wait at most `wait` for the client's answer,
+/// reading what it still sends: a socket dropped with unread bytes
+/// (the rest of a frame far over the limit) is reset, and the reset can
+/// overtake the close frame, so that the client never learns why.
+async fn linger(socket: &mut WebSocket, wait: std::time::Duration) {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, socket.recv()).await {
+            Ok(Some(Ok(Message::Close(_))) | None) | Err(_) => return,
+            Ok(Some(Ok(_))) => {}
+            // The stream refuses to read on (a frame it gave up on): the
+            // client is given the time to read the close frame instead.
+            Ok(Some(Err(_))) => {
+                tokio::time::sleep_until(deadline).await;
+                return;
+            }
+        }
+    }
 }
 
 /// The close code and reason for a frame the WebSocket layer refused,
