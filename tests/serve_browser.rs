@@ -440,8 +440,14 @@ async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&mut Serve, [
 #[tokio::test]
 async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
     with_three_browsers(&[], async |server, [ann, bob, cat]| {
+        // A name that is refused is said at its field as it is typed.
+        open_page(ann, server, "/", "Rival 3").await;
+        let refused = "const p = document.getElementById('name-problem'); \
+            return !p.hidden && p.textContent.startsWith('Name refused: a name may not read as the engine')";
+        wait_for(ann, refused, "the name refused at its field").await;
         // Ann creates a public room, White, without a clock.
-        open_page(ann, server, "/", "Ann").await;
+        type_into(ann, "name", "Ann").await;
+        wait_for(ann, "return document.getElementById('name-problem').hidden", "the name taken").await;
         select(ann, "opponent", "anyone").await;
         select(ann, "colour", "white").await;
         select(ann, "clock", "").await;

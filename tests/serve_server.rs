@@ -983,6 +983,22 @@ async fn hostile_clients_are_refused_and_cut_off() {
             .starts_with("character 4 of the name (U+200B) is a control, invisible")
     );
 
+    // A name is checked before it is used, with the words a refusal says.
+    for (name, problem) in [
+        ("Rival 3", Some("a name may not read as the engine's")),
+        ("Ann\u{200B}", Some("character 4 of the name (U+200B)")),
+        (" Ann ", None),
+    ] {
+        page.send(json!({"type": "check_name", "name": name})).await;
+        let (answer, _) = page.until(|m| m["type"] == "name_checked").await;
+        assert_eq!(answer["name"], name);
+        let said = answer["problem"].as_str();
+        match problem {
+            Some(start) => assert!(said.is_some_and(|p| p.starts_with(start)), "{answer}"),
+            None => assert!(answer["problem"].is_null(), "{answer}"),
+        }
+    }
+
     // A name with markup travels as text (the page puts it in text nodes).
     let html = "<img src=x onerror=alert(1)>";
     let (room, _) = create(&mut page, html, setup("anyone", None, "white")).await;

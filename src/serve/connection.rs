@@ -7,6 +7,7 @@ use super::actor::{Action, Published, RoomHandle, ToRoom};
 use super::desk::Desk;
 use super::history;
 use super::hub::{FindError, Hub, Quick};
+use super::room::Player;
 use super::token::SeatToken;
 use super::view::{BoardLineView, Json, ServerMessage};
 use super::wire::{ClientMessage, clip};
@@ -349,6 +350,14 @@ impl Connection {
                 return self.seated(&room, 0, token).await;
             }
             ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
+            ClientMessage::CheckName { name } => {
+                let problem = Player::check_name(&name).err().map(|e| e.to_string());
+                self.say(&ServerMessage::NameChecked {
+                    name: &name,
+                    problem: problem.as_deref(),
+                });
+                return Ok(());
+            }
             ClientMessage::YourGames { rooms } => {
                 let games = self.hub.your_games(&rooms).await?;
                 self.say(&ServerMessage::YourGames { games: &games });

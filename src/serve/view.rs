@@ -59,6 +59,14 @@ pub enum ServerMessage<'a> {
         /// A line each.
         games: &'a [YourGameView],
     },
+    /// Whether a person may take `name`, and why not.
+    NameChecked {
+        /// The name as asked about (the page drops an answer about a
+        /// name it no longer shows).
+        name: &'a str,
+        /// Why it is refused; none if it may be taken.
+        problem: Option<&'a str>,
+    },
     /// The ladder's best runs.
     Leaderboard {
         /// `bashni` or `lasca`.

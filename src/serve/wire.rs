@@ -170,6 +170,12 @@ pub enum ClientMessage {
         /// 1 for the room's first game.
         game: u32,
     },
+    /// Say whether a person may take this display name, and why not (the
+    /// page says it at its field, before the name is used).
+    CheckName {
+        /// The name as typed.
+        name: String,
+    },
     /// Send the lines of my own games: the rooms I keep a seat token for.
     YourGames {
         /// At most [`MAX_YOUR_GAMES`], newest last.

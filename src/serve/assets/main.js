@@ -34,6 +34,8 @@ const ROOM_PATH = /^\/room\/([0-9a-f]{32})$/;
 const ASKED_AGAIN_ON_RECONNECT = new Set(["open", "leave", "lobby", "your_games"]);
 // The most rooms the lobby asks after for "Your games" (the server's cap).
 const YOUR_GAMES_ASKED = 50;
+// How long typing in the name field pauses before the name is checked.
+const NAME_CHECK_DELAY_MS = 300;
 // The views that have an address of their own.
 const VIEW_PATHS = { "/analysis": "study", "/editor": "editor" };
 
@@ -107,6 +109,23 @@ const app = {
 $("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
 $("name").addEventListener("change", () => localStorage.setItem(NAME_KEY, app.name()));
 localStorage.setItem(NAME_KEY, app.name());
+
+// Whether the name may be taken is the server's word, asked a moment
+// after typing stops: a refused name is said at its field, not when a
+// game is created with it.
+let nameCheck = null;
+function askAboutName() {
+  clearTimeout(nameCheck);
+  nameCheck = setTimeout(() => app.send({ type: "check_name", name: app.name() }), NAME_CHECK_DELAY_MS);
+}
+$("name").addEventListener("input", askAboutName);
+
+function showNameProblem(message) {
+  if (message.name !== app.name()) return;
+  $("name-problem").textContent = message.problem ? `Name refused: ${message.problem}.` : "";
+  $("name-problem").hidden = !message.problem;
+  $("name").setAttribute("aria-invalid", message.problem ? "true" : "false");
+}
 
 const lobby = new Lobby(app);
 const room = new Room(app);
@@ -208,6 +227,7 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       app.welcome = message;
+      app.send({ type: "check_name", name: app.name() });
       lobby.setup(message);
       study.setup(message);
       editor.setup(message);
@@ -262,6 +282,9 @@ function receive(message) {
       // one goes to the room where it waits.
       app.notice("You already wait for this game.");
       app.watch(message.room);
+      break;
+    case "name_checked":
+      showNameProblem(message);
       break;
     case "your_games":
       lobby.renderYourGames(message.games);
