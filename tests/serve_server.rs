@@ -276,6 +276,34 @@ async fn two_pages_play_a_watcher_sees_every_move_and_the_result() {
     assert!(pdn.contains(&moves(&state)[5]), "{pdn}");
 }
 
+/// Watchers opening and leaving a room in a loop do not flood its
+/// players with states: the number watching is shown with the next
+/// state, at most a second later.
+#[tokio::test]
+async fn watchers_coming_and_going_do_not_flood_the_players() {
+    let dir = TempDir::new("serve-watcher-churn");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, _bob, room, _, _) = two_players(&server, None).await;
+    let mut cat = server.page().await;
+    for _ in 0..8 {
+        cat.send(json!({"type": "open", "room": room})).await;
+        cat.send(json!({"type": "leave"})).await;
+    }
+    cat.send(json!({"type": "open", "room": room})).await;
+    let mut watchers_shown = Vec::new();
+    while let Some(message) = ann.next_within(Duration::from_millis(1500)).await {
+        if message["type"] == "room" {
+            watchers_shown.push(message["watchers"].clone());
+        }
+    }
+    assert!(watchers_shown.len() <= 2, "{watchers_shown:?}");
+    assert_eq!(
+        watchers_shown.last(),
+        Some(&json!(1)),
+        "the watcher who stayed is shown: {watchers_shown:?}"
+    );
+}
+
 /// Asks after the rooms of `claims` (room, token) as the lobby does; the
 /// lines of the answer, newest first.
 async fn your_games(page: &mut Page, claims: &[(&str, &str)]) -> Vec<Value> {

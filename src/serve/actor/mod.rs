@@ -70,6 +70,12 @@ fn when_idle(phase: Phase, timed: bool, watchers: usize, online: [usize; 2]) -> 
 /// refused it.
 const STORE_RETRY: Duration = Duration::from_secs(1);
 
+/// How long a change in the number of watchers waits to be shown: with
+/// the whole state sent to every page on each one, watchers opening and
+/// leaving in a loop flooded the players' pages (hundreds of states a
+/// second) while their clocks ran.
+const WATCHERS_SHOWN_AFTER: Duration = Duration::from_secs(1);
+
 /// What a player may do in their seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -285,6 +291,9 @@ struct Actor {
     seq: u64,
     presence: Presence,
     watchers: usize,
+    /// When the number of watchers changed since the last state is to be
+    /// shown ([`WATCHERS_SHOWN_AFTER`]).
+    watchers_due: Option<tokio::time::Instant>,
     /// The game and ply an engine search was asked for.
     engine_asked: Option<(u32, usize)>,
     engine_status: Option<String>,
@@ -350,6 +359,7 @@ pub fn spawn(
         seq: first_seq,
         presence: Presence::new(claim_after, Instant::now()),
         watchers: 0,
+        watchers_due: None,
         engine_asked: None,
         engine_status: None,
         engine_failures: 0,
@@ -396,6 +406,7 @@ impl Actor {
                     None => break,
                 },
                 _ = sleep_until(claim_opens), if claim_opens.is_some() => self.publish(),
+                _ = sleep_until(self.watchers_due), if self.watchers_due.is_some() => self.publish(),
                 _ = sleep_until(deadline), if deadline.is_some() => {
                     if self.check_time(Instant::now()).await.is_err() {
                         // The store refused the result: the room is as it
@@ -497,12 +508,21 @@ impl Actor {
         Ok(())
     }
 
+    /// A page opened on the room (`delta` 1) or left it (-1): a seat's
+    /// is shown at once (the players' dots and claims), a watcher's with
+    /// the next state, at most [`WATCHERS_SHOWN_AFTER`] later.
     fn attach(&mut self, seat: Option<u8>, delta: isize) {
         match seat {
-            Some(seat) => self.presence.count(seat, delta, Instant::now()),
-            None => self.watchers = self.watchers.saturating_add_signed(delta),
+            Some(seat) => {
+                self.presence.count(seat, delta, Instant::now());
+                self.publish();
+            }
+            None => {
+                self.watchers = self.watchers.saturating_add_signed(delta);
+                let due = tokio::time::Instant::now() + WATCHERS_SHOWN_AFTER;
+                self.watchers_due.get_or_insert(due);
+            }
         }
-        self.publish();
     }
 
     async fn act(&mut self, seat: u8, action: Action) -> Result<(), String> {
@@ -713,6 +733,7 @@ impl Actor {
     /// the last state, so viewers who have that one get only the change.
     fn publish_as(&mut self, after_move: bool) {
         self.seq += 1;
+        self.watchers_due = None;
         // One instant for the clocks and the run's thinking: the page
         // counts both on from the state's arrival.
         let now = Instant::now();
