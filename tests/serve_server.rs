@@ -884,11 +884,13 @@ async fn one_address_has_a_bounded_number_of_rooms_waiting() {
 
 /// A game without a clock that both players left leaves memory after
 /// `--idle-seconds` (and the lobby's list of games being played), and
-/// comes back as it was when a player opens it again.
+/// comes back as it was when a player opens it again; one address brings
+/// back so many stored rooms a minute.
 #[tokio::test]
 async fn an_untimed_game_left_alone_leaves_memory_and_comes_back_when_opened() {
     let dir = TempDir::new("serve-sleep");
-    let server = Serve::start(&sqlite(&dir), &["--idle-seconds", "1"]);
+    let args = ["--idle-seconds", "1", "--rooms-reopened-per-minute", "1"];
+    let server = Serve::start(&sqlite(&dir), &args);
     let (mut ann, mut bob, room, [ann_token, bob_token], state) = two_players(&server, None).await;
     let state = play_plies(&mut ann, &mut bob, state, 2).await;
     let listed = |m: &Value, yes: bool| {
@@ -912,6 +914,16 @@ async fn an_untimed_game_left_alone_leaves_memory_and_comes_back_when_opened() {
         .await;
     bob.until(|m| m["type"] == "seated").await;
     play_plies(&mut ann, &mut bob, back, 2).await;
+    drop((ann, bob));
+    lobby.until(|m| listed(m, false)).await;
+    let mut again = server.page().await;
+    again
+        .send(json!({"type": "open", "room": room, "token": ann_token}))
+        .await;
+    assert_eq!(
+        error(&mut again).await,
+        "at most 1 stored rooms opened a minute from one address"
+    );
 }
 
 #[tokio::test]

@@ -439,7 +439,7 @@ impl Connection {
         {
             return Err("you already sit in this room".into());
         }
-        let (seat, token) = self.hub.join(id, name).await?;
+        let (seat, token) = self.hub.join(self.addr, id, name).await?;
         self.seated(id, seat, token).await
     }
 
@@ -485,7 +485,7 @@ impl Connection {
     }
 
     async fn open(&mut self, id: &str, token: Option<&str>) -> Result<(), String> {
-        let handle = match self.hub.find(id).await {
+        let handle = match self.hub.find(id, Some(self.addr)).await {
             Ok(handle) => handle,
             Err(FindError::Missing(message)) => {
                 self.say(&ServerMessage::NoRoom {
@@ -523,7 +523,7 @@ impl Connection {
 
     /// Show room `id` (leaving the one shown), in `seat` or as a watcher.
     async fn show(&mut self, id: &str, seat: Option<u8>) -> Result<(), String> {
-        let handle = self.hub.find(id).await?;
+        let handle = self.hub.find(id, Some(self.addr)).await?;
         self.leave_room().await;
         handle.ask(|reply| ToRoom::Attach { seat, reply }).await??;
         let mut state = handle.state.clone();

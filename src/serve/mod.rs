@@ -89,6 +89,12 @@ pub struct ServeArgs {
     /// Rooms one address may create per minute.
     #[arg(long, default_value_t = 10)]
     pub rooms_per_minute: usize,
+    /// Stored rooms (finished games, games without a clock) one address
+    /// may bring back into memory per minute by opening them: each holds
+    /// a place among `--max-rooms` while it is looked at, and the ids of
+    /// finished games are shown to anyone.
+    #[arg(long, default_value_t = 60)]
+    pub rooms_reopened_per_minute: usize,
     /// Games against the engine (ladder runs included) one address may
     /// have going at once: the engines are shared, and one player's many
     /// games would keep everyone's engine waiting on its clock.
@@ -211,6 +217,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     let limits = hub::Limits {
         max_rooms: args.max_rooms,
         rooms_per_minute: args.rooms_per_minute,
+        rooms_reopened_per_minute: args.rooms_reopened_per_minute,
         engine_games_per_address: args.engine_games_per_address,
         waiting_rooms_per_address: args.waiting_rooms_per_address,
         messages_per_second: args.messages_per_second,

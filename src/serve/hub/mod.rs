@@ -15,17 +15,18 @@ use super::wire::{RoomSetup, SeatClaim, StrengthRanges, clip};
 use bashni_rules::Colour;
 use dashmap::DashMap;
 use rand::RngExt;
-use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 mod pairing;
 mod per_address;
+mod per_minute;
 mod runs;
 pub use pairing::Quick;
 use per_address::{AddressRooms, Counting};
+use per_minute::PerMinute;
 pub use runs::LadderStart;
 
 /// What the server refuses beyond.
@@ -35,6 +36,9 @@ pub struct Limits {
     pub max_rooms: usize,
     /// Rooms one address may create per minute.
     pub rooms_per_minute: usize,
+    /// Stored rooms (finished ones, games without a clock) one address
+    /// may bring back into memory per minute.
+    pub rooms_reopened_per_minute: usize,
     /// Games against the engine one address may have going at once.
     pub engine_games_per_address: usize,
     /// Rooms waiting for an opponent one address may have at once.
@@ -86,7 +90,11 @@ pub struct Hub {
     pub lobby: watch::Receiver<Json>,
     ranges: StrengthRanges,
     rooms: Arc<DashMap<String, RoomHandle>>,
-    created: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    created: PerMinute,
+    /// Stored rooms each address brought back into memory: opening one
+    /// costs a task and a place among `max_rooms` for the idle time, and
+    /// finished rooms' ids are shown to anyone.
+    reopened: PerMinute,
     /// The games against the engine each address has going.
     engine_games: AddressRooms,
     /// The rooms waiting for an opponent in the lobby each address opened.
@@ -125,7 +133,8 @@ impl Hub {
             lobby,
             ranges,
             rooms: Arc::new(DashMap::new()),
-            created: Mutex::new(HashMap::new()),
+            created: PerMinute::new(limits.rooms_per_minute),
+            reopened: PerMinute::new(limits.rooms_reopened_per_minute),
             engine_games: AddressRooms::engine_games(limits.engine_games_per_address),
             waiting_rooms: AddressRooms::waiting_rooms(limits.waiting_rooms_per_address),
             connections: AddressCounts::new(limits.connections_per_address),
@@ -145,8 +154,10 @@ impl Hub {
     /// store: a finished room (its page shows the result, the replay and
     /// the analysis, and a rematch may follow), or a game without a clock
     /// that left memory while nobody looked, its side to move charged the
-    /// time since its turn began (a ladder's score counts it).
-    pub async fn find(&self, id: &str) -> Result<RoomHandle, FindError> {
+    /// time since its turn began (a ladder's score counts it). A room
+    /// brought back for a page counts against its address `by`
+    /// ([`Limits::rooms_reopened_per_minute`]).
+    pub async fn find(&self, id: &str, by: Option<IpAddr>) -> Result<RoomHandle, FindError> {
         if let Some(handle) = self.room(id) {
             return Ok(handle);
         }
@@ -180,6 +191,14 @@ impl Hub {
             (RoomStatus::Finished, Some(_)) => Duration::ZERO,
             (RoomStatus::Playing, Some(game)) => game.thought_before_stop(Some(unix_ms_now())),
         };
+        if let Some(addr) = by {
+            let counted = self.reopened.take(addr, Instant::now());
+            counted.map_err(|most| {
+                FindError::Unavailable(format!(
+                    "at most {most} stored rooms opened a minute from one address"
+                ))
+            })?;
+        }
         self.room_for_one_more()?;
         let revived = self.revive(&loaded, thinking, Instant::now()).await?;
         revived.map_err(|e| FindError::Unavailable(format!("room {id} cannot be shown: {e}")))
@@ -254,8 +273,13 @@ impl Hub {
     }
 
     /// Take the free seat of room `id` as `name`: the seat and its token.
-    pub async fn join(&self, id: &str, name: &str) -> Result<(u8, SeatToken), String> {
-        let handle = self.find(id).await?;
+    pub async fn join(
+        &self,
+        addr: IpAddr,
+        id: &str,
+        name: &str,
+    ) -> Result<(u8, SeatToken), String> {
+        let handle = self.find(id, Some(addr)).await?;
         let token = SeatToken::generate();
         let player = Player::human(name, token.hash()).map_err(|e| e.to_string())?;
         let seat = handle.ask(|reply| ToRoom::Join { player, reply }).await??;
@@ -273,23 +297,8 @@ impl Hub {
     /// Whether `addr` may create a room now (counting it if so).
     fn admit(&self, addr: IpAddr) -> Result<(), String> {
         self.room_for_one_more()?;
-        let mut created = self
-            .created
-            .lock()
-            .map_err(|_| "the server is restarting".to_string())?;
-        let times = created.entry(addr).or_default();
-        let minute_ago = Instant::now().checked_sub(Duration::from_secs(60));
-        while times.front().is_some_and(|&t| Some(t) < minute_ago) {
-            times.pop_front();
-        }
-        if times.len() >= self.limits.rooms_per_minute {
-            return Err(format!(
-                "at most {} new rooms a minute from one address",
-                self.limits.rooms_per_minute
-            ));
-        }
-        times.push_back(Instant::now());
-        Ok(())
+        (self.created.take(addr, Instant::now()))
+            .map_err(|most| format!("at most {most} new rooms a minute from one address"))
     }
 
     /// Pair `id` with quick requests if `opening` is a quick game's (its

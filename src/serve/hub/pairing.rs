@@ -72,7 +72,7 @@ impl Hub {
                 return Ok(Quick::AlreadyWaiting(room));
             }
             // Taken meanwhile, or closed: the next one, or a new room.
-            if let Ok((seat, token)) = self.join(&room, name).await {
+            if let Ok((seat, token)) = self.join(addr, &room, name).await {
                 let seat_taken = Paired {
                     room,
                     seat,

@@ -125,7 +125,7 @@ impl Hub {
             .await
             .map_err(|e| format!("cannot read the ladder runs: {e}"))?;
         for room in rooms {
-            if let Ok(handle) = self.find(&room).await {
+            if let Ok(handle) = self.find(&room, None).await {
                 return Ok(Some((room, handle)));
             }
         }
