@@ -304,6 +304,50 @@ async fn watchers_coming_and_going_do_not_flood_the_players() {
     );
 }
 
+/// Ask `page` to analyse the Bashni start on its analysis board; the
+/// first answer about it (`study_lines` or `error`).
+async fn analyse_the_start(page: &mut Page) -> Value {
+    page.send(json!({"type": "study_position", "variant": "bashni", "moves": []}))
+        .await;
+    page.until(|m| m["type"] == "study").await;
+    page.send(json!({"type": "study_analyse", "lines": 1}))
+        .await;
+    page.until(|m| m["type"] == "study_lines" || m["type"] == "error")
+        .await
+        .0
+}
+
+/// One address has at most two analyses running or waiting (they share
+/// half the engines, and one address's many boards kept everyone else's
+/// waiting), and an analysis that waits for the analyses' share says so.
+#[tokio::test]
+async fn one_address_has_two_analyses_at_once_and_a_waiting_one_says_so() {
+    let dir = TempDir::new("serve-analyses");
+    let server = Serve::start(&sqlite(&dir), &["--max-engines", "2"]);
+    let mut first = server.page().await;
+    analyse_the_start(&mut first).await;
+    first
+        .until(|m| m["type"] == "study_lines" && m["status"] == "analysing")
+        .await;
+    let mut second = server.page().await;
+    let waiting = analyse_the_start(&mut second).await;
+    assert_eq!(
+        waiting["status"], "waiting for a free engine",
+        "the analyses' one engine is taken: {waiting}"
+    );
+    let mut third = server.page().await;
+    assert_eq!(
+        analyse_the_start(&mut third).await["message"],
+        "at most 2 analyses at once from one address: stop one first"
+    );
+    first.send(json!({"type": "study_stop"})).await;
+    first
+        .until(|m| m["type"] == "study_lines" && m["status"] == "stopped")
+        .await;
+    let started = analyse_the_start(&mut third).await;
+    assert_eq!(started["type"], "study_lines", "{started}");
+}
+
 /// Asks after the rooms of `claims` (room, token) as the lobby does; the
 /// lines of the answer, newest first.
 async fn your_games(page: &mut Page, claims: &[(&str, &str)]) -> Vec<Value> {

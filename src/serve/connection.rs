@@ -125,7 +125,11 @@ struct Connection {
 pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, addr: IpAddr) {
     let mut conn = Connection {
         bucket: Bucket::new(hub.limits.messages_per_second),
-        desk: Desk::new(Arc::clone(&hub.shared.engines)),
+        desk: Desk::new(
+            Arc::clone(&hub.shared.engines),
+            Arc::clone(&hub.analyses),
+            addr,
+        ),
         hub,
         addr,
         room: None,

@@ -5,14 +5,21 @@
 //! and ends with `study_stop`, or when the connection goes.
 
 use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool, PvLine};
+use super::listener::{AddressCounts, AddressSlot};
 use super::study::{Study, StudyView};
 use super::view::ServerMessage;
 use super::wire::ClientMessage;
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 /// Updates one analysis may have in flight to the connection.
 const UPDATES_QUEUE: usize = 16;
+
+/// Analyses one address may have running or waiting at once: they share
+/// half the engine pool, and one address's dozens of boards kept every
+/// other analysis waiting for as long as they ran.
+pub const ANALYSES_PER_ADDRESS: usize = 2;
 
 /// The analysis running for the board.
 struct Running {
@@ -23,20 +30,29 @@ struct Running {
     updates: mpsc::Receiver<AnalysisUpdate>,
     /// Dropping it stops the analysis.
     _stop: oneshot::Sender<()>,
+    /// Its place among its address's analyses.
+    _counted: AddressSlot,
 }
 
 /// A connection's analysis board.
 pub struct Desk {
     engines: Arc<EnginePool>,
+    /// The analyses of each address ([`ANALYSES_PER_ADDRESS`]), shared
+    /// by every connection's board.
+    analyses: Arc<AddressCounts>,
+    addr: IpAddr,
     study: Option<Study>,
     running: Option<Running>,
 }
 
 impl Desk {
-    /// An empty board that takes its engines from `engines`.
-    pub fn new(engines: Arc<EnginePool>) -> Desk {
+    /// An empty board of a connection from `addr`, that takes its
+    /// engines from `engines`, counting its analyses in `analyses`.
+    pub fn new(engines: Arc<EnginePool>, analyses: Arc<AddressCounts>, addr: IpAddr) -> Desk {
         Desk {
             engines,
+            analyses,
+            addr,
             study: None,
             running: None,
         }
@@ -106,6 +122,11 @@ impl Desk {
         if study.is_over() {
             return lines_message(&fen, "the game is over here", false, &[]);
         }
+        let counted = self.analyses.slot(self.addr).ok_or_else(|| {
+            format!(
+                "at most {ANALYSES_PER_ADDRESS} analyses at once from one address: stop one first"
+            )
+        })?;
         let job = AnalysisJob {
             game: *study.config(),
             position: study.position_command(),
@@ -116,7 +137,7 @@ impl Desk {
         let (stop, stopped) = oneshot::channel();
         let engines = Arc::clone(&self.engines);
         tokio::spawn(async move { engines.analyse(job, updates_tx, stopped).await });
-        let waiting = if self.engines.is_full() {
+        let waiting = if self.engines.analysis_would_wait() {
             "waiting for a free engine"
         } else {
             "starting"
@@ -128,6 +149,7 @@ impl Desk {
             found: Vec::new(),
             updates,
             _stop: stop,
+            _counted: counted,
         });
         message
     }

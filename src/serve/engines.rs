@@ -247,6 +247,12 @@ impl EnginePool {
         self.slots.available_permits() == 0
     }
 
+    /// Whether an analysis asked for now would have to wait: for the
+    /// analyses' share, or for any free slot.
+    pub fn analysis_would_wait(&self) -> bool {
+        self.analysis_share.available_permits() == 0 || self.slots.available_permits() == 0
+    }
+
     /// Engine processes started so far (a restart after a crash counts).
     pub fn started(&self) -> u64 {
         self.started.load(Ordering::Relaxed)

@@ -55,10 +55,21 @@ impl AddressCounts {
         }
         self.counts.remove_if(&addr, |_, n| *n == 0);
     }
+
+    /// One more from `addr`, counted until the slot is dropped; none
+    /// (and not counted) when it has as many as the limit.
+    pub fn slot(self: &Arc<Self>, addr: IpAddr) -> Option<AddressSlot> {
+        self.enter(addr).then(|| AddressSlot {
+            counts: Arc::clone(self),
+            addr,
+        })
+    }
 }
 
-/// One counted connection: it leaves the count when dropped.
-struct AddressSlot {
+/// One counted connection (or analysis): it leaves the count when
+/// dropped.
+#[derive(Debug)]
+pub struct AddressSlot {
     counts: Arc<AddressCounts>,
     addr: IpAddr,
 }
@@ -96,13 +107,8 @@ impl Listener for GuardedListener {
     async fn accept(&mut self) -> (GuardedStream, SocketAddr) {
         loop {
             let (tcp, addr) = Listener::accept(&mut self.inner).await;
-            let client = client_of(addr.ip());
-            if !self.counts.enter(client) {
+            let Some(slot) = self.counts.slot(client_of(addr.ip())) else {
                 continue;
-            }
-            let slot = AddressSlot {
-                counts: Arc::clone(&self.counts),
-                addr: client,
             };
             no_delay(&tcp);
             let stream = GuardedStream {

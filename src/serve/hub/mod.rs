@@ -4,6 +4,7 @@
 use super::actor::{self, Kept, RoomHandle, Shared, ToRoom};
 use super::chat::Chat;
 use super::config::{Opponent, RoomConfig, Strength};
+use super::desk::ANALYSES_PER_ADDRESS;
 use super::history::{YourGameView, your_game};
 use super::ladder::RIVAL_SEAT;
 use super::listener::AddressCounts;
@@ -100,6 +101,9 @@ pub struct Hub {
     /// The rooms waiting for an opponent in the lobby each address opened.
     waiting_rooms: AddressRooms,
     connections: AddressCounts,
+    /// The analysis boards' analyses each address has running or
+    /// waiting.
+    pub analyses: Arc<AddressCounts>,
     loading: tokio::sync::Mutex<()>,
     /// Held while a ladder run is looked for and started: two requests of
     /// one browser at once would each find none going and start one.
@@ -138,6 +142,7 @@ impl Hub {
             engine_games: AddressRooms::engine_games(limits.engine_games_per_address),
             waiting_rooms: AddressRooms::waiting_rooms(limits.waiting_rooms_per_address),
             connections: AddressCounts::new(limits.connections_per_address),
+            analyses: Arc::new(AddressCounts::new(ANALYSES_PER_ADDRESS)),
             loading: tokio::sync::Mutex::new(()),
             ladder_starts: tokio::sync::Mutex::new(()),
             pairings: tokio::sync::Mutex::new(()),
