@@ -13,11 +13,15 @@ use unicode_script::{Script, UnicodeScript};
 /// but the plain one (line and paragraph separators); and the other
 /// characters that show nothing (fillers, blanks, variation selectors),
 /// which can make two names that look the same differ, or a text of
-/// nothing.
+/// nothing; and characters with no agreed shape (private use, unassigned
+/// and noncharacters), which each font draws its own way or as a box.
 fn is_unfit(c: char) -> bool {
     c.is_control()
         || (c.is_whitespace() && c != ' ')
-        || c.general_category() == GeneralCategory::Format
+        || matches!(
+            c.general_category(),
+            GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned
+        )
         || matches!(
             c,
             '\u{034F}'
@@ -190,8 +194,9 @@ pub fn unshown_in_chat(text: &str) -> Option<Unshown> {
 /// Why a name does not show as it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unshown {
-    /// Its `at`th character (from 1) is a control, invisible or
-    /// text-direction character, or a space but the plain one.
+    /// Its `at`th character (from 1) is a control, invisible,
+    /// text-direction, private-use or unassigned character, or a space
+    /// but the plain one.
     Unseen {
         /// Where, from 1.
         at: usize,
@@ -208,7 +213,7 @@ impl Unshown {
     pub fn describe(&self, what: &str) -> String {
         match self {
             Unshown::Unseen { at, c } => format!(
-                "character {at} of {what} (U+{:04X}) is a control, invisible or text-direction character, or a space but the plain one",
+                "character {at} of {what} (U+{:04X}) is a control, invisible, text-direction, private-use or unassigned character, or a space but the plain one",
                 u32::from(*c)
             ),
             Unshown::Marks => format!(
@@ -324,6 +329,10 @@ mod tests {
         let unseen = |at, c| Some(Unshown::Unseen { at, c });
         assert_eq!(unshown_in_chat("1\u{200D}2"), unseen(2, '\u{200D}'));
         assert_eq!(unshown_in_chat("ab\u{200B}\u{200D}"), unseen(3, '\u{200B}'));
+        // No agreed shape: private use, unassigned, noncharacters.
+        for c in ['\u{E000}', '\u{0378}', '\u{FFFF}', '\u{10FFFF}', '\u{FDD0}'] {
+            assert_eq!(unshown_in_name(&format!("Ann{c}")), unseen(4, c), "{c:?}");
+        }
         assert_eq!(
             unshown_in_chat("a\u{0301}\u{0301}\u{0301}"),
             Some(Unshown::Marks)

@@ -43,6 +43,9 @@ pub enum NameFault {
     /// (Skill 5)" as rooms stored before named it) or a ladder rival's
     /// ("Rival 3").
     Engine,
+    /// Two spaces in a row, which a page shows as one: "Ann  Lee" would
+    /// pass for "Ann Lee".
+    DoubleSpace,
 }
 
 impl fmt::Display for NameFault {
@@ -58,6 +61,7 @@ impl fmt::Display for NameFault {
                 "character {at} of the name (U+{:04X}) is a styled form of a letter, digit or sign: write it plainly",
                 u32::from(*c)
             ),
+            NameFault::DoubleSpace => f.write_str("a name has no two spaces in a row"),
             NameFault::Engine => f.write_str(
                 "a name may not read as the engine's (\"Engine (Skill 5)\") or a ladder rival's (\"Rival 3\")",
             ),
@@ -67,15 +71,36 @@ impl fmt::Display for NameFault {
 
 /// Whether `name` reads as an engine seat's ("Engine (Skill 5)", or
 /// "bashni (Skill 5)" as older rooms have it) or a ladder rival's
-/// ("Rival 3"), spaces and case aside (a page shows two spaces as one).
+/// ("Rival 3"), read by its [`skeleton`]: "RivaI 3" with a capital I, or
+/// "Engine ❨Skill 5❩" with ornament brackets, reads as the real one.
 fn poses_as_the_engine(name: &str) -> bool {
-    let squeezed: String = name.chars().filter(|c| !c.is_whitespace()).collect();
-    let squeezed = squeezed.to_lowercase();
-    // "Rival 3", "Rival #3.", but not "Rivals of Ann".
-    let rival = squeezed
-        .strip_prefix("rival")
-        .is_some_and(|rest| !rest.chars().any(char::is_alphabetic));
-    squeezed.starts_with("engine(") || squeezed.starts_with("bashni(") || rival
+    let name = skeleton(name);
+    let engine = ["engine", "bashni"].iter().any(|seat| {
+        let strength = name.strip_prefix(&skeleton(seat));
+        strength.is_some_and(|s| s.starts_with(&skeleton("skill")) || s.starts_with("elo"))
+    });
+    // "Rival 3", "Rival #3.", "Rival l" (a letter for the digit), but not
+    // "Rivals of Ann".
+    let rival = (name.strip_prefix(&skeleton("rival"))).is_some_and(|rest| {
+        rest.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, 'l' | 'o'))
+    });
+    engine || rival
+}
+
+/// `name` as it looks at a glance: its letters and digits alone, lower
+/// case, with the letters that pass for one another made one (i, I and
+/// l; o and 0), so that names differing only there compare equal.
+fn skeleton(name: &str) -> String {
+    (name.chars())
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'i' => 'l',
+            '0' => 'o',
+            c => c,
+        })
+        .collect()
 }
 
 /// What is wrong with the trimmed display name `name`, if anything.
@@ -93,7 +118,10 @@ fn name_fault(name: &str) -> Option<NameFault> {
     if let Some((at, c)) = first_styled(name) {
         return Some(NameFault::Styled { at, c });
     }
-    poses_as_the_engine(name).then_some(NameFault::Engine)
+    if poses_as_the_engine(name) {
+        return Some(NameFault::Engine);
+    }
+    name.contains("  ").then_some(NameFault::DoubleSpace)
 }
 
 impl Player {
@@ -237,6 +265,15 @@ mod tests {
                 "the engine's seat as named now",
             ),
             ("Rival 3", Some(NameFault::Engine), "a ladder rival's name"),
+            ("RivaI 3", Some(NameFault::Engine), "a capital I for the l"),
+            ("Rival 10", Some(NameFault::Engine), "a rival past nine"),
+            (
+                "Engine \u{2768}Skill 5\u{2769}",
+                Some(NameFault::Engine),
+                "ornament brackets",
+            ),
+            ("Engine Ed", None, "a name that starts as the engine's"),
+            ("Ann  Lee", Some(NameFault::DoubleSpace), "two spaces"),
             ("rival", Some(NameFault::Engine), "the rival's seat"),
             (
                 "Rival #3.",
@@ -260,7 +297,7 @@ mod tests {
                 c: '\u{202E}'
             }))
             .to_string(),
-            "character 4 of the name (U+202E) is a control, invisible or text-direction character, or a space but the plain one"
+            "character 4 of the name (U+202E) is a control, invisible, text-direction, private-use or unassigned character, or a space but the plain one"
         );
         for name in [
             "Аня",
