@@ -308,6 +308,11 @@ pub struct Room {
     clocks: Option<Clocks>,
     /// Both clocks as they stopped when the game ended ([`Event::GameOver`]).
     stopped_clock_ms: Option<[i64; 2]>,
+    /// The side to move's thinking in the turn a game ended in (a
+    /// resignation, a flag, a claim), which no move charged: a game's
+    /// thinking shown after it counts it. Not stored: a game brought
+    /// back finished shows its moves' time alone.
+    last_turn_ms: u64,
     /// The time charged for each move of the game, to rebuild the clocks
     /// after a takeback.
     elapsed_ms: Vec<u64>,
@@ -349,6 +354,7 @@ impl Room {
             game: Game::new(config.game.rules()),
             clocks: config.clock.map(Clocks::new),
             stopped_clock_ms: None,
+            last_turn_ms: 0,
             elapsed_ms: Vec::new(),
             spent_on_undone: [Duration::ZERO; 2],
             turn_began: now,
@@ -805,13 +811,14 @@ impl Room {
     }
 
     /// The time `colour` has spent in the current game at `now`: its
-    /// moves' time and, on its turn in a game being played, the turn so
-    /// far.
+    /// moves' time and, on its turn, the turn so far (in a game being
+    /// played) or until the game ended.
     pub fn thinking_ms_at(&self, colour: Colour, now: Instant) -> u64 {
-        let on_turn = self.phase == Phase::Playing && self.game.position().side_to_move() == colour;
-        let turn = match on_turn {
-            true => u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX),
-            false => 0,
+        let turn = match self.phase {
+            _ if self.game.position().side_to_move() != colour => 0,
+            Phase::Playing => u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX),
+            Phase::Over(_) => self.last_turn_ms,
+            Phase::Waiting => 0,
         };
         self.thinking_ms(colour).saturating_add(turn)
     }
@@ -826,6 +833,7 @@ impl Room {
         self.game = self.start.clone();
         self.clocks = self.config.clock.map(Clocks::new);
         self.stopped_clock_ms = None;
+        self.last_turn_ms = 0;
         self.elapsed_ms.clear();
         self.spent_on_undone = [Duration::ZERO; 2];
         self.turn_began = now;
@@ -860,6 +868,7 @@ impl Room {
         let outcome = Outcome::of(reason);
         self.phase = Phase::Over(outcome);
         self.stopped_clock_ms = clock_ms;
+        self.last_turn_ms = u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX);
         self.draw_offer = None;
         self.takeback_request = None;
         Event::GameOver {
@@ -2223,11 +2232,16 @@ mod tests {
         room.play(0, "b2-c3", t0 + secs(9)).expect("White");
         assert_eq!(room.thinking_ms(Colour::White), 8_000);
         assert_eq!(room.thinking_ms(Colour::Black), 1_000);
+        // Black's unfinished turn counts while it runs, and once the
+        // game ends in it, for as long as the game is shown.
+        let black_at = |room: &Room, s| room.thinking_ms_at(Colour::Black, t0 + secs(s));
+        assert_eq!(black_at(&room, 11), 3_000);
         assert_eq!(
             room.next_game_from(handicap, t0),
             Err(RoomError::StillPlaying)
         );
-        room.resign(1, t0).expect("resign");
+        room.resign(1, t0 + secs(12)).expect("resign");
+        assert_eq!(black_at(&room, 60), 4_000);
         let events = room
             .next_game_from(Variant::Bashni.start_fen(), t0 + secs(10))
             .expect("next");
@@ -2240,6 +2254,7 @@ mod tests {
             }
         ));
         assert_eq!(room.game().moves().len(), 0);
+        assert_eq!(black_at(&room, 60), 0, "a new game's count");
         assert_eq!(room.game().start().to_fen(), Variant::Bashni.start_fen());
         assert!(room.clone().with_start("not a position").is_err());
     }
