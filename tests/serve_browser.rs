@@ -139,10 +139,14 @@ async fn type_a_move(client: &Client, watcher: &Client) -> bool {
     loop {
         let dots = landing_dots(client).await;
         let Some(next) = dots.first() else {
+            // The move played itself as it was typed whole: the habitual
+            // Enter typed after it, on the emptied field while the move
+            // is on its way, said "It is not your move."
+            assert_eq!(text_of(client, "#move-hint").await, "", "Enter after a typed move");
             return true;
         };
         typed = format!("{typed}-{next}");
-        type_into(client, "move-input", &typed).await;
+        type_into(client, "move-input", &format!("{typed}\u{e007}")).await;
     }
 }
 

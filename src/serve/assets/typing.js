@@ -38,6 +38,9 @@ export function typeMoves(input, hint, board) {
   const say = (text) => { hint.textContent = text; };
   const follow = (enter) => {
     say("");
+    // Enter on an empty field (after a move that played itself as it
+    // was typed whole) asks nothing.
+    if (input.value.trim() === "") return board.view && board.pickTyped([]);
     const squares = typedSquares(input.value);
     if (squares === null) return say("Type squares: c3-d4, or c3xe5xc7 for a capture.");
     const choices = board.view ? board.choices() : [];
