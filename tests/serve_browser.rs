@@ -142,7 +142,11 @@ async fn type_a_move(client: &Client, watcher: &Client) -> bool {
             // The move played itself as it was typed whole: the habitual
             // Enter typed after it, on the emptied field while the move
             // is on its way, said "It is not your move."
-            assert_eq!(text_of(client, "#move-hint").await, "", "Enter after a typed move");
+            assert_eq!(
+                text_of(client, "#move-hint").await,
+                "",
+                "Enter after a typed move"
+            );
             return true;
         };
         typed = format!("{typed}-{next}");

@@ -3,7 +3,7 @@
 
 use crate::serve::store::ResultRecord;
 use bashni_host::pdn::result_token;
-use bashni_rules::{Colour, GameEnd};
+use bashni_rules::{Colour, DrawReason, GameEnd};
 use std::fmt;
 
 /// Why a game ended.
@@ -134,6 +134,12 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.reason {
+            // Counted in moves, as the room's rules are shown ("7-move
+            // draw"), not in the rules' plies.
+            EndReason::Rules(GameEnd::Draw(DrawReason::NoProgress(plies))) if plies % 2 == 0 => {
+                let moves = plies / 2;
+                write!(f, "draw after {moves} moves without a capture or man move")
+            }
             EndReason::Rules(end) => write!(f, "{end}"),
             EndReason::Time { loser } => write!(f, "{loser} lost on time"),
             EndReason::Resignation { loser } => write!(f, "{loser} resigned"),
@@ -197,6 +203,12 @@ mod tests {
         assert_eq!(
             Outcome::from_stored(&by_rules.to_string(), Some(end)),
             Some(by_rules)
+        );
+        // A draw rule counted in moves, as the room shows its rules.
+        let quiet = GameEnd::Draw(DrawReason::NoProgress(14));
+        assert_eq!(
+            Outcome::of(EndReason::Rules(quiet)).to_string(),
+            "draw after 7 moves without a capture or man move"
         );
         assert_eq!(Outcome::from_stored("Grey resigned", None), None);
         assert_eq!(
