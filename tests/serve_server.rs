@@ -1391,6 +1391,16 @@ async fn waiting_room_as_black_from(server: &Serve, start: &str) -> String {
     made["start"] = json!(start);
     let (room, _) = create(&mut cat, "Cat", made).await;
     room_state(&mut cat, |s| s["phase"] == "waiting").await;
+    // The lobby tells a joiner the game is not from the start.
+    let mut lobby = server.page().await;
+    lobby.send(json!({"type": "lobby"})).await;
+    let (list, _) = lobby
+        .until(|m| m["type"] == "lobby" && m["rooms"].to_string().contains(&room))
+        .await;
+    let line = (list["rooms"].as_array().expect("rooms").iter())
+        .find(|r| r["id"] == room.as_str())
+        .expect("listed");
+    assert_eq!(line["from_position"], true, "{line}");
     room
 }
 

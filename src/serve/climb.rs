@@ -8,7 +8,8 @@
 
 use super::config::Strength;
 use super::ladder::{
-    GameResult, RivalChoice, Run, RunStatus, average_think_tenths, last_rival, result_for_player,
+    GameResult, Rival, RivalChoice, Run, RunStatus, average_think_tenths, last_rival,
+    result_for_player,
 };
 use super::store::RunRecord;
 use bashni_rules::Colour;
@@ -33,6 +34,9 @@ pub struct ClimbView {
     pub rival: u32,
     /// The last rival of this board.
     pub last_rival: u32,
+    /// The men the player starts without against that rival (0 before
+    /// rival 8).
+    pub handicap: u32,
     /// Games won.
     pub wins: u32,
     /// The score so far.
@@ -90,14 +94,13 @@ impl Climb {
     /// `game_think_ms` in the game shown.
     pub fn view(&self, game_think_ms: u64) -> ClimbView {
         let last = last_rival(self.run.variant());
+        // Once over: the rival of the last game, the one after the last
+        // beaten (or the last rival, all beaten).
+        let rival = (self.run.rival()).map_or((self.run.wins() + 1).min(last), |r| r.number);
         ClimbView {
-            // Once over: the rival of the last game, the one after the
-            // last beaten (or the last rival, all beaten).
-            rival: self
-                .run
-                .rival()
-                .map_or((self.run.wins() + 1).min(last), |r| r.number),
+            rival,
             last_rival: last,
+            handicap: Rival::for_level(rival).map_or(0, |r| r.handicap),
             wins: self.run.wins(),
             score: self.run.score(),
             think_tenths_per_win: average_think_tenths(

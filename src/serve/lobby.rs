@@ -121,6 +121,7 @@ mod tests {
             players: [Some("Ann".into()), None],
             watchers,
             phase,
+            from_position: false,
         }
     }
 

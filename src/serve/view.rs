@@ -274,6 +274,9 @@ pub struct LobbyRoom {
     pub watchers: usize,
     /// `waiting`, `playing` or `over`.
     pub phase: &'static str,
+    /// Whether its games start from a position the creator set: a joiner
+    /// sees it before sitting down.
+    pub from_position: bool,
 }
 
 /// A seat as the page shows it.

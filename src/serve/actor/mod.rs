@@ -796,6 +796,7 @@ impl Actor {
             players,
             watchers: self.watchers,
             phase: phase_name(room.phase()),
+            from_position: room.from_set_position(),
         });
     }
 

@@ -200,9 +200,14 @@ export class Lobby {
         ? h("button", { class: "join", onclick: () => this.app.send({ type: "join", room: room.id, name: this.app.name() }) }, "Join")
         : null;
       const watch = h("button", { class: "watch", onclick: () => this.app.watch(room.id) }, mine ? "Your game" : "Watch");
+      // What a joiner plays by, and whether not from the start: in its
+      // column, and under the game's name where a phone has no room for
+      // that column.
+      const rules = rulesText(room.config.rules) + (room.from_position ? ", from a set position" : "");
       return h("tr", { dataset: { room: room.id } },
-        h("td", {}, variantTitle(this.app.welcome, room.config.variant)),
-        h("td", {}, rulesText(room.config.rules)),
+        h("td", {}, variantTitle(this.app.welcome, room.config.variant),
+          h("span", { class: "rules-inline" }, rules)),
+        h("td", {}, rules),
         h("td", {}, room.config.clock ?? "—"),
         h("td", { class: "players" }, players),
         h("td", {}, String(room.watchers)),

@@ -276,7 +276,8 @@ export class Room {
     });
     document.body.dataset.phase = s.phase;
     document.body.dataset.seated = colour ? "yes" : "no";
-    $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config.rules)}`;
+    const fromPosition = s.start_fen !== variantInfo(this.app.welcome, s.config.variant).start_fen ? " · from a set position" : "";
+    $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config.rules)}${fromPosition}`;
     this.players(this.myColourShown());
     this.ladder();
     this.status(colour, myTurn);
@@ -434,6 +435,7 @@ export class Room {
     $("ladder-whose").textContent = this.myColour() ? "Your" : `${this.climber()}'s`;
     $("ladder-rival").textContent = String(run.rival);
     $("ladder-last").textContent = String(run.last_rival);
+    $("ladder-handicap").textContent = run.handicap > 0 ? ` (${menShort(run.handicap)})` : "";
     $("ladder-wins").textContent = String(run.wins);
     $("ladder-score").textContent = String(run.score);
     $("ladder-best").textContent = run.best > 0 ? String(run.best) : "-";
@@ -457,7 +459,8 @@ export class Room {
     if (run.status === "complete") return `${who} beat every rival: the run is complete, score ${run.score}.`;
     if (run.status !== "playing") return `The run ends here, score ${run.score}.`;
     const next = mine ? "the game starts when you ask" : `the game starts when ${who} asks`;
-    return `${who} beat rival ${run.rival - 1}. Rival ${run.rival} is next: ${next}.`;
+    const short = run.handicap > 0 ? `, and ${mine ? "you start" : "the player starts"} ${menShort(run.handicap)}` : "";
+    return `${who} beat rival ${run.rival - 1}. Rival ${run.rival} is next${short}: ${next}.`;
   }
 
   // Before a game: the creator is told how an opponent comes; a visitor,
@@ -650,4 +653,9 @@ export class Room {
     const who = s.to_move === this.myColour() ? "You have" : `${colourWord(s.to_move)} has`;
     $("first-move").textContent = `${who} ${seconds} s to make a first move, or the game is aborted.`;
   }
+}
+
+// The player's handicap against a rival from 8 on: "one man short".
+function menShort(men) {
+  return men === 1 ? "one man short" : `${men} men short`;
 }

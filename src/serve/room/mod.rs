@@ -782,6 +782,12 @@ impl Room {
         Ok(self)
     }
 
+    /// Whether the room's games start from a position its creator set
+    /// (or a ladder's handicap), not the variant's.
+    pub fn from_set_position(&self) -> bool {
+        self.start_fen.is_some()
+    }
+
     fn set_start(&mut self, fen: &str) -> Result<(), RoomError> {
         self.start = Game::from_fen(self.config.game.rules(), fen)
             .map_err(|e| RoomError::IllegalMove(format!("bad start position: {e}")))?;
