@@ -152,3 +152,34 @@ impl Climb {
         self.run.start_position().map(|p| p.to_fen())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bashni_rules::Variant;
+
+    /// A Bashni run still playing after `wins` wins.
+    fn playing_after(wins: u32) -> Climb {
+        let record = RunRecord {
+            id: "run".into(),
+            room_id: "room".into(),
+            variant: Variant::Bashni,
+            player_name: "Lia".into(),
+            device_hash: "device".into(),
+            seed: 7,
+            wins,
+            think_ms: u64::from(wins) * 1_000,
+            score: 0,
+            status: "playing".into(),
+        };
+        Climb::restore(record, 0).expect("a run")
+    }
+
+    #[test]
+    fn the_view_says_how_many_men_short_the_player_starts() {
+        let handicap = |wins| playing_after(wins).view(0).handicap;
+        assert_eq!((playing_after(6).view(0).rival, handicap(6)), (7, 0));
+        assert_eq!((playing_after(7).view(0).rival, handicap(7)), (8, 1));
+        assert_eq!(handicap(17), 11, "rival 18, one man left");
+    }
+}
