@@ -272,6 +272,24 @@ fn a_move_off_the_board_names_its_square_and_numbered_squares_are_told_apart() {
 }
 
 #[test]
+fn a_plain_move_where_a_capture_is_due_says_so() {
+    // c3 must take d4; b2 could otherwise step to a3.
+    let p = pos(Variant::Bashni, "W:c3w,b2w,d4b,h8b");
+    assert_eq!(
+        p.parse_move("b2-a3").unwrap_err().to_string(),
+        "illegal move 'b2-a3': a capture is compulsory"
+    );
+    // A plain move that is no move at all, with no capture due.
+    let q = pos(Variant::Bashni, "W:c3w,h8b");
+    assert_eq!(
+        q.parse_move("c3-e5").unwrap_err(),
+        NotationError::IllegalMove {
+            text: "c3-e5".into()
+        }
+    );
+}
+
+#[test]
 fn an_ambiguous_shortened_capture_lists_the_candidates() {
     // Both loops of the officer start and end on c3.
     for p in [
@@ -307,8 +325,12 @@ fn illegal_moves_are_errors_naming_the_move() {
         "c3-e5", // a capture written as a plain move
     ] {
         let err = p.parse_move(text).unwrap_err();
+        // A plain move here is one while a capture is due: told so.
         assert!(
-            matches!(err, NotationError::IllegalMove { .. }),
+            matches!(
+                err,
+                NotationError::IllegalMove { .. } | NotationError::CaptureCompulsory { .. }
+            ),
             "{text}: {err:?}"
         );
         assert!(err.to_string().contains(text), "{err} should name {text}");

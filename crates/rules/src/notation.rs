@@ -91,6 +91,12 @@ pub enum NotationError {
         /// The move given.
         text: String,
     },
+    /// A plain move where every legal move is a capture (captures are
+    /// compulsory and one is there to take).
+    CaptureCompulsory {
+        /// The move given.
+        text: String,
+    },
     /// A shortened capture that matches more than one legal move.
     AmbiguousMove {
         /// The move given.
@@ -148,6 +154,9 @@ impl fmt::Display for NotationError {
                 "'{text}' does not start with the side to move (W: or B:)"
             ),
             IllegalMove { text } => write!(f, "illegal move '{text}'"),
+            CaptureCompulsory { text } => {
+                write!(f, "illegal move '{text}': a capture is compulsory")
+            }
             AmbiguousMove { text, candidates } => write!(
                 f,
                 "ambiguous move '{text}': could be {}",
@@ -398,8 +407,12 @@ impl Position {
         } else {
             Vec::new()
         };
+        let must_capture = !capture && !legal.is_empty() && legal.iter().all(Move::is_capture);
         match shortened[..] {
             [mv] => Ok(*mv),
+            [] if must_capture => Err(NotationError::CaptureCompulsory {
+                text: text.to_string(),
+            }),
             [] => Err(NotationError::IllegalMove {
                 text: text.to_string(),
             }),
