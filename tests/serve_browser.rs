@@ -308,7 +308,7 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         let buttons = strings(&client, "return [...document.querySelectorAll('#game-buttons button')].map(b => b.textContent)").await;
         assert_eq!(buttons, ["Rival 1", "Rival 2", "Rival 3"]);
         click(&client, "#game-buttons button[data-game='1']").await;
-        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · Lia wins with White, 2-0')", "game 1's replay").await;
+        wait_for(&client, "return document.getElementById('replay-where').textContent.startsWith('Game 1: start · \\u2068Lia\\u2069 wins with White, 2-0')", "game 1's replay").await;
         assert_eq!(text_of(&client, "#player-top .name").await, "Rival 1", "game 1 was rival 1's");
         click(&client, "#replay-last").await;
         wait_for(&client, "return document.querySelector('#moves .move.current') !== null", "the last move marked").await;
@@ -478,7 +478,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(bob, &format!("return !!document.querySelector(\"{row}\")"), "the room in the lobby").await;
         assert_eq!(
             text_of(bob, &format!("{row} .players")).await,
-            "Ann vs (free)",
+            "\u{2068}Ann\u{2069} vs (free)",
             "White first: Bob sees he would play Black"
         );
         screenshot(bob, &screenshot_path("serve-lobby.png")).await;
@@ -674,7 +674,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         open_page(ann, server, &private, "Ann").await;
         wait_for(ann, "return !document.getElementById('take-seat').hidden", "the free seat").await;
         let waiting = text_of(ann, "#status").await;
-        assert_eq!(waiting, "<b>Cat</b> is waiting for an opponent: take the free seat to play.");
+        assert_eq!(waiting, "\u{2068}<b>Cat</b>\u{2069} is waiting for an opponent: take the free seat to play.");
         // Copying the link says whether it worked.
         click(ann, "#copy-link").await;
         let said = "const t = document.getElementById('copy-link').textContent; return t === 'Link copied' || t === 'Copy it from the address bar'";
@@ -837,7 +837,7 @@ async fn a_premove_plays_itself_and_a_game_the_opponent_left_is_called_a_draw() 
         assert_eq!(ann.execute(claim_shown, vec![]).await.expect("script"), json!(false));
         // Bob goes to the lobby: Ann is told, and counted down to the claim.
         click(bob, "#nav-lobby").await;
-        let told = "return document.getElementById('opponent-gone-text').textContent.startsWith('Bob left the game. If they are not back in')";
+        let told = "return document.getElementById('opponent-gone-text').textContent.startsWith('\\u2068Bob\\u2069 left the game. If they are not back in')";
         wait_for(ann, told, "Ann told Bob left").await;
         wait_for(ann, claim_shown, "the claim offered once the wait is over").await;
         click(ann, "#claim-draw").await;

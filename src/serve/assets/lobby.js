@@ -2,7 +2,7 @@
 // rooms. Everything it offers (variants, clocks, strength ranges) comes
 // from the server's welcome message.
 
-import { $, fill, h, readJson } from "./text.js";
+import { $, fill, h, isolate, readJson } from "./text.js";
 import { fillVariants, rulesText, variantInfo, variantTitle } from "./variants.js";
 import { runGoing } from "./runs.js";
 
@@ -192,7 +192,7 @@ export class Lobby {
     const tokens = this.app.tokens;
     const row = (room) => {
       const free = room.players.findIndex((p) => p === null);
-      const players = room.players.map((p) => p ?? "(free)").join(" vs ");
+      const players = room.players.map((p) => (p === null ? "(free)" : isolate(p))).join(" vs ");
       // A room this browser holds a seat in (another tab) is opened in
       // that seat, never joined a second time.
       const mine = Object.hasOwn(tokens, room.id);

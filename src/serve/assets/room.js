@@ -5,7 +5,7 @@
 // sent it (whole, or after a move only what the move changed); the
 // clocks count down between states from the time the state arrived.
 
-import { $, clockText, colourWord, endText, fill, h, resultText } from "./text.js";
+import { $, clockText, colourWord, endText, fill, h, isolate, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { drawGraph, markOf } from "./analysis.js";
@@ -447,7 +447,7 @@ export class Room {
   // Who climbs: the run's player sits first.
   climber() {
     const seat = this.state.seats[0];
-    return seat ? seat.name : "The player";
+    return seat ? isolate(seat.name) : "The player";
   }
 
   // After a ladder game: where the run stands, and what comes next, to
@@ -468,7 +468,7 @@ export class Room {
   waitingText(colour) {
     const s = this.state;
     if (!colour) {
-      const creator = s.seats[0] ? s.seats[0].name : "The creator";
+      const creator = s.seats[0] ? isolate(s.seats[0].name) : "The creator";
       return `${creator} is waiting for an opponent: take the free seat to play.`;
     }
     return s.config.opponent === "anyone"
@@ -623,7 +623,7 @@ export class Room {
     $("opponent-gone").hidden = wait === null;
     if (wait === null) return;
     const other = this.seatPlaying(colour === "white" ? "black" : "white");
-    const name = other ? other.name : "Your opponent";
+    const name = other ? isolate(other.name) : "Your opponent";
     const seconds = Math.max(0, Math.ceil((wait - passed) / 1000));
     const may = s.may[COLOUR_INDEX[colour]].claim;
     $("opponent-gone-text").textContent = may

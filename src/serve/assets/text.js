@@ -38,6 +38,13 @@ export function readJson(key) {
   }
 }
 
+// A player's name set in a sentence, isolated from it (FSI ... PDI): a
+// name in a right-to-left script, "אבג 123", would otherwise take the
+// words around it into its own direction and show as "123 אבג".
+export function isolate(name) {
+  return `\u2068${name}\u2069`;
+}
+
 // `White` or `Black` for the server's `white` or `black`.
 export function colourWord(colour) {
   return colour === "white" ? "White" : "Black";
@@ -59,7 +66,7 @@ export function resultText(result, names = null) {
   }
   const winner = WINNERS[result.result];
   const name = winner && names && names[winner];
-  const words = name ? `${name} wins with ${colourWord(winner)}` : RESULT_WORDS[result.result] ?? "Over";
+  const words = name ? `${isolate(name)} wins with ${colourWord(winner)}` : RESULT_WORDS[result.result] ?? "Over";
   return `${words}, ${result.result} (${result.reason})`;
 }
 
