@@ -663,9 +663,20 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
             .expect("script");
         assert_eq!(stopped, json!(true), "an empty draw rule is not sent");
         type_into(cat, "no-progress-moves", "15").await;
+        // A clock set by hand: out of the server's bounds it is stopped
+        // at its field; within them it is the room's.
+        select(cat, "clock", "custom").await;
+        type_into(cat, "clock-minutes", "500").await;
+        type_into(cat, "clock-increment", "2").await;
+        click(cat, "#create-button").await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let stopped = "return location.pathname === '/' && !!document.querySelector('#clock-minutes:invalid')";
+        assert_eq!(cat.execute(stopped, vec![]).await.expect("script"), json!(true), "500 minutes is over the bound");
+        type_into(cat, "clock-minutes", "6.5").await;
         click(cat, "#create-button").await;
         let private = wait_for(cat, "return location.pathname.startsWith('/room/') && location.pathname", "the private room").await;
         let private = private.as_str().expect("a path").to_string();
+        wait_for(cat, "return document.getElementById('room-title').textContent.includes(' · 6.5+2 · ')", "the clock set by hand").await;
         wait_for(cat, "return document.querySelector('#player-bottom .name').textContent === '<b>Cat</b>'", "the name as text").await;
         let bold = cat.execute("return document.querySelectorAll('#player-bottom b').length", vec![]).await.expect("script");
         assert_eq!(bold, json!(0), "no markup from a name reaches the page");

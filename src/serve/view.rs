@@ -179,6 +179,10 @@ pub struct Welcome {
     pub strength: StrengthRanges,
     /// Clocks the page lists (`M+S`); any within the bounds is taken.
     pub clocks: Vec<&'static str>,
+    /// The minutes a clock a creator sets may start with.
+    pub clock_minutes: (f64, f64),
+    /// The seconds it may add a move.
+    pub clock_increment_seconds: (f64, f64),
     /// The usual online configuration (15 moves = 30 plies, threefold).
     pub online_no_progress_plies: u32,
 }

@@ -10,7 +10,7 @@ const FORM_KEY = "bashni.create";
 // How long the quick game buttons rest after a click.
 const QUICK_REST_MS = 3000;
 // The create form's fields a browser keeps between visits.
-const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress-moves", "threefold", "clock", "colour", "opponent", "strength-kind", "skill", "elo"];
+const FORM_FIELDS = ["variant", "forced-capture", "king-landing", "no-progress-on", "no-progress-moves", "threefold", "clock", "clock-minutes", "clock-increment", "colour", "opponent", "strength-kind", "skill", "elo"];
 
 export class Lobby {
   // app: {send(message), name(), welcome, device, tokens, watch(id)}
@@ -21,6 +21,7 @@ export class Lobby {
       this.create();
     });
     $("opponent").addEventListener("change", () => this.syncStrength());
+    $("clock").addEventListener("change", () => this.syncClock());
     $("variant").addEventListener("change", () => this.syncVariant());
     $("ladder-start").addEventListener("click", () => this.app.send({
       type: "ladder", variant: $("ladder-variant").value, name: this.app.name(), device: this.app.device,
@@ -112,8 +113,13 @@ export class Lobby {
     fillVariants($("ladder-variant"), welcome);
     this.syncLadder();
     const clocks = welcome.clocks.map((c) => h("option", { value: c }, `${c.replace("+", " + ")} (min + s)`));
-    fill($("clock"), h("option", { value: "" }, "no clock"), clocks);
+    fill($("clock"), h("option", { value: "" }, "no clock"), clocks, h("option", { value: "custom" }, "other…"));
     $("clock").value = welcome.clocks.includes("5+3") ? "5+3" : "";
+    // Any clock within the server's bounds, said at the fields.
+    const [minLow, minHigh] = welcome.clock_minutes;
+    const [incLow, incHigh] = welcome.clock_increment_seconds;
+    Object.assign($("clock-minutes"), { min: minLow, max: minHigh, value: 5 });
+    Object.assign($("clock-increment"), { min: incLow, max: incHigh, value: 3 });
     const [low, high] = welcome.strength.skill;
     const levels = [];
     for (let level = low; level <= high; level++) levels.push(h("option", { value: level }, String(level)));
@@ -128,8 +134,20 @@ export class Lobby {
       elo: `${eloLow} to ${eloHigh}`,
     };
     this.restoreForm();
+    this.syncClock();
     this.syncStrength();
     this.syncVariant();
+  }
+
+  syncClock() {
+    $("clock-custom").hidden = $("clock").value !== "custom";
+  }
+
+  // The clock asked for: one of the list, one set by hand, or none.
+  clock() {
+    const picked = $("clock").value;
+    if (picked !== "custom") return picked || null;
+    return `${Number($("clock-minutes").value)}+${Number($("clock-increment").value)}`;
   }
 
   syncStrength() {
@@ -167,6 +185,9 @@ export class Lobby {
     const elo = $("strength-kind").value === "elo";
     // An Elo out of range is said at the field, with the range.
     if (engine && elo && !$("elo").reportValidity()) return;
+    // So is a clock set by hand out of bounds.
+    const custom = $("clock").value === "custom";
+    if (custom && !($("clock-minutes").reportValidity() && $("clock-increment").reportValidity())) return;
     this.saveForm();
     const setup = {
       variant: $("variant").value,
@@ -177,7 +198,7 @@ export class Lobby {
         repetitions: $("threefold").checked ? 3 : 0,
         max_plies: 0,
       },
-      clock: $("clock").value || null,
+      clock: this.clock(),
       colour: $("colour").value,
       opponent: $("opponent").value,
       skill: engine && !elo ? Number($("skill").value) : null,

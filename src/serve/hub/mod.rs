@@ -12,7 +12,9 @@ use super::room::{Phase, Player, Room, RoomError};
 use super::store::{LoadedRoom, NewRoom, Opening, RoomStatus, SeatRecord, Write, unix_ms_now};
 use super::token::{SeatToken, TokenHash, is_hex128, random_hex128};
 use super::view::{AnalysisView, Json, ServerMessage, VariantInfo, Welcome};
-use super::wire::{RoomSetup, SeatClaim, StrengthRanges, clip};
+use super::wire::{
+    CLOCK_INCREMENT_SECONDS, CLOCK_MINUTES, RoomSetup, SeatClaim, StrengthRanges, clip,
+};
 use bashni_rules::Colour;
 use dashmap::DashMap;
 use rand::RngExt;
@@ -125,6 +127,8 @@ impl Hub {
             variants: VariantInfo::all(),
             strength: ranges,
             clocks: vec!["1+0", "3+2", "5+3", "10+5", "15+10"],
+            clock_minutes: CLOCK_MINUTES,
+            clock_increment_seconds: CLOCK_INCREMENT_SECONDS,
             online_no_progress_plies: super::config::GameConfig::FIFTEEN_MOVES_PLIES,
         };
         let welcome = serde_json::to_string(&ServerMessage::Welcome(&welcome))
