@@ -321,6 +321,9 @@ async fn a_scripted_player_climbs_two_rivals_and_the_best_survives_a_reload() {
         let run_page = client.execute("return location.pathname", vec![]).await.expect("script");
         click(&client, "#to-lobby").await;
         wait_for(&client, "return document.getElementById('ladder-start').textContent === 'Continue your run'", "the run offered").await;
+        // The lobby shows the player's best before the run is opened.
+        let best_shown = format!("return document.getElementById('ladder-own-best').textContent === '{best}'");
+        wait_for(&client, &best_shown, "the best in the lobby").await;
         click(&client, "#ladder-start").await;
         let back = format!("return location.pathname === {run_page} && document.body.dataset.seated === 'yes'");
         wait_for(&client, &back, "the run again").await;

@@ -1947,6 +1947,25 @@ async fn a_ladder_run_climbs_on_wins_ends_on_a_loss_and_keeps_the_best() {
     );
     let listed = your_games(&mut lists, &claim).await;
     assert_eq!(listed[0]["run"], json!({"wins": 1, "status": "lost"}));
+    // The lobby shows the player's best before a run: per name, device
+    // and variant.
+    for (name, device, variant, best) in [
+        ("Lia", device, "bashni", json!(score)),
+        ("Lia", device, "lasca", json!(0)), // a run going, no win yet
+        (
+            "Lia",
+            "abababababababababababababababab",
+            "bashni",
+            Value::Null,
+        ),
+        ("Max", device, "bashni", Value::Null),
+    ] {
+        let asked =
+            json!({"type": "ladder_best", "variant": variant, "name": name, "device": device});
+        lists.send(asked).await;
+        let (answer, _) = lists.until(|m| m["type"] == "ladder_best").await;
+        assert_eq!(answer["best"], best, "{name} {device} {variant}");
+    }
     page.send(json!({"type": "leaderboard", "variant": "bashni"}))
         .await;
     let (board, _) = page.until(|m| m["type"] == "leaderboard").await;

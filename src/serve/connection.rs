@@ -354,6 +354,18 @@ impl Connection {
                 return self.seated(&room, 0, token).await;
             }
             ClientMessage::Leaderboard { variant } => return self.leaderboard(&variant).await,
+            ClientMessage::LadderBest {
+                variant,
+                name,
+                device,
+            } => {
+                let best = self.hub.ladder_best(&variant, &name, &device).await?;
+                self.say(&ServerMessage::LadderBest {
+                    variant: &variant,
+                    best,
+                });
+                return Ok(());
+            }
             ClientMessage::CheckName { name } => {
                 let problem = Player::check_name(&name).err().map(|e| e.to_string());
                 self.say(&ServerMessage::NameChecked {

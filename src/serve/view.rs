@@ -67,6 +67,14 @@ pub enum ServerMessage<'a> {
         /// Why it is refused; none if it may be taken.
         problem: Option<&'a str>,
     },
+    /// A player's best score in a variant's ladder, none before a run
+    /// scored.
+    LadderBest {
+        /// `bashni` or `lasca`.
+        variant: &'a str,
+        /// The best score.
+        best: Option<u64>,
+    },
     /// The ladder's best runs.
     Leaderboard {
         /// `bashni` or `lasca`.

@@ -130,6 +130,16 @@ pub enum ClientMessage {
         /// `bashni` or `lasca`.
         variant: String,
     },
+    /// Send the best score of `name` on this browser in `variant`'s
+    /// ladder (the lobby shows it before a run).
+    LadderBest {
+        /// `bashni` or `lasca`.
+        variant: String,
+        /// The display name.
+        name: String,
+        /// The browser's device id (32 hex digits).
+        device: String,
+    },
     /// Show this line on the analysis board (every move checked).
     StudyPosition {
         /// `bashni` or `lasca`.

@@ -29,6 +29,7 @@ export class Lobby {
     $("leaderboard-show").addEventListener("click", () => this.askLeaderboard());
     $("ladder-variant").addEventListener("change", () => {
       this.syncLadder();
+      this.askBest();
       if (!$("leaderboard").hidden) this.askLeaderboard();
     });
     $("strength-kind").addEventListener("change", () => this.syncStrength());
@@ -61,6 +62,18 @@ export class Lobby {
 
   // The ladder's button leads back to this browser's run going in the
   // variant chosen (the server would too), or starts one.
+  // This browser's best in the ladder chosen, shown before a run as the
+  // run's own line shows it.
+  askBest() {
+    const variant = $("ladder-variant").value;
+    if (variant) this.app.send({ type: "ladder_best", variant, name: this.app.name(), device: this.app.device });
+  }
+
+  showBest(message) {
+    if (message.variant !== $("ladder-variant").value) return;
+    $("ladder-own-best").textContent = message.best === null ? "-" : String(message.best);
+  }
+
   syncLadder() {
     const going = runGoing($("ladder-variant").value);
     $("ladder-start").textContent = going ? "Continue your run" : "Climb the ladder";
@@ -134,6 +147,7 @@ export class Lobby {
       elo: `${eloLow} to ${eloHigh}`,
     };
     this.restoreForm();
+    this.askBest();
     this.syncClock();
     this.syncStrength();
     this.syncVariant();

@@ -107,7 +107,11 @@ const app = {
 };
 
 $("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
-$("name").addEventListener("change", () => localStorage.setItem(NAME_KEY, app.name()));
+$("name").addEventListener("change", () => {
+  localStorage.setItem(NAME_KEY, app.name());
+  // The ladder's best is kept per name.
+  lobby.askBest();
+});
 localStorage.setItem(NAME_KEY, app.name());
 
 // Whether the name may be taken is the server's word, asked a moment
@@ -151,6 +155,7 @@ function route({ cancel = false } = {}) {
     askYourGames();
     // A run may have ended in the room just left.
     lobby.syncLadder();
+    lobby.askBest();
   }
   if (view === "study" && app.welcome) study.enter();
 }
@@ -288,6 +293,9 @@ function receive(message) {
       break;
     case "your_games":
       lobby.renderYourGames(message.games);
+      break;
+    case "ladder_best":
+      lobby.showBest(message);
       break;
     case "leaderboard":
       lobby.renderLeaderboard(message.variant, message.lines);

@@ -150,6 +150,22 @@ impl Hub {
         Ok(Climb::restore(record, best))
     }
 
+    /// The best score of `name` on the browser whose device id is
+    /// `device` in `variant`'s ladder; none before a run.
+    pub async fn ladder_best(
+        &self,
+        variant: &str,
+        name: &str,
+        device: &str,
+    ) -> Result<Option<u64>, String> {
+        let variant = parse_variant(variant)?;
+        let device_hash = device_hash(device)?;
+        (self.shared.store)
+            .best_score(variant, name.trim(), device_hash.as_str())
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     /// The best runs of `variant`, as the leaderboard shows them.
     pub async fn leaderboard(&self, variant: &str) -> Result<Vec<BoardLine>, String> {
         let variant = parse_variant(variant)?;
