@@ -60,8 +60,6 @@ export class Lobby {
     this.app.send({ type: "leaderboard", variant: $("ladder-variant").value });
   }
 
-  // The ladder's button leads back to this browser's run going in the
-  // variant chosen (the server would too), or starts one.
   // This browser's best in the ladder chosen, shown before a run as the
   // run's own line shows it.
   askBest() {
@@ -74,6 +72,8 @@ export class Lobby {
     $("ladder-own-best").textContent = message.best === null ? "-" : String(message.best);
   }
 
+  // The ladder's button leads back to this browser's run going in the
+  // variant chosen (the server would too), or starts one.
   syncLadder() {
     const going = runGoing($("ladder-variant").value);
     $("ladder-start").textContent = going ? "Continue your run" : "Climb the ladder";
