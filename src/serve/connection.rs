@@ -221,11 +221,11 @@ async fn linger(socket: &mut WebSocket, wait: std::time::Duration) {
     let deadline = tokio::time::Instant::now() + wait;
     loop {
         match tokio::time::timeout_at(deadline, socket.recv()).await {
-            Ok(Some(Ok(Message::Close(_))) | None) | Err(_) => return,
+            Ok(Some(Ok(Message::Close(_)))) | Err(_) => return,
             Ok(Some(Ok(_))) => {}
-            // The stream refuses to read on (a frame it gave up on): the
-            // client is given the time to read the close frame instead.
-            Ok(Some(Err(_))) => {
+            // The stream reads no more (it gave up on a frame, or ended):
+            // the client is given the time to read the close frame.
+            Ok(Some(Err(_)) | None) => {
                 tokio::time::sleep_until(deadline).await;
                 return;
             }
