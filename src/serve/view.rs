@@ -12,7 +12,7 @@ use super::config::{Opponent, RoomConfig, Strength};
 use super::engines::PvLine;
 use super::history::YourGameView;
 use super::ladder::seat_name_in_game;
-use super::room::{Allowed, Phase, Room};
+use super::room::{Allowed, Phase, Room, millis};
 use super::store::AnalysisRecord;
 use super::study::StudyView;
 use super::wire::{RulesSetup, StrengthRanges, clock_text};
@@ -464,11 +464,6 @@ fn waiting_side_is_a_person(room: &Room) -> bool {
     let waiting = !room.game().position().side_to_move();
     room.player(room.seat_of(waiting))
         .is_some_and(|p| !p.engine)
-}
-
-/// A span in whole milliseconds, for the page.
-fn millis(span: Duration) -> u64 {
-    u64::try_from(span.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A room's state after one more move, as the change from the state

@@ -564,8 +564,7 @@ impl Room {
             let _ = clocks.charge(side, elapsed, Duration::MAX);
         }
         self.game.play(mv);
-        self.elapsed_ms
-            .push(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
+        self.elapsed_ms.push(millis(elapsed));
     }
 
     /// The room's id.
@@ -822,7 +821,7 @@ impl Room {
     pub fn thinking_ms_at(&self, colour: Colour, now: Instant) -> u64 {
         let turn = match self.phase {
             _ if self.game.position().side_to_move() != colour => 0,
-            Phase::Playing => u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX),
+            Phase::Playing => millis(self.thinking(now)),
             Phase::Over(_) => self.last_turn_ms,
             Phase::Waiting => 0,
         };
@@ -874,7 +873,7 @@ impl Room {
         let outcome = Outcome::of(reason);
         self.phase = Phase::Over(outcome);
         self.stopped_clock_ms = clock_ms;
-        self.last_turn_ms = u64::try_from(self.thinking(now).as_millis()).unwrap_or(u64::MAX);
+        self.last_turn_ms = millis(self.thinking(now));
         self.draw_offer = None;
         self.takeback_request = None;
         Event::GameOver {
@@ -912,7 +911,7 @@ impl Room {
         }
         let elapsed = self.thinking(now);
         self.play_charged(&mv, elapsed);
-        let elapsed_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let elapsed_ms = millis(elapsed);
         self.turn_began = now;
         self.draw_offer = None;
         self.takeback_request = None;
@@ -1242,6 +1241,12 @@ impl Room {
             claim: false,
         }
     }
+}
+
+/// A span in whole milliseconds, as the store keeps times and the page
+/// shows them.
+pub fn millis(span: Duration) -> u64 {
+    u64::try_from(span.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
