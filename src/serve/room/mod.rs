@@ -781,10 +781,12 @@ impl Room {
         Ok(self)
     }
 
-    /// Whether the room's games start from a position its creator set
-    /// (or a ladder's handicap), not the variant's.
+    /// Whether the room's games start from a position other than the
+    /// variant's (one its creator set, or a ladder's handicap), as the
+    /// page tells it from the state's `start_fen`: a set start that is
+    /// the usual one (a ladder's first rival) is no set position.
     pub fn from_set_position(&self) -> bool {
-        self.start_fen.is_some()
+        self.start.position().to_fen() != self.config.game.variant.start_fen()
     }
 
     fn set_start(&mut self, fen: &str) -> Result<(), RoomError> {
