@@ -230,10 +230,11 @@ impl Study {
 }
 
 /// The rules a PDN game's tags name (as [`GameConfig::pdn_tags`] writes
-/// them): each tag missing is the variant's own rule (a record from
-/// elsewhere names none).
+/// them): each tag missing is the online rooms' rule, as for a line
+/// entered by hand (a record from elsewhere names none, and the same
+/// moves typed or pasted are played by the same rules).
 fn rules_of_tags(game: &PdnGame, variant: Variant) -> Result<RulesSetup, String> {
-    let mut rules = RulesSetup::of(&GameConfig::new(variant));
+    let mut rules = RulesSetup::of(&GameConfig::online(variant));
     if let Some(landing) = game.tag("KingLanding") {
         rules.king_landing = landing.trim().to_ascii_lowercase();
     }
@@ -509,6 +510,16 @@ mod tests {
     fn a_new_line_is_played_by_the_online_rooms_rules() {
         let study = Study::new("lasca", None, None, &[], None).expect("the start");
         assert_eq!(*study.config(), GameConfig::online(Variant::Lasca));
+        // Pasted without rule tags, the same moves are played by the same
+        // rules as typed.
+        for variant in ["bashni", "lasca"] {
+            let typed = Study::new(variant, None, None, &[], None).expect("the start");
+            let pdn = format!("[Variant \"{variant}\"]\n*\n");
+            let (pasted, _) = Study::from_pdn(&pdn).expect("reads");
+            assert_eq!(pasted.config(), typed.config(), "{variant}");
+        }
+        let (untagged, _) = Study::from_pdn("1. c3-d4 f6-e5 *").expect("reads");
+        assert_eq!(*untagged.config(), GameConfig::online(Variant::Bashni));
     }
 
     #[test]
