@@ -6,7 +6,8 @@
 //! numbers follow the `[FEN]` tag: its move number, and `N...` first when
 //! Black is to move. A comment in braces may follow any move (the runner
 //! writes `{+0.12/12 0.51s}` there) or stand before the first move; a move
-//! may carry a `?`, `??`, `!` or `!!` mark.
+//! may carry a `?`, `??`, `!` or `!!` mark. Variations and annotation
+//! glyphs other programs write are read past (see [`parse_pdn`]).
 
 use crate::Error;
 use bashni_rules::Colour;
@@ -157,11 +158,19 @@ enum Token {
 /// game's end, its result word outside a comment, is seen as each line
 /// comes: tokenizing the whole text again after every line made a long
 /// paste quadratic.
+///
+/// What other programs write beside the main line is read past, as
+/// lidraughts reads it: variations in parentheses (nested, over lines,
+/// with their own comments), numeric annotation glyphs (`$1`), and a
+/// `;` comment running to the end of its line is a comment like `{...}`.
 #[derive(Default)]
 struct MoveText {
     tokens: Vec<Token>,
     /// The body of a comment not closed yet.
     open_comment: Option<String>,
+    /// How many variations the text is inside (their moves are not the
+    /// game's).
+    variation_depth: usize,
 }
 
 impl MoveText {
@@ -178,42 +187,75 @@ impl MoveText {
                     self.open_comment = Some(body);
                     return;
                 }
-                self.tokens.push(Token::Comment(body.trim().to_string()));
+                self.push(Token::Comment(body.trim().to_string()));
                 continue;
             }
             let Some(c) = chars.next() else {
                 return;
             };
-            if c.is_whitespace() {
-                continue;
-            }
-            if c == '{' {
-                self.open_comment = Some(String::new());
-                continue;
-            }
-            let mut word = String::from(c);
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() || c == '{' {
-                    break;
+            match c {
+                c if c.is_whitespace() => {}
+                '{' => self.open_comment = Some(String::new()),
+                '(' => self.variation_depth += 1,
+                ')' if self.variation_depth > 0 => self.variation_depth -= 1,
+                ';' => {
+                    let rest: String = chars.collect();
+                    let words: Vec<&str> = rest.split_whitespace().collect();
+                    if !words.is_empty() {
+                        self.push(Token::Comment(words.join(" ")));
+                    }
+                    return;
                 }
-                word.push(c);
-                chars.next();
+                c => {
+                    let mut word = String::from(c);
+                    while let Some(&c) = chars.peek() {
+                        if c.is_whitespace() || "{}();".contains(c) {
+                            break;
+                        }
+                        word.push(c);
+                        chars.next();
+                    }
+                    if !is_annotation_glyph(&word) {
+                        self.push(Token::Word(word));
+                    }
+                }
             }
-            self.tokens.push(Token::Word(word));
+        }
+    }
+
+    /// Keep `token` if it is the main line's.
+    fn push(&mut self, token: Token) {
+        if self.variation_depth == 0 {
+            self.tokens.push(token);
         }
     }
 
     /// Whether the text read ends its game: a result word last, outside
-    /// a comment.
+    /// a comment or a variation.
     fn ends_game(&self) -> bool {
         self.open_comment.is_none()
+            && self.variation_depth == 0
             && matches!(self.tokens.last(), Some(Token::Word(last)) if result_of(last).is_some())
     }
 
-    /// The words and comments read; `None` while a comment is open.
-    fn finish(self) -> Option<Vec<Token>> {
-        self.open_comment.is_none().then_some(self.tokens)
+    /// The words and comments read; an error while a comment or a
+    /// variation is open.
+    fn finish(self) -> Result<Vec<Token>, Error> {
+        if self.open_comment.is_some() {
+            return Err(Error::Pdn("a comment ('{') is not closed".into()));
+        }
+        if self.variation_depth > 0 {
+            return Err(Error::Pdn("a variation ('(') is not closed".into()));
+        }
+        Ok(self.tokens)
     }
+}
+
+/// Whether `word` is a numeric annotation glyph (`$1`, `$14`), a mark
+/// some programs write after a move.
+fn is_annotation_glyph(word: &str) -> bool {
+    word.strip_prefix('$')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Read a comment's body on to its closing `}`: whether it came before
@@ -252,6 +294,8 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
     let mut game = PdnGame::default();
     let mut moves = MoveText::default();
     let mut in_moves = false;
+    // Some editors start a saved file with a byte order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.starts_with('[') && !in_moves {
@@ -275,9 +319,7 @@ fn read_games(text: &str, unfinished_last: bool) -> Result<Vec<PdnGame>, Error> 
         if !unfinished_last {
             return Err(Error::Pdn("the last game has no result".into()));
         }
-        let mut tokens = moves
-            .finish()
-            .ok_or_else(|| Error::Pdn("a comment ('{') is not closed".into()))?;
+        let mut tokens = moves.finish()?;
         tokens.push(Token::Word("*".into()));
         fill_moves(&mut game, tokens);
         games.push(game);
@@ -467,6 +509,26 @@ mod tests {
         let lines = "c3-d4\n".repeat(20_000);
         let games = parse_pasted_pdn(&lines).unwrap();
         assert_eq!(games[0].moves.len(), 20_000);
+    }
+
+    #[test]
+    fn variations_glyphs_and_line_comments_of_other_programs_are_read_past() {
+        let text = "\u{feff}[Event \"club\"]\n\
+            1. c3-d4 $1 f6-e5 (1... f6-g5 {a (side) note} 2. g3-h4\n\
+            (2. a3-b4 b6-a5)) 2. d4xf6 ; White takes\n\
+            g7xe5 $14 2-0\n";
+        let games = parse_pdn(text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Event"), Some("club"));
+        assert_eq!(games[0].moves, ["c3-d4", "f6-e5", "d4xf6", "g7xe5"]);
+        assert_eq!(games[0].comments[2].as_deref(), Some("White takes"));
+        assert_eq!(games[0].comments[1], None);
+        assert_eq!(games[0].result, "2-0");
+        // A result inside a variation is not the game's end.
+        let games = parse_pdn("1. c3-d4 (1. a3-b4 2-0) f6-e5 1-1\n").unwrap();
+        assert_eq!((games[0].moves.len(), games[0].result.as_str()), (2, "1-1"));
+        let open = parse_pasted_pdn("1. c3-d4 (1. a3-b4 f6-e5\n").unwrap_err();
+        assert_eq!(open.to_string(), "a variation ('(') is not closed");
     }
 
     #[test]
