@@ -401,10 +401,13 @@ async fn play_from_here_starts_a_room_from_an_edited_position() {
 #[tokio::test]
 async fn a_resigned_game_pasted_says_how_it_ended() {
     on_the_page("/analysis", async |client| {
-        import(client, "[Variant \"bashni\"]\n[Termination \"Black resigned\"]\n1. c3-d4 f6-g5 2-0\n").await;
+        import(client, "[Variant \"bashni\"]\n[White \"Ann\"]\n[Black \"?\"]\n[Event \"Club game\"]\n[Termination \"Black resigned\"]\n1. c3-d4 f6-g5 2-0\n").await;
         let status_is = |text: &str| format!("return document.getElementById('study-status').textContent == '{text}'");
-        let resigned = status_is("Game over: White wins, 2-0 (Black resigned)");
+        let resigned = status_is("Game over: \u{2068}Ann\u{2069} wins with White, 2-0 (Black resigned)");
         wait_for(client, &resigned, "the recorded end").await;
+        // Who played it is shown, and kept through a reload and variations.
+        let header = "return document.getElementById('study-header').textContent == '\u{2068}Ann\u{2069} – \u{2068}?\u{2069}, Club game'";
+        wait_for(client, header, "the players and the event").await;
         assert_eq!(run(client, "return document.getElementById('study-play').disabled").await, json!(false), "a resigned game plays on");
         client.refresh().await.expect("reload");
         wait_for(client, &resigned, "the end after a reload").await;
@@ -412,6 +415,7 @@ async fn a_resigned_game_pasted_says_how_it_ended() {
         let pdn = wait_for(client, "const t = document.getElementById('study-pdn').value; return t.includes('[Termination') && t", "the PDN").await;
         let pdn = pdn.as_str().expect("text");
         assert!(pdn.contains("[Termination \"Black resigned\"]") && pdn.trim_end().ends_with("2-0"), "{pdn}");
+        assert!(pdn.contains("[White \"Ann\"]") && pdn.contains("[Event \"Club game\"]"), "{pdn}");
         click(client, "#study-moves .move[data-ply='1']").await;
         wait_for(client, &status_is("Black to move."), "a step back").await;
         click(client, "#study-moves .move[data-ply='2']").await;
@@ -421,6 +425,8 @@ async fn a_resigned_game_pasted_says_how_it_ended() {
         wait_for(client, &status_is("Black to move."), "the line is another").await;
         click(client, "#study-moves .move[data-ply='2']").await;
         wait_for(client, &status_is("White to move."), "no end in the middle of another line").await;
+        client.refresh().await.expect("reload");
+        wait_for(client, header, "the players after a variation and a reload").await;
     })
     .await;
 }

@@ -635,6 +635,9 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, &study_end, "the game on the analysis board").await;
         let rules = text_of(ann, "#study-rules").await;
         assert!(rules.contains("15-move draw"), "{rules}");
+        // With who played it then: Ann had White in the first game.
+        let players = text_of(ann, "#study-header").await;
+        assert_eq!(players, "\u{2068}Ann\u{2069} – \u{2068}Bob\u{2069}");
         // Its pieces are painted: one set of gradients serves every board
         // (a second board's copy of an id is passed over, and a board in a
         // hidden view painted nothing).

@@ -68,9 +68,11 @@ impl Desk {
                 cursor,
                 rules,
                 recorded,
+                header,
             } => {
                 let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)?
-                    .ending(recorded)?;
+                    .ending(recorded)?
+                    .headed(header)?;
                 self.show(study, None)
             }
             ClientMessage::StudyPdn { text } => {

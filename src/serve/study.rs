@@ -6,7 +6,7 @@
 
 use super::config::GameConfig;
 use super::view::{LegalMove, ResultView, must_capture};
-use super::wire::{RecordedEnd, RulesSetup, clip, parse_variant};
+use super::wire::{RecordHeader, RecordedEnd, RulesSetup, clip, parse_variant};
 use bashni_host::pdn::{PdnGame, parse_pasted_pdn, result_token, today};
 use bashni_host::protocol::Command;
 use bashni_rules::{self as rules, Colour, Variant};
@@ -26,6 +26,9 @@ pub struct Study {
     /// How the record the line came from ended, where the rules do not
     /// end it; `None` once the line is another.
     recorded: Option<RecordedEnd>,
+    /// Who played the game the line came from, where and when (kept
+    /// while variations are played: they are still that game's).
+    header: Option<RecordHeader>,
 }
 
 impl Study {
@@ -85,6 +88,7 @@ impl Study {
             shown,
             cursor,
             recorded: None,
+            header: None,
         })
     }
 
@@ -96,6 +100,14 @@ impl Study {
         }
         let recorded = recorded.filter(|_| self.line.result().is_none());
         Ok(Study { recorded, ..self })
+    }
+
+    /// The study with the players, event and date of its game (checked).
+    pub fn headed(self, header: Option<RecordHeader>) -> Result<Study, String> {
+        if let Some(header) = &header {
+            header.check().map_err(|e| e.0)?;
+        }
+        Ok(Study { header, ..self })
     }
 
     /// The first game of a PDN text, every move checked by the rules its
@@ -110,7 +122,8 @@ impl Study {
         let study = Study::new(&variant, Some(&rules), game.tag("FEN"), &game.moves, None)
             .map_err(|e| format!("PDN: {e}"))?;
         let recorded = RecordedEnd::read(&game.result, game.tag("Termination"));
-        Ok((study.ending(recorded)?, games.len()))
+        let header = RecordHeader::of_tags(|name| game.tag(name));
+        Ok((study.ending(recorded)?.headed(header)?, games.len()))
     }
 
     /// The variant played.
@@ -159,11 +172,16 @@ impl Study {
         let termination = (self.recorded.as_ref())
             .filter(|end| !end.reason.is_empty())
             .map(|end| ("Termination", end.reason.clone()));
+        let header = self.header.clone().unwrap_or_default();
+        let known = |text: String, unknown: String| match text.is_empty() {
+            true => unknown,
+            false => text,
+        };
         let tags = [
-            ("Event", "bashni analysis board".to_string()),
-            ("Date", today()),
-            ("White", "?".to_string()),
-            ("Black", "?".to_string()),
+            ("Event", known(header.event, "bashni analysis board".into())),
+            ("Date", known(header.date, today())),
+            ("White", known(header.white, "?".into())),
+            ("Black", known(header.black, "?".into())),
             ("Result", result.to_string()),
             ("FEN", self.line.start().to_fen()),
             ("Variant", self.variant().to_string()),
@@ -212,6 +230,7 @@ impl Study {
                     .filter(|_| self.cursor == self.line.moves().len()),
             },
             recorded: self.recorded.clone(),
+            header: self.header.clone(),
             note: None,
         }
     }
@@ -304,6 +323,8 @@ pub struct StudyView {
     pub result: Option<ResultView>,
     /// The end the line's record gives, for the page to send back.
     pub recorded: Option<RecordedEnd>,
+    /// Who played the line's game, where and when, to show and send back.
+    pub header: Option<RecordHeader>,
     /// Something the player should know of what was read (a PDN of
     /// several games shows the first).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -504,6 +525,48 @@ mod tests {
         let (study, _) = Study::from_pdn(pdn).expect("legal");
         assert_eq!(study.view().result.map(|r| r.result), Some("2-0"));
         assert!(study.view().recorded.is_none());
+    }
+
+    #[test]
+    fn a_record_s_players_event_and_date_are_shown_and_exported() {
+        let pdn = "[Event \"Club game\"]\n[Date \"2026.11.30\"]\n[White \"Ann\"]\n[Black \"?\"]\n1. c3-d4 f6-e5 *\n";
+        let (study, _) = Study::from_pdn(pdn).expect("reads");
+        let header = study.view().header.expect("a header");
+        assert_eq!((header.white.as_str(), header.black.as_str()), ("Ann", ""));
+        assert_eq!(
+            (header.event.as_str(), header.date.as_str()),
+            ("Club game", "2026.11.30")
+        );
+        let out = study.to_pdn();
+        for tag in [
+            "[Event \"Club game\"]",
+            "[Date \"2026.11.30\"]",
+            "[White \"Ann\"]",
+            "[Black \"?\"]",
+        ] {
+            assert!(out.contains(tag), "{tag} in {out}");
+        }
+        let (back, _) = Study::from_pdn(&out).expect("reads back");
+        assert_eq!(back.view().header, Some(header.clone()));
+        // A variation played from it is still that game's.
+        let moves = texts(&["c3-d4", "f6-g5"]);
+        let variation = Study::new("bashni", None, None, &moves, None)
+            .and_then(|s| s.headed(Some(header.clone())))
+            .expect("a variation");
+        assert!(variation.to_pdn().contains("[White \"Ann\"]"));
+        // The page sends back only what it was sent.
+        let long = RecordHeader {
+            event: "e".repeat(RecordHeader::FIELD_CHARS + 1),
+            ..header
+        };
+        let refused = Study::new("bashni", None, None, &[], None)
+            .and_then(|s| s.headed(Some(long)))
+            .expect_err("too long");
+        assert!(refused.starts_with("header.event: at most 80"), "{refused}");
+        // Nothing known, no header.
+        let (bare, _) = Study::from_pdn("1. c3-d4 *").expect("reads");
+        assert!(bare.view().header.is_none());
+        assert!(bare.to_pdn().contains("[White \"?\"]"));
     }
 
     #[test]

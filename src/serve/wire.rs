@@ -159,6 +159,9 @@ pub enum ClientMessage {
         /// The end an imported record gives its line, as it was sent.
         #[serde(default)]
         recorded: Option<RecordedEnd>,
+        /// Who played the game, where and when, as it was sent.
+        #[serde(default)]
+        header: Option<RecordHeader>,
     },
     /// Put the first game of this PDN text on the analysis board.
     StudyPdn {
@@ -398,6 +401,75 @@ impl RecordedEnd {
             )));
         }
         Ok(token)
+    }
+}
+
+/// Who played a game on the analysis board, and where and when: an
+/// imported record's `White`, `Black`, `Event` and `Date` tags, or a room
+/// game's players. The board shows them and exports them, and the page
+/// sends them back with the line; an empty field is not known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordHeader {
+    /// Who played White.
+    #[serde(default)]
+    pub white: String,
+    /// Who played Black.
+    #[serde(default)]
+    pub black: String,
+    /// The event.
+    #[serde(default)]
+    pub event: String,
+    /// The date, as the record writes it.
+    #[serde(default)]
+    pub date: String,
+}
+
+impl RecordHeader {
+    /// The most characters of a field kept.
+    pub const FIELD_CHARS: usize = 80;
+
+    /// The header a record's tags give (`tag` reads one by name): a tag
+    /// missing or `?` is not known, a field is cut to its length without
+    /// control characters; none if nothing is known.
+    pub fn of_tags<'a>(tag: impl Fn(&str) -> Option<&'a str>) -> Option<RecordHeader> {
+        let field = |name: &str| -> String {
+            let text: String = (tag(name).unwrap_or_default().chars())
+                .filter(|c| !c.is_control())
+                .take(Self::FIELD_CHARS)
+                .collect();
+            match text.trim() {
+                "?" | "-" => String::new(),
+                known => known.to_owned(),
+            }
+        };
+        let header = RecordHeader {
+            white: field("White"),
+            black: field("Black"),
+            event: field("Event"),
+            date: field("Date"),
+        };
+        (header != RecordHeader::default()).then_some(header)
+    }
+
+    /// Each field within its length and without control characters: the
+    /// page sends back only what it was sent.
+    pub fn check(&self) -> Result<(), WireError> {
+        let fields = [
+            ("white", &self.white),
+            ("black", &self.black),
+            ("event", &self.event),
+            ("date", &self.date),
+        ];
+        for (name, text) in fields {
+            if text.chars().count() > Self::FIELD_CHARS || text.chars().any(char::is_control) {
+                return Err(WireError(format!(
+                    "header.{name}: at most {} characters, none a control character",
+                    Self::FIELD_CHARS
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -91,7 +91,7 @@ const app = {
     go("/editor");
   },
   // A game to the analysis board, {variant, start_fen, moves, cursor,
-  // rules, recorded}: it opens there as a reload would find it.
+  // rules, recorded, header}: it opens there as a reload would find it.
   study: (line) => {
     study.load(line);
     go("/analysis");

@@ -542,8 +542,8 @@ export class Room {
   }
 
   // The game shown to the analysis board: its start, its moves up to the
-  // one shown, its rules, and how it ended (a resignation, say, which the
-  // position alone does not tell).
+  // one shown, its rules, how it ended (a resignation, say, which the
+  // position alone does not tell) and who played it.
   toStudy() {
     const s = this.state;
     const r = this.replay;
@@ -552,7 +552,10 @@ export class Room {
       : { start_fen: s.start_fen, moves: s.moves, cursor: s.moves.length };
     const result = r.game ? r.game.result : s.result;
     const recorded = result && result.result !== "*" ? { result: result.result, reason: result.reason } : null;
-    this.app.study({ variant: s.config.variant, ...line, rules: s.config.rules, recorded });
+    // Who played it: a replay's players of then, else the seats'.
+    const named = (colour) => (r.game && r.game[colour]) || this.names()[colour] || "";
+    const header = { white: named("white"), black: named("black"), event: "", date: "" };
+    this.app.study({ variant: s.config.variant, ...line, rules: s.config.rules, recorded, header });
   }
 
   // The move list of the game shown (the live one, or a replay's), with

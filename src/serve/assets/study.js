@@ -6,7 +6,7 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, colourWord, endText, fill, h, readJson } from "./text.js";
+import { $, colourWord, endText, fill, h, isolate, readJson } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants, rulesText } from "./variants.js";
@@ -22,10 +22,19 @@ const STUDY_KEY = "bashni.study";
 const ASIDE_KEY = "bashni.study.aside";
 
 // What of a line is sent and kept ({variant, start_fen, moves, cursor,
-// rules, recorded}), without the position and moves the server adds.
+// rules, recorded, header}), without the position and moves the server
+// adds.
 function lineOf(state) {
-  const { variant, start_fen, moves, cursor, rules, recorded } = state;
-  return { variant, start_fen, moves, cursor, rules, recorded };
+  const { variant, start_fen, moves, cursor, rules, recorded, header } = state;
+  return { variant, start_fen, moves, cursor, rules, recorded, header };
+}
+
+// Who played the line's game, where and when: "Ann – Bob, Club game,
+// 2026.11.30" (a player not known is "?"); empty for none.
+function headerText(header) {
+  if (!header) return "";
+  const players = header.white || header.black ? `${isolate(header.white || "?")} – ${isolate(header.black || "?")}` : "";
+  return [players, header.event, header.date].filter(Boolean).join(", ");
 }
 
 // Keep `line` for the next visit to the board.
@@ -135,17 +144,17 @@ export class Study {
 
   newGame(variant) {
     this.anotherGame();
-    this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null, recorded: null });
+    this.send({ variant, start_fen: null, moves: [], cursor: 0, rules: null, recorded: null, header: null });
   }
 
   // Ask for a line; at most one request per SEND_GAP_MS goes out, the
   // newest winning, so a held arrow key stays within the server's rate.
-  // `line`: {variant, start_fen, moves, cursor, rules, recorded}, as the
-  // server sent it (rules null: the lobby rooms'; recorded: how an
-  // imported game ended, if its record says).
+  // `line`: {variant, start_fen, moves, cursor, rules, recorded, header},
+  // as the server sent it (rules null: the lobby rooms'; recorded: how an
+  // imported game ended, if its record says; header: who played it).
   send(line) {
-    const { variant, start_fen: fen, moves, cursor, rules, recorded } = line;
-    this.queued = { type: "study_position", variant, fen, moves, cursor, rules, recorded: recorded ?? null };
+    const { variant, start_fen: fen, moves, cursor, rules, recorded, header } = line;
+    this.queued = { type: "study_position", variant, fen, moves, cursor, rules, recorded: recorded ?? null, header: header ?? null };
     if (!this.timer) this.flush();
   }
 
@@ -204,10 +213,11 @@ export class Study {
     this.moves();
     const s = state;
     const toMove = colourWord(s.to_move);
-    let status = s.result ? endText(s.result) : `${toMove} to move.`;
+    let status = s.result ? endText(s.result, s.header) : `${toMove} to move.`;
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
     if (s.note) status += ` ${s.note}`;
     $("study-status").textContent = status;
+    $("study-header").textContent = headerText(s.header);
     $("study-rules").textContent = `Rules: ${rulesText(s.rules)}`;
     // A game the rules ended cannot be played on (one resigned can).
     const ended = s.legal.length === 0;
