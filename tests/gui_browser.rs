@@ -431,6 +431,54 @@ async fn a_resigned_game_pasted_says_how_it_ended() {
     .await;
 }
 
+/// A file of games far longer than one message is cut into its games on
+/// the page, each offered by its players; a game too long is said so at
+/// the box, as is a bad one; a position string alone is a position.
+#[tokio::test]
+async fn a_file_of_many_games_is_offered_game_by_game() {
+    on_the_page("/analysis", async |client| {
+        let comment = "x".repeat(12_000);
+        let game = |n: u32, moves: &str| {
+            format!("[Event \"Club {n}\"]\n[White \"Ann {n}\"]\n[Black \"Bob\"]\n[Result \"2-0\"]\n{{{comment}}} {moves} 2-0\n\n")
+        };
+        let file = [game(1, "1. c3-d4"), game(2, "1. a3-b4 f6-g5"), game(3, "1. e3-f4 b6-a5 2. g3-h4")].concat();
+        assert!(file.len() > 32 * 1024, "more than one message may carry");
+        let paste = |text: &str| {
+            let text = text.to_owned();
+            async move {
+                let script = "document.getElementById('study-pdn').value = arguments[0]";
+                client.execute(script, vec![json!(text)]).await.expect("paste");
+                click(client, "#study-import").await;
+            }
+        };
+        paste(&file).await;
+        study_moves_where(client, "m.length == 1").await;
+        let titles = "return [...document.querySelectorAll('#study-pdn-games option')].map(o => o.textContent)";
+        assert_eq!(run(client, titles).await, json!(["1. Ann 1 – Bob, Club 1, 2-0", "2. Ann 2 – Bob, Club 2, 2-0", "3. Ann 3 – Bob, Club 3, 2-0"]));
+        select(client, "study-pdn-games", "2").await;
+        study_moves_where(client, "m.length == 3 && m[2] == 'g3-h4'").await;
+        let header = run(client, "return document.getElementById('study-header').textContent").await;
+        assert_eq!(header, json!("\u{2068}Ann 3\u{2069} – \u{2068}Bob\u{2069}, Club 3"));
+        // One game longer than a message may be is said so at the box.
+        let problem = "return document.getElementById('study-pdn-problem').textContent";
+        paste(&format!("{{{}}} 1. c3-d4 *", "y".repeat(40_000))).await;
+        let said = wait_for(client, &format!("const t = (() => {{ {problem} }})(); return t != '' && t"), "the size said").await;
+        assert_eq!(said, json!("This game is 40 KB; one game may have at most 32 KB."));
+        // A bad move is named at the box too, and the board stays.
+        paste("1. c3-d4 f6-e5 2. d4-c5 *").await;
+        let said = wait_for(client, &format!("const t = (() => {{ {problem} }})(); return t.startsWith('PDN') && t"), "the error at the box").await;
+        assert!(said.as_str().expect("text").contains("move 2 (White) 'd4-c5'"), "{said}");
+        study_moves_where(client, "m.length == 3 && m[2] == 'g3-h4'").await;
+        // A position string alone is the position, of the variant chosen.
+        paste(TALL).await;
+        let tall = "return document.querySelector(\"#study-board .column[data-square='h6']\")?.dataset.height == '9'";
+        wait_for(client, tall, "the position pasted").await;
+        assert_eq!(run(client, problem).await, json!(""));
+        assert_eq!(run(client, "return document.getElementById('study-pdn-pick').hidden").await, json!(true));
+    })
+    .await;
+}
+
 /// Another move played in the middle of a game sets the game's line
 /// aside, not away: one click brings it back (at the move where the two
 /// part), another the variation; a reload keeps both, a new game neither.

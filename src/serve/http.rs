@@ -86,6 +86,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/typing.js"),
     ),
     (
+        "pdnfile.js",
+        "text/javascript",
+        include_str!("assets/pdnfile.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("assets/favicon.svg"),

@@ -193,6 +193,9 @@ pub struct Welcome {
     pub clock_increment_seconds: (f64, f64),
     /// The usual online configuration (15 moves = 30 plies, threefold).
     pub online_no_progress_plies: u32,
+    /// The largest message the server reads, in bytes of its JSON: the
+    /// page says a pasted game is too long before sending it.
+    pub max_message_bytes: usize,
 }
 
 /// A variant as the page needs it.

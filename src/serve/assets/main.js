@@ -311,10 +311,7 @@ function receive(message) {
     case "study_refused":
       // The editor shows why its position was refused beside it.
       if (app.editorWaits) editor.error(message.message);
-      else {
-        showError(message.message);
-        study.refused();
-      }
+      else if (!study.refused(message.message)) showError(message.message);
       app.editorWaits = false;
       break;
     case "error":

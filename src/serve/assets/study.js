@@ -12,6 +12,7 @@ import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants, rulesText } from "./variants.js";
 import { fillMoveList, listenForStepKeys } from "./replay.js";
 import { numberedLine } from "./numbering.js";
+import { messageBytes, positionOf, splitGames } from "./pdnfile.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
@@ -52,6 +53,8 @@ export class Study {
     this.switching = false;
     this.flipped = false;
     this.analysing = false;
+    // The games of the PDN file last imported, to pick one from.
+    this.pdnGames = [];
     this.queued = null;
     this.timer = null;
     this.board = new Board($("study-board"), (text) => this.play(text));
@@ -68,10 +71,8 @@ export class Study {
     click("study-analyse", () => this.analyse());
     click("study-stop", () => this.stop());
     click("study-export", () => app.send({ type: "study_export" }));
-    click("study-import", () => {
-      this.importing = true;
-      app.send({ type: "study_pdn", text: $("study-pdn").value });
-    });
+    click("study-import", () => this.importText($("study-pdn").value));
+    $("study-pdn-games").addEventListener("change", () => this.importGame(Number($("study-pdn-games").value)));
     click("study-other-line", () => this.switchLines());
     $("study-multipv").addEventListener("change", () => this.analysing && this.analyse());
     listenForStepKeys("study", () => true, (delta) => this.step(delta), (ply) => this.goTo(ply));
@@ -106,7 +107,53 @@ export class Study {
   anotherGame() {
     $("study-pdn").value = "";
     $("study-download").hidden = true;
+    this.pdnGames = [];
+    $("study-pdn-pick").hidden = true;
+    $("study-pdn-problem").textContent = "";
     this.setAside(null);
+  }
+
+  // Import what was pasted: a position string, or a PDN text whose games
+  // are offered one by one (the first shown).
+  importText(text) {
+    $("study-pdn-problem").textContent = "";
+    const fen = positionOf(text);
+    if (fen) {
+      this.pdnGames = [];
+      $("study-pdn-pick").hidden = true;
+      this.importing = true;
+      this.app.send({ type: "study_position", variant: $("study-variant").value, fen, moves: [], cursor: 0 });
+      return;
+    }
+    this.pdnGames = splitGames(text);
+    if (this.pdnGames.length === 0) {
+      $("study-pdn-problem").textContent = "Nothing to import: paste a game or a position string.";
+      return;
+    }
+    const pick = $("study-pdn-games");
+    fill(pick, ...this.pdnGames.map((game, i) => h("option", { value: String(i) }, game.title)));
+    $("study-pdn-pick").hidden = this.pdnGames.length < 2;
+    this.importGame(0);
+  }
+
+  // Put game `index` of the file pasted on the board, if the server
+  // takes a message so long (else say so at the box).
+  importGame(index) {
+    const game = this.pdnGames[index];
+    if (!game) return;
+    $("study-pdn-games").value = String(index);
+    const message = { type: "study_pdn", text: game.text };
+    const limit = this.app.welcome?.max_message_bytes ?? Infinity;
+    const bytes = messageBytes(message);
+    if (bytes > limit) {
+      const kb = (n) => Math.ceil(n / 1024);
+      const which = this.pdnGames.length > 1 ? `Game ${index + 1}` : "This game";
+      $("study-pdn-problem").textContent = `${which} is ${kb(bytes)} KB; one game may have at most ${kb(limit)} KB.`;
+      return;
+    }
+    $("study-pdn-problem").textContent = "";
+    this.importing = true;
+    this.app.send(message);
   }
 
   // Set `aside` ({line, game}, or null) aside, across reloads.
@@ -133,13 +180,18 @@ export class Study {
     this.send(aside.line);
   }
 
-  // The server refused a line: a kept one that no longer reads gives
-  // way to a new game.
-  refused() {
+  // The server refused a line (`message` says why): an import's error is
+  // said at the PDN box (whether it was: else the page says it); a kept
+  // line that no longer reads gives way to a new game.
+  refused(message) {
+    const imported = this.importing;
+    if (imported) $("study-pdn-problem").textContent = message;
     this.importing = this.switching = false;
-    if (this.state) return;
-    localStorage.removeItem(STUDY_KEY);
-    this.enter();
+    if (!this.state) {
+      localStorage.removeItem(STUDY_KEY);
+      this.enter();
+    }
+    return imported;
   }
 
   newGame(variant) {
@@ -215,7 +267,9 @@ export class Study {
     const toMove = colourWord(s.to_move);
     let status = s.result ? endText(s.result, s.header) : `${toMove} to move.`;
     if (!s.result && s.capture_forced) status += " A capture is compulsory.";
-    if (s.note) status += ` ${s.note}`;
+    // A note follows as a sentence of its own ("... (Black resigned).
+    // The first of ...").
+    if (s.note) status += `${/[.!?]$/.test(status) ? "" : "."} ${s.note}`;
     $("study-status").textContent = status;
     $("study-header").textContent = headerText(s.header);
     $("study-rules").textContent = `Rules: ${rulesText(s.rules)}`;

@@ -130,6 +130,7 @@ impl Hub {
             clock_minutes: CLOCK_MINUTES,
             clock_increment_seconds: CLOCK_INCREMENT_SECONDS,
             online_no_progress_plies: super::config::GameConfig::FIFTEEN_MOVES_PLIES,
+            max_message_bytes: super::wire::MAX_CLIENT_MESSAGE_BYTES,
         };
         let welcome = serde_json::to_string(&ServerMessage::Welcome(&welcome))
             .unwrap_or_else(|_| "{}".into());
