@@ -512,6 +512,48 @@ async fn a_move_off_the_games_line_sets_it_aside_to_come_back_to() {
     .await;
 }
 
+/// Two tabs of the board keep their own lines: a new game in one does
+/// not take the other's line set aside, nor its line after a reload; a
+/// new tab opens on the board kept last. Flip and the number of lines
+/// are kept too.
+#[tokio::test]
+async fn two_tabs_keep_their_own_lines() {
+    on_the_page("/analysis", async |client| {
+        import(client, "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").await;
+        let game = "m.length == 4 && m[3] == 'g7-f6'";
+        study_moves_where(client, game).await;
+        click(client, "#study-moves .move[data-ply='1']").await;
+        wait_for(client, "return document.getElementById('study-board').dataset.fen.startsWith('B:')", "Black to move").await;
+        type_into(client, "study-move-input", "b6-a5\u{e007}").await;
+        let variation = "m.length == 2 && m[1] == 'b6-a5'";
+        study_moves_where(client, variation).await;
+        click(client, "#study-flip").await;
+        select(client, "study-multipv", "5").await;
+        let url = client.current_url().await.expect("url");
+        let first = client.window().await.expect("window");
+        let second = client.new_window(true).await.expect("new tab").handle;
+        client.switch_to_window(second).await.expect("switch");
+        client.goto(url.as_str()).await.expect("the board in a new tab");
+        study_moves_where(client, variation).await;
+        click(client, "#study-new").await;
+        study_moves_where(client, "m.length == 0").await;
+        type_into(client, "study-move-input", "a3-b4\u{e007}").await;
+        study_moves_where(client, "m.length == 1 && m[0] == 'a3-b4'").await;
+        client.switch_to_window(first).await.expect("back");
+        client.refresh().await.expect("reload");
+        study_moves_where(client, variation).await;
+        let other = "const b = document.getElementById('study-other-line'); return !b.hidden && b.textContent";
+        assert_eq!(wait_for(client, other, "the way back").await, "Back to the game's line");
+        click(client, "#study-other-line").await;
+        study_moves_where(client, game).await;
+        let flipped = "const board = document.getElementById('study-board').getBoundingClientRect(); \
+                       return document.querySelector(\"#study-board .column[data-square='a1']\").getBoundingClientRect().top < board.top + board.height / 2";
+        assert_eq!(run(client, flipped).await, json!(true), "a1 at the top");
+        assert_eq!(run(client, "return document.getElementById('study-multipv').value").await, json!("5"));
+    })
+    .await;
+}
+
 /// A room's game played with captures optional and free king landings,
 /// pasted as PDN, is played on by its own rules (a reload keeps them),
 /// and "Play from here" carries them to the new room.

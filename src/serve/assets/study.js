@@ -16,11 +16,26 @@ import { messageBytes, positionOf, splitGames } from "./pdnfile.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
-// The line on the board, kept by this browser across reloads.
-const STUDY_KEY = "bashni.study";
-// The other line, set aside by a move played off the line shown:
-// {line, game} (game: whether it is the game's own line).
-const ASIDE_KEY = "bashni.study.aside";
+// The board kept across reloads: {line, aside, flipped, lines}, the line
+// shown, the other line set aside by a move played off it ({line, game}:
+// game, whether it is the game's own line), and how the board is looked
+// at. Each tab keeps its own (sessionStorage), so two tabs do not write
+// over each other's lines; a new tab opens on the one kept last by any
+// (localStorage).
+const BOARD_KEY = "bashni.study.board";
+// Where boards were kept before: a line alone, read once.
+const OLD_LINE_KEY = "bashni.study";
+
+// The board this tab kept, or the one kept last by any.
+function recall() {
+  const own = sessionStorage.getItem(BOARD_KEY);
+  if (own === null) return readJson(BOARD_KEY) ?? { line: readJson(OLD_LINE_KEY) };
+  try {
+    return JSON.parse(own) ?? {};
+  } catch {
+    return {};
+  }
+}
 
 // What of a line is sent and kept ({variant, start_fen, moves, cursor,
 // rules, recorded, header}), without the position and moves the server
@@ -38,11 +53,6 @@ function headerText(header) {
   return [players, header.event, header.date].filter(Boolean).join(", ");
 }
 
-// Keep `line` for the next visit to the board.
-function keep(line) {
-  localStorage.setItem(STUDY_KEY, JSON.stringify(lineOf(line)));
-}
-
 export class Study {
   // app: {send(message), welcome, go(path), playFrom(variant, fen, rules), edit(variant, fen)}
   constructor(app) {
@@ -51,7 +61,10 @@ export class Study {
     // An import, or a switch of lines, asked and not yet answered.
     this.importing = false;
     this.switching = false;
-    this.flipped = false;
+    const kept = recall();
+    this.keptLine = kept.line ?? null;
+    this.aside = kept.aside ?? null;
+    this.flipped = Boolean(kept.flipped);
     this.analysing = false;
     // The games of the PDN file last imported, to pick one from.
     this.pdnGames = [];
@@ -64,7 +77,7 @@ export class Study {
     click("study-back", () => this.step(-1));
     click("study-forward", () => this.step(1));
     click("study-last", () => this.goTo(this.state ? this.state.moves.length : 0));
-    click("study-flip", () => { this.flipped = !this.flipped; this.draw(); });
+    click("study-flip", () => { this.flipped = !this.flipped; this.keep(); this.draw(); });
     click("study-new", () => this.newGame($("study-variant").value));
     click("study-edit", () => this.state && app.edit(this.state.variant, this.state.fen));
     click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen, this.state.rules));
@@ -74,7 +87,11 @@ export class Study {
     click("study-import", () => this.importText($("study-pdn").value));
     $("study-pdn-games").addEventListener("change", () => this.importGame(Number($("study-pdn-games").value)));
     click("study-other-line", () => this.switchLines());
-    $("study-multipv").addEventListener("change", () => this.analysing && this.analyse());
+    if (kept.lines) $("study-multipv").value = String(kept.lines);
+    $("study-multipv").addEventListener("change", () => {
+      this.keep();
+      if (this.analysing) this.analyse();
+    });
     listenForStepKeys("study", () => true, (delta) => this.step(delta), (ply) => this.goTo(ply));
   }
 
@@ -89,7 +106,7 @@ export class Study {
   // there is none yet (also after a reconnection, as the server keeps no
   // board for a new connection).
   enter() {
-    const s = this.state ?? readJson(STUDY_KEY);
+    const s = this.state ?? this.keptLine;
     if (s) this.send(s);
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
   }
@@ -98,8 +115,18 @@ export class Study {
   // PDN box's text was another game's.
   load(line) {
     this.state = null;
-    keep(line);
+    this.keptLine = lineOf(line);
     this.anotherGame();
+  }
+
+  // Keep `line` (the one kept so far if none given), what is set aside
+  // and how the board is looked at, for a reload and the next new tab.
+  keep(line = this.keptLine) {
+    this.keptLine = line ? lineOf(line) : null;
+    const board = { line: this.keptLine, aside: this.aside, flipped: this.flipped, lines: Number($("study-multipv").value) };
+    const text = JSON.stringify(board);
+    sessionStorage.setItem(BOARD_KEY, text);
+    localStorage.setItem(BOARD_KEY, text);
   }
 
   // Another game on the board: the PDN box's text and the line set aside
@@ -158,13 +185,13 @@ export class Study {
 
   // Set `aside` ({line, game}, or null) aside, across reloads.
   setAside(aside) {
-    if (aside) localStorage.setItem(ASIDE_KEY, JSON.stringify(aside));
-    else localStorage.removeItem(ASIDE_KEY);
+    this.aside = aside;
+    this.keep();
     this.showAside();
   }
 
   showAside() {
-    const aside = readJson(ASIDE_KEY);
+    const aside = this.aside;
     $("study-other-line").hidden = !aside;
     if (aside) $("study-other-line").textContent = aside.game ? "Back to the game's line" : "Back to your variation";
   }
@@ -173,7 +200,7 @@ export class Study {
   // server shows the other (a second click meanwhile would set aside the
   // line still shown, and the game's line would be lost).
   switchLines() {
-    const aside = readJson(ASIDE_KEY);
+    const aside = this.aside;
     if (!aside || !this.state || this.switching) return;
     this.switching = true;
     this.setAside({ line: lineOf(this.state), game: !aside.game });
@@ -188,7 +215,7 @@ export class Study {
     if (imported) $("study-pdn-problem").textContent = message;
     this.importing = this.switching = false;
     if (!this.state) {
-      localStorage.removeItem(STUDY_KEY);
+      this.keep(null);
       this.enter();
     }
     return imported;
@@ -227,7 +254,7 @@ export class Study {
     if (s.moves[s.cursor] === text) return this.goTo(s.cursor + 1);
     // The game's line left mid-way is set aside to come back to (over a
     // variation set aside before); a variation's own tail is not kept.
-    const aside = readJson(ASIDE_KEY);
+    const aside = this.aside;
     if (s.cursor < s.moves.length && !(aside && aside.game)) this.setAside({ line: lineOf(s), game: true });
     const moves = [...s.moves.slice(0, s.cursor), text];
     this.send({ ...s, moves, cursor: moves.length, recorded: null });
@@ -260,7 +287,7 @@ export class Study {
     // A game imported is another game: what was set aside was the last's.
     if (this.importing) this.setAside(null);
     this.importing = this.switching = false;
-    keep(state);
+    this.keep(state);
     this.draw();
     this.moves();
     const s = state;
