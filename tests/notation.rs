@@ -290,6 +290,30 @@ fn a_plain_move_where_a_capture_is_due_says_so() {
 }
 
 #[test]
+fn a_capture_stopped_part_of_the_way_says_it_goes_on() {
+    // c3 takes d4 and then d6: the chain is taken whole.
+    let p = bashni("W:c3w,d4b,d6b", Continue);
+    assert_eq!(
+        p.parse_move("c3xe5").unwrap_err().to_string(),
+        "illegal move 'c3xe5': the capture goes on (c3xe5xc7)"
+    );
+    // A king of Lasca with two ways on from the first landing.
+    let q = lasca("W:c3W,d4b,d6b,f6b");
+    let err = q.parse_move("c3xe5").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal move 'c3xe5': the capture goes on (c3xe5xc7 or c3xe5xg7)"
+    );
+    // A wrong landing is still an illegal move, not a chain going on.
+    assert_eq!(
+        p.parse_move("c3xa5").unwrap_err(),
+        NotationError::IllegalMove {
+            text: "c3xa5".into()
+        }
+    );
+}
+
+#[test]
 fn an_ambiguous_shortened_capture_lists_the_candidates() {
     // Both loops of the officer start and end on c3.
     for p in [
@@ -329,7 +353,9 @@ fn illegal_moves_are_errors_naming_the_move() {
         assert!(
             matches!(
                 err,
-                NotationError::IllegalMove { .. } | NotationError::CaptureCompulsory { .. }
+                NotationError::IllegalMove { .. }
+                    | NotationError::CaptureCompulsory { .. }
+                    | NotationError::CaptureGoesOn { .. }
             ),
             "{text}: {err:?}"
         );

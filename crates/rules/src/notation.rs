@@ -97,6 +97,14 @@ pub enum NotationError {
         /// The move given.
         text: String,
     },
+    /// A capture stopped part of the way: the chain must go on (a
+    /// capture is taken whole, every piece it can).
+    CaptureGoesOn {
+        /// The move given.
+        text: String,
+        /// The legal captures it begins.
+        whole: Vec<String>,
+    },
     /// A shortened capture that matches more than one legal move.
     AmbiguousMove {
         /// The move given.
@@ -157,6 +165,11 @@ impl fmt::Display for NotationError {
             CaptureCompulsory { text } => {
                 write!(f, "illegal move '{text}': a capture is compulsory")
             }
+            CaptureGoesOn { text, whole } => write!(
+                f,
+                "illegal move '{text}': the capture goes on ({})",
+                whole.join(" or ")
+            ),
             AmbiguousMove { text, candidates } => write!(
                 f,
                 "ambiguous move '{text}': could be {}",
@@ -408,10 +421,29 @@ impl Position {
             Vec::new()
         };
         let must_capture = !capture && !legal.is_empty() && legal.iter().all(Move::is_capture);
+        // Landings that begin longer captures: the chain was cut short.
+        let mut goes_on: Vec<String> = legal
+            .iter()
+            .filter(|m| {
+                capture
+                    && m.is_capture()
+                    && m.from() == squares[0]
+                    && m.landings().count() > squares.len() - 1
+                    && m.landings()
+                        .take(squares.len() - 1)
+                        .eq(squares[1..].iter().copied())
+            })
+            .map(ToString::to_string)
+            .collect();
+        goes_on.sort();
         match shortened[..] {
             [mv] => Ok(*mv),
             [] if must_capture => Err(NotationError::CaptureCompulsory {
                 text: text.to_string(),
+            }),
+            [] if !goes_on.is_empty() => Err(NotationError::CaptureGoesOn {
+                text: text.to_string(),
+                whole: goes_on,
             }),
             [] => Err(NotationError::IllegalMove {
                 text: text.to_string(),
