@@ -438,6 +438,8 @@ mod tests {
             numbered,
             "PDN: move 1 (White) '22-18': malformed move '22-18': squares are named by file letter and rank (c3), not numbered"
         );
+        let chess = Study::from_pdn("[Variant \"chess\"]\n*\n").expect_err("no such game");
+        assert_eq!(chess, "PDN: variant 'chess': bashni or lasca");
         let unread = Study::from_pdn(&pdn("maybe")).expect_err("no such rule");
         assert_eq!(unread, "PDN: ForcedCapture 'maybe': true or false");
         let chess = Study::from_pdn("[Variant \"chess\"]\n1. e4 *\n").expect_err("no such game");

@@ -241,7 +241,7 @@ impl SeatClaim {
 /// A variant a client named.
 pub fn parse_variant(text: &str) -> Result<Variant, String> {
     text.parse()
-        .map_err(|_| "variant: bashni or lasca".to_string())
+        .map_err(|_| format!("variant '{}': bashni or lasca", clip(text, 40)))
 }
 
 /// Why a client's message was refused.
