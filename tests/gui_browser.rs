@@ -313,8 +313,8 @@ async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
     on_the_page("/", async |client| {
         click(client, "#nav-study").await;
         wait_for(client, "return document.body.dataset.view == 'study' && document.getElementById('study-variant').options.length", "the analysis board").await;
+        // Choosing the variant starts a new game of it.
         select(client, "study-variant", "lasca").await;
-        click(client, "#study-new").await;
         wait_for(client, "return document.querySelectorAll('#study-board .column').length == 22", "Lasca's start").await;
         let after_start = fen_of(client, "study-board").await;
         // Each move is answered by the server before the next is entered,
@@ -336,7 +336,6 @@ async fn a_lasca_game_goes_out_as_pdn_and_comes_back() {
         let pdn = pdn.as_str().expect("text").to_string();
         assert!(pdn.contains("[Variant \"lasca\"]") && pdn.contains("a3-b4") && pdn.contains("c5xa3"), "{pdn}");
         select(client, "study-variant", "bashni").await;
-        click(client, "#study-new").await;
         wait_for(client, "return document.querySelectorAll('#study-board .column').length == 24", "Bashni's start").await;
         import(client, &pdn).await;
         let back = study_moves_where(client, "m.length == 2").await;
@@ -508,6 +507,27 @@ async fn a_move_off_the_games_line_sets_it_aside_to_come_back_to() {
         click(client, "#study-new").await;
         study_moves_where(client, "m.length == 0").await;
         wait_for(client, "return document.getElementById('study-other-line').hidden", "nothing set aside").await;
+    })
+    .await;
+}
+
+/// A game's position taken to the editor keeps its move number: back
+/// on the board, the line goes on numbered from there.
+#[tokio::test]
+async fn an_edited_position_keeps_its_move_number() {
+    on_the_page("/analysis", async |client| {
+        import(client, "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 *\n").await;
+        study_moves_where(client, "m.length == 3").await;
+        let shown = fen_of(client, "study-board").await;
+        assert!(shown.ends_with(" 0 2"), "{shown}");
+        click(client, "#study-edit").await;
+        let fen = "const t = document.getElementById('editor-fen').textContent; return document.body.dataset.view == 'editor' && t";
+        assert_eq!(wait_for(client, fen, "the editor").await, json!(shown));
+        click(client, "#editor-done").await;
+        wait_for(client, "return document.body.dataset.view == 'study'", "the board").await;
+        type_into(client, "study-move-input", "b6-a5\u{e007}").await;
+        let numbered = "const l = document.getElementById('study-moves'); return l.querySelectorAll('.move').length == 1 && l.start";
+        assert_eq!(wait_for(client, numbered, "the move").await, json!(2));
     })
     .await;
 }

@@ -22,15 +22,21 @@ export class Editor {
     this.app = app;
     this.variant = null;
     this.columns = new Map();
+    // The position's counts after its board: plies without a capture or
+    // a man move, and the move number (kept from the position loaded, so
+    // a game's position edited goes on at its move; an edit starts the
+    // quiet count again, as a position set by hand has no past).
+    this.quiet = 0;
+    this.moveNumber = 1;
     this.board = new Board($("editor-board"), () => {});
     fill($("editor-tools"), TOOLS.map(([value, title], i) => h("label", { class: "tool" },
       h("input", { type: "radio", name: "editor-tool", value, checked: i === 0 }), ` ${title}`)));
     $("editor-variant").addEventListener("change", () => this.load($("editor-variant").value, null));
-    $("editor-to-move").addEventListener("change", () => this.draw());
+    $("editor-to-move").addEventListener("change", () => this.edited());
     $("editor-start").addEventListener("click", () => this.load(this.variant, null));
     $("editor-empty").addEventListener("click", () => {
       this.columns = new Map();
-      this.draw();
+      this.edited();
     });
     $("editor-done").addEventListener("click", () => this.app.analyse(this.variant, this.fen()));
   }
@@ -59,6 +65,9 @@ export class Editor {
     this.variant = variant;
     const position = fen || this.info().start_fen;
     this.columns = columnsOf(position);
+    const [, quiet, number] = position.trim().split(/\s+/);
+    this.quiet = parseInt(quiet, 10) || 0;
+    this.moveNumber = parseInt(number, 10) || 1;
     $("editor-variant").value = variant;
     $("editor-to-move").value = position.trim().startsWith("B") ? "B" : "W";
     this.error("");
@@ -74,6 +83,12 @@ export class Editor {
     const tool = this.tool();
     if (tool === "clear") this.columns.delete(square);
     else this.columns.set(square, tool + (this.columns.get(square) || ""));
+    this.edited();
+  }
+
+  // The position was changed by hand.
+  edited() {
+    this.quiet = 0;
     this.error("");
     this.draw();
   }
@@ -81,7 +96,7 @@ export class Editor {
   // The position string: side to move, then each column top piece first.
   fen() {
     const columns = [...this.columns].map(([square, pieces]) => square + pieces);
-    return `${$("editor-to-move").value}:${columns.join(",")} 0 1`;
+    return `${$("editor-to-move").value}:${columns.join(",")} ${this.quiet} ${this.moveNumber}`;
   }
 
   // The server's refusal quotes the whole position string, which the
@@ -102,7 +117,9 @@ export class Editor {
       captureForced: false,
       onSquare: (square) => this.click(square),
     });
-    $("editor-fen").textContent = this.fen();
+    // A long position breaks after a column's comma, not inside a square.
+    const columns = this.fen().split(",");
+    fill($("editor-fen"), columns.flatMap((text, i) => (i + 1 < columns.length ? [`${text},`, h("wbr")] : [text])));
     localStorage.setItem(EDITOR_KEY, JSON.stringify({ variant: this.variant, fen: this.fen() }));
   }
 }

@@ -45,6 +45,14 @@ function lineOf(state) {
   return { variant, start_fen, moves, cursor, rules, recorded, header };
 }
 
+// Whether a key pressed on a button made of another element presses it
+// (Enter or Space), as a button's would; the page then does not scroll.
+function pressed(event) {
+  if (event.key !== "Enter" && event.key !== " ") return false;
+  event.preventDefault();
+  return true;
+}
+
 // Who played the line's game, where and when: "Ann – Bob, Club game,
 // 2026.11.30" (a player not known is "?"); empty for none.
 function headerText(header) {
@@ -79,6 +87,9 @@ export class Study {
     click("study-last", () => this.goTo(this.state ? this.state.moves.length : 0));
     click("study-flip", () => { this.flipped = !this.flipped; this.keep(); this.draw(); });
     click("study-new", () => this.newGame($("study-variant").value));
+    // Another variant chosen is a new game of it at once (the board
+    // showed the old one until "New game").
+    $("study-variant").addEventListener("change", () => this.newGame($("study-variant").value));
     click("study-edit", () => this.state && app.edit(this.state.variant, this.state.fen));
     click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen, this.state.rules));
     click("study-analyse", () => this.analyse());
@@ -340,9 +351,14 @@ export class Study {
     if (!this.state || message.fen !== this.state.fen) return;
     $("study-engine").textContent = `Engine: ${message.status}`;
     this.analysing = message.running;
+    // A line is a button: a click, or Enter or Space on it, plays its
+    // first move. Its moves wrap between moves, never inside one.
     const rows = message.lines.map((line) => h("li", {
-      class: "line", dataset: { first: line.pv[0] }, title: "play this move", onclick: () => this.play(line.pv[0]),
-    }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ", numberedLine(message.fen, line.pv)));
+      class: "line", dataset: { first: line.pv[0] }, title: "play this move", role: "button", tabindex: 0,
+      onclick: () => this.play(line.pv[0]),
+      onkeydown: (event) => pressed(event) && this.play(line.pv[0]),
+    }, h("b", { class: "score" }, line.score), h("span", { class: "depth" }, `d${line.depth}`), " ",
+    numberedLine(message.fen, line.pv).split(" ").flatMap((word, i) => [i ? " " : "", h("span", { class: "word" }, word)])));
     fill($("study-lines"), rows);
   }
 
