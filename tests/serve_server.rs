@@ -6,6 +6,8 @@
 #[allow(dead_code)] // the kit's engine helper, of which this file uses part
 #[path = "support/engine.rs"]
 mod engine;
+#[path = "support/lost_answer.rs"]
+mod lost_answer;
 #[path = "support/postgres.rs"]
 mod postgres;
 #[path = "support/serve.rs"]
@@ -1502,6 +1504,34 @@ async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
         "White charged {charged} ms of {thought}, not about {expected}: the move's {move_wait} ms \
          and Bob's line's {bob_wait} ms given back, her own line's {ann_wait} ms not"
     );
+}
+
+/// A move whose commit reached the database but whose answer was lost
+/// (the connection broke on the way back) is played, as the store has
+/// it: put back, the room stayed behind its own store, every later move
+/// refused as "stored already" until the mover lost on time. (The proxy
+/// runs beside the server's start, which blocks its thread.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_stored_whose_answer_was_lost_is_played() {
+    let Some(pg) = postgres::start_or_skip("the lost answer test") else {
+        return;
+    };
+    let proxy = lost_answer::LostAnswer::start(pg.port).await;
+    let url = format!("postgres://postgres@127.0.0.1:{}/postgres", proxy.port);
+    let server = Serve::start(&url, &[]);
+    let (mut ann, mut bob, _, _, state) = two_players(&server, Some("5+0")).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    proxy.arm();
+    let text = first_legal(&state);
+    ann.send(json!({"type": "move", "text": text})).await;
+    let after = room_state(&mut bob, |s| moves(s).len() == 3).await;
+    assert_eq!(moves(&after)[2], text);
+    assert!(proxy.lost(), "the answer to the move's commit was lost");
+    // The game goes on: Bob's answer is stored and shown.
+    let reply = first_legal(&after);
+    bob.send(json!({"type": "move", "text": reply})).await;
+    let on = room_state(&mut ann, |s| moves(s).len() == 4).await;
+    assert_eq!(moves(&on)[3], reply);
 }
 
 /// `message`, sent by `page` and refused: what was said, and how long the

@@ -2,7 +2,8 @@
 //! turn, stores what changed and only then publishes the room's new state
 //! to every viewer. A move is committed (through the group-commit
 //! [`MoveWriter`]) before anyone sees it; if the store refuses, the room
-//! is put back as it was and the request fails.
+//! is put back as it was and the request fails (unless the store has it
+//! after all: an answer lost on the way back).
 //!
 //! The task also keeps the clock (it wakes at the side to move's
 //! deadline and ends the game on time), drives an engine seat through the
@@ -29,6 +30,7 @@ use super::view::{
     AnalysisView, ConfigView, Extras, Json, LobbyRoom, RoomMove, RoomView, TurnView, phase_name,
 };
 use bashni_rules::Colour;
+use persist::StoredMark;
 use presence::Presence;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -698,7 +700,13 @@ impl Actor {
             Err(e) => Err(e),
         };
         if let Err(e) = stored {
-            return Err(self.refused(before, &e, asked.elapsed()));
+            if !self.stored_after_all(&events).await {
+                return Err(self.refused(before, &e, asked.elapsed()));
+            }
+            eprintln!(
+                "bashni serve: room {}: {e}, yet stored: played",
+                self.room.id()
+            );
         }
         for event in &events {
             match event {
@@ -712,6 +720,28 @@ impl Actor {
             && self.room.phase() == Phase::Playing;
         self.publish_as(only_a_move);
         Ok(())
+    }
+
+    /// Whether the writes of `events` are in the store although it said
+    /// no: a commit whose answer was lost (the connection dropped after
+    /// the database took it) looks refused. Put back, the room would be
+    /// behind its own store for good: every later move of the game
+    /// refused as "stored already" until the mover lost on time. Told by
+    /// the first event that leaves a mark of its own: the writes of one
+    /// action are stored together or not at all.
+    async fn stored_after_all(&self, events: &[Event]) -> bool {
+        let Some(mark) = events.iter().find_map(StoredMark::of) else {
+            return false;
+        };
+        let stored = self
+            .shared
+            .store
+            .stored_game(self.room.id(), mark.game_no())
+            .await;
+        match stored {
+            Ok(Some(room)) => room.games.first().is_some_and(|game| mark.is_in(game)),
+            _ => false,
+        }
     }
 
     /// The store refused `why` after `waited`: the room goes back to

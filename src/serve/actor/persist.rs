@@ -4,7 +4,7 @@
 
 use super::Actor;
 use crate::serve::room::{Event, Room};
-use crate::serve::store::{MoveRecord, NewGame, Work, Write, unix_ms_now};
+use crate::serve::store::{GameRecord, MoveRecord, NewGame, Work, Write, unix_ms_now};
 
 /// Whether `event` is an offer, an answer to one, or a rematch request;
 /// or a takeback, which clears the stored offers but not when each side
@@ -97,6 +97,59 @@ pub(super) fn work_of(room: &Room, event: &Event, now_ms: i64) -> Result<Option<
     Ok(Some(work))
 }
 
+/// What an event leaves in its game's stored record, to tell whether it
+/// was stored.
+pub(super) enum StoredMark<'a> {
+    /// The game's row.
+    Game { game_no: u32 },
+    /// The move at its ply.
+    Move {
+        game_no: u32,
+        ply: u32,
+        text: &'a str,
+    },
+    /// The game's result.
+    Result { game_no: u32 },
+}
+
+impl<'a> StoredMark<'a> {
+    /// The mark `event` leaves, if one of its own.
+    pub(super) fn of(event: &'a Event) -> Option<StoredMark<'a>> {
+        match event {
+            Event::GameStarted { game_no, .. } => Some(StoredMark::Game { game_no: *game_no }),
+            Event::Moved {
+                game_no, ply, text, ..
+            } => Some(StoredMark::Move {
+                game_no: *game_no,
+                ply: *ply,
+                text,
+            }),
+            Event::GameOver { game_no, .. } => Some(StoredMark::Result { game_no: *game_no }),
+            _ => None,
+        }
+    }
+
+    /// The game it is in.
+    pub(super) fn game_no(&self) -> u32 {
+        match self {
+            StoredMark::Game { game_no }
+            | StoredMark::Move { game_no, .. }
+            | StoredMark::Result { game_no } => *game_no,
+        }
+    }
+
+    /// Whether `game` (its stored record) has it.
+    pub(super) fn is_in(&self, game: &GameRecord) -> bool {
+        match self {
+            StoredMark::Game { game_no } => game.game_no == *game_no,
+            StoredMark::Move { ply, text, .. } => (ply.checked_sub(1))
+                .and_then(|i| game.moves.get(usize::try_from(i).ok()?))
+                .is_some_and(|mv| mv.ply == *ply && mv.text == *text),
+            StoredMark::Result { .. } => game.result.is_some(),
+        }
+    }
+}
+
 impl Actor {
     /// What the store keeps of `events`, in order, and then of the offers
     /// they leave pending (written from the room as the events left it,
@@ -126,6 +179,53 @@ mod tests {
     use crate::serve::token::SeatToken;
     use bashni_rules::{Colour, Variant};
     use std::time::Instant;
+
+    #[test]
+    fn a_move_is_found_stored_by_its_ply_and_text() {
+        let stored = |ply: u32, text: &str| MoveRecord {
+            room_id: "r".into(),
+            game_no: 1,
+            ply,
+            text: text.into(),
+            elapsed_ms: 0,
+            clock_ms: None,
+            moved_at_ms: 0,
+        };
+        let game = GameRecord {
+            game_no: 1,
+            white_seat: 0,
+            started_at_ms: 0,
+            clock_ms: None,
+            turn_started_at_ms: 0,
+            start_fen: None,
+            moves: vec![stored(1, "c3-d4"), stored(2, "f6-g5")],
+            result: None,
+            offers: None,
+            analysis: None,
+        };
+        let moved = |ply, text: &str| Event::Moved {
+            game_no: 1,
+            ply,
+            text: text.into(),
+            elapsed_ms: 0,
+            clock_ms: None,
+        };
+        let found = |event: &Event| StoredMark::of(event).is_some_and(|m| m.is_in(&game));
+        assert!(found(&moved(2, "f6-g5")));
+        assert!(!found(&moved(2, "f6-e5")), "another move at that ply");
+        assert!(!found(&moved(3, "g3-h4")), "not stored yet");
+        assert!(!found(&moved(0, "c3-d4")));
+        let over = Event::GameOver {
+            game_no: 1,
+            outcome: crate::serve::room::Outcome {
+                winner: None,
+                reason: crate::serve::room::EndReason::DrawAgreed,
+            },
+            clock_ms: None,
+        };
+        assert!(!found(&over), "no result stored");
+        assert!(StoredMark::of(&Event::DrawOffered { by: Colour::White }).is_none());
+    }
 
     #[test]
     fn an_event_is_stored_as_it_happened_at_the_time_given() {
