@@ -1506,6 +1506,28 @@ async fn a_move_while_the_database_is_down_is_refused_then_the_game_goes_on() {
     );
 }
 
+/// A watcher who opens a game whose clock has run a while gets the
+/// clock as it stands at once, not only the last state's (shown as the
+/// mover's time three seconds ago for up to a second).
+#[tokio::test]
+async fn a_watcher_opening_mid_turn_sees_the_clock_as_it_stands() {
+    let dir = TempDir::new("serve-watch-clock");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let (mut ann, mut bob, room, _, state) = two_players(&server, Some("5+0")).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    let white_ms = |s: &Value| s["clock_ms"][0].as_i64().expect("White's clock");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut cat = server.page().await;
+    let opened = Instant::now();
+    cat.send(json!({"type": "open", "room": room})).await;
+    room_state(&mut cat, |s| white_ms(s) <= white_ms(&state) - 2_500).await;
+    let waited = opened.elapsed();
+    assert!(
+        waited < Duration::from_millis(600),
+        "the clock as it stands came {waited:?} after opening"
+    );
+}
+
 /// A move whose commit reached the database but whose answer was lost
 /// (the connection broke on the way back) is played, as the store has
 /// it: put back, the room stayed behind its own store, every later move

@@ -296,6 +296,8 @@ struct Actor {
     /// When the number of watchers changed since the last state is to be
     /// shown ([`WATCHERS_SHOWN_AFTER`]).
     watchers_due: Option<tokio::time::Instant>,
+    /// When the last state was published.
+    published_at: tokio::time::Instant,
     /// The game and ply an engine search was asked for.
     engine_asked: Option<(u32, usize)>,
     engine_status: Option<String>,
@@ -362,6 +364,7 @@ pub fn spawn(
         presence: Presence::new(claim_after, Instant::now()),
         watchers: 0,
         watchers_due: None,
+        published_at: tokio::time::Instant::now(),
         engine_asked: None,
         engine_status: None,
         engine_failures: 0,
@@ -512,7 +515,11 @@ impl Actor {
 
     /// A page opened on the room (`delta` 1) or left it (-1): a seat's
     /// is shown at once (the players' dots and claims), a watcher's with
-    /// the next state, at most [`WATCHERS_SHOWN_AFTER`] later.
+    /// the next state, at most [`WATCHERS_SHOWN_AFTER`] later. A watcher
+    /// opening while a clock runs is first sent the last state, whose
+    /// clocks are as old as it is: a new one follows at once if that
+    /// state is [`WATCHERS_SHOWN_AFTER`] old (states still go out at
+    /// most that often for watchers coming and going).
     fn attach(&mut self, seat: Option<u8>, delta: isize) {
         match seat {
             Some(seat) => {
@@ -521,8 +528,14 @@ impl Actor {
             }
             None => {
                 self.watchers = self.watchers.saturating_add_signed(delta);
-                let due = tokio::time::Instant::now() + WATCHERS_SHOWN_AFTER;
-                self.watchers_due.get_or_insert(due);
+                let now = tokio::time::Instant::now();
+                let clock_runs =
+                    self.room.phase() == Phase::Playing && self.room.config().clock.is_some();
+                let due = match delta > 0 && clock_runs {
+                    true => (self.published_at + WATCHERS_SHOWN_AFTER).max(now),
+                    false => now + WATCHERS_SHOWN_AFTER,
+                };
+                self.watchers_due = Some(self.watchers_due.map_or(due, |d| d.min(due)));
             }
         }
     }
@@ -764,6 +777,7 @@ impl Actor {
     fn publish_as(&mut self, after_move: bool) {
         self.seq += 1;
         self.watchers_due = None;
+        self.published_at = tokio::time::Instant::now();
         // One instant for the clocks and the run's thinking: the page
         // counts both on from the state's arrival.
         let now = Instant::now();
