@@ -1344,6 +1344,33 @@ async fn kill_nine_and_restart(database: &str) {
     }
 }
 
+/// A server that comes back under another name (`--server-id`) charges
+/// the turn up to the last server's last heartbeat, as under its own: it
+/// read only its own name's, found none, and gave the mover the whole
+/// turn back.
+#[tokio::test]
+async fn a_server_back_under_another_name_charges_the_turn() {
+    let dir = TempDir::new("serve-rename");
+    let database = sqlite(&dir);
+    let mut server = Serve::start(&database, &[]);
+    let (mut ann, mut bob, room, tokens, state) = two_players(&server, Some("5+0")).await;
+    let state = play_plies(&mut ann, &mut bob, state, 2).await;
+    tokio::time::sleep(Duration::from_millis(4_500)).await;
+    server.kill9();
+    let server = Serve::start(&database, &["--server-id", "another"]);
+    let mut page = server.page().await;
+    page.send(json!({"type": "open", "room": room, "token": tokens[0]}))
+        .await;
+    let after = room_state(&mut page, |s| s["id"] == room.as_str()).await;
+    let white_ms = |s: &Value| s["clock_ms"][0].as_i64().expect("White's clock");
+    let charged = white_ms(&state) - white_ms(&after);
+    // At least up to the last heartbeat (every 2 s) of the 4.5 s thought.
+    assert!(
+        (2_000..6_000).contains(&charged),
+        "{charged} ms charged across the restart"
+    );
+}
+
 /// White (Ann) asks by message `ask`, which the room shows in its field
 /// `field`; Black (Bob) declines it: the state White is shown after.
 async fn white_asks_black_declines(

@@ -231,11 +231,14 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
     refuse_a_running_server(&store).await?;
     // Read before this server's own heartbeat replaces it, which starts
     // before the rooms are loaded: a second server started meanwhile sees
-    // this one alive.
+    // this one alive. The newest of any server's: the rooms are the last
+    // server's, whatever its name (the server's own alone refunded a whole
+    // turn when it came back under another name).
     let alive = store
-        .last_heartbeat(&args.server_id)
+        .latest_heartbeat()
         .await
-        .context("cannot read the last heartbeat")?;
+        .context("cannot read the last heartbeat")?
+        .map(|(_, at)| at);
     tokio::spawn(heartbeat(store, args.server_id.clone()));
     let hub = Arc::new(hub::Hub::new(shared, limits, ranges));
     let restored = hub
