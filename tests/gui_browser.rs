@@ -532,6 +532,32 @@ async fn an_edited_position_keeps_its_move_number() {
     .await;
 }
 
+/// A link to a position opens it on the board; the address is then the
+/// board's own, so a reload keeps what was played from it.
+#[tokio::test]
+async fn a_link_to_a_position_opens_it() {
+    let query = format!(
+        "/analysis?variant=bashni&fen={}",
+        TALL.replace(' ', "%20")
+            .replace(',', "%2C")
+            .replace(':', "%3A")
+    );
+    on_the_page(&query, async |client| {
+        let tall = "return document.querySelector(\"#study-board .column[data-square='h6']\")?.dataset.height == '9'";
+        wait_for(client, tall, "the position linked").await;
+        assert_eq!(run(client, "return location.search").await, json!(""));
+        click(client, "#study-analyse").await;
+        let line = "const l = document.querySelector('#study-lines .line'); return !!l && l.dataset.first";
+        let mv = wait_for(client, line, "an engine line").await;
+        click(client, "#study-lines .line").await;
+        study_moves_where(client, "m.length == 1").await;
+        client.refresh().await.expect("reload");
+        let kept = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(kept[0], mv, "the move played from the linked position");
+    })
+    .await;
+}
+
 /// Two tabs of the board keep their own lines: a new game in one does
 /// not take the other's line set aside, nor its line after a reload; a
 /// new tab opens on the board kept last. Flip and the number of lines

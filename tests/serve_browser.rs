@@ -611,7 +611,13 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         wait_for(ann, "return document.getElementById('replay-where').textContent.includes('(ply 3 of')", "the replay at move 3").await;
         wait_for(ann, "return document.querySelector('#graph line.cursor') !== null", "the move marked on the graph").await;
         screenshot(ann, &screenshot_path("serve-analysis.png")).await;
+        // The address names the move shown: a reload (or the link shared)
+        // comes back to it.
+        assert_eq!(ann.execute("return location.hash", vec![]).await.expect("script"), json!("#3"));
+        ann.refresh().await.expect("reload");
+        wait_for(ann, "return document.getElementById('replay-where').textContent.includes('(ply 3 of')", "the replay at move 3 after a reload").await;
         click(ann, "#replay-live").await;
+        wait_for(ann, "return location.hash === ''", "the game as it stands has a bare address").await;
         // Once the rematch has begun, a replay of the first game still
         // brings its analysis (stored with the game): the graph, the marks.
         let marked = move_list(ann).await;
@@ -627,6 +633,8 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let bottom = "return [document.getElementById('player-bottom').dataset.colour, document.querySelector('#player-bottom .name').textContent]";
         assert_eq!(strings(ann, bottom).await, ["white", "Ann"]);
         click(ann, "#replay-last").await;
+        let address = format!("return location.hash === '#g1-{plies}'");
+        wait_for(ann, &address, "the first game's last move in the address").await;
         // The finished game goes to the analysis board whole, with its
         // rules (the room's 15-move draw, not the variant's own).
         let end = ann.execute("return document.getElementById('board').dataset.fen", vec![]).await.expect("script");

@@ -5,7 +5,7 @@
 // sent it (whole, or after a move only what the move changed); the
 // clocks count down between states from the time the state arrived.
 
-import { $, clockText, colourWord, endText, fill, h, isolate, resultText } from "./text.js";
+import { $, clockText, colourWord, copyLink, endText, fill, h, isolate, resultText } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { drawGraph, markOf } from "./analysis.js";
@@ -62,7 +62,8 @@ export class Room {
     $("cancel").addEventListener("click", () => this.app.cancel());
     $("new-game").addEventListener("click", () => this.newGame());
     $("take-seat").addEventListener("click", () => app.send({ type: "join", room: this.state.id, name: app.name() }));
-    $("copy-link").addEventListener("click", () => this.copyLink());
+    // The room's address, with the move a replay shows.
+    $("copy-link").addEventListener("click", () => copyLink($("copy-link"), location.href));
     this.flipped = false;
     $("flip").addEventListener("click", () => {
       this.flipped = !this.flipped;
@@ -153,22 +154,6 @@ export class Room {
     this.app.send({ type: "create", name: this.app.name(), setup });
   }
 
-  // Copy the room's address, and say on the button whether it worked
-  // (the clipboard is only there on https or localhost).
-  copyLink() {
-    const button = $("copy-link");
-    const say = (text) => {
-      button.textContent = text;
-      clearTimeout(this.copyTimer);
-      this.copyTimer = setTimeout(() => (button.textContent = "Copy link"), 2000);
-    };
-    if (!navigator.clipboard) {
-      say("Copy it from the address bar");
-      return;
-    }
-    navigator.clipboard.writeText(location.href).then(() => say("Link copied"), () => say("Copy it from the address bar"));
-  }
-
   show(state) {
     if (this.state && this.state.id === state.id && state.seq < this.state.seq) return;
     if (this.state && this.state.id !== state.id) {
@@ -180,6 +165,7 @@ export class Room {
     const before = this.state;
     this.state = state;
     this.receivedAt = performance.now();
+    if (!before || before.id !== state.id) this.openFromAddress();
     this.followLiveReplay();
     const ahead = this.settlePremove(before, state);
     this.draw();
@@ -300,7 +286,36 @@ export class Room {
     const r = this.replay;
     const live = s && s.phase === "playing" && r.game && r.game.game_no === s.game_no;
     if (live && r.ply >= s.moves.length) r.close();
-    else this.draw();
+    else {
+      this.draw();
+      this.markAddress();
+    }
+  }
+
+  // The address says the move a replay shows, so that it can be shared
+  // and a reload comes back to it, as lichess's does: `#12` for ply 12
+  // of the room's game, `#g1-12` of its first game; none for the game as
+  // it stands.
+  markAddress() {
+    const s = this.state;
+    if (!s || location.pathname !== `/room/${s.id}`) return;
+    const r = this.replay;
+    const hash = !r.game ? "" : r.game.game_no === s.game_no ? `#${r.ply}` : `#g${r.game.game_no}-${r.ply}`;
+    if (location.hash !== hash) history.replaceState(history.state, "", location.pathname + hash);
+  }
+
+  // A room opened at an address naming a move (`#12`, `#g1-12`) replays
+  // its game there.
+  openFromAddress() {
+    const named = location.hash.match(/^#(?:g(\d+)-)?(\d+)$/);
+    if (!named) return;
+    const s = this.state;
+    const game = named[1] ? Number(named[1]) : s.game_no;
+    const ply = Number(named[2]);
+    if (game < 1 || game > s.game_no) return;
+    const latest = game === s.game_no;
+    if (latest && ply >= s.moves.length && s.phase === "playing") return;
+    this.replay.open(game, ply, latest ? s.moves.length : undefined);
   }
 
   // The game the page shows: a replay's, or the room's own.

@@ -6,7 +6,7 @@
 // here". The server checks every line and sends the position, the legal
 // moves and the result: the page keeps only what it was last sent.
 
-import { $, colourWord, endText, fill, h, isolate, readJson } from "./text.js";
+import { $, colourWord, copyLink, endText, fill, h, isolate, readJson } from "./text.js";
 import { Board } from "./board.js";
 import { typeMoves } from "./typing.js";
 import { boardSize, fillVariants, rulesText } from "./variants.js";
@@ -43,6 +43,12 @@ function recall() {
 function lineOf(state) {
   const { variant, start_fen, moves, cursor, rules, recorded, header } = state;
   return { variant, start_fen, moves, cursor, rules, recorded, header };
+}
+
+// The address of the position `state` shows, for a link.
+function positionLink(state) {
+  const query = new URLSearchParams({ variant: state.variant, fen: state.fen });
+  return `${location.origin}/analysis?${query}`;
 }
 
 // Whether a key pressed on a button made of another element presses it
@@ -92,6 +98,7 @@ export class Study {
     $("study-variant").addEventListener("change", () => this.newGame($("study-variant").value));
     click("study-edit", () => this.state && app.edit(this.state.variant, this.state.fen));
     click("study-play", () => this.state && app.playFrom(this.state.variant, this.state.fen, this.state.rules));
+    click("study-link", () => this.state && copyLink($("study-link"), positionLink(this.state)));
     click("study-analyse", () => this.analyse());
     click("study-stop", () => this.stop());
     click("study-export", () => app.send({ type: "study_export" }));
@@ -117,9 +124,24 @@ export class Study {
   // there is none yet (also after a reconnection, as the server keeps no
   // board for a new connection).
   enter() {
+    if (this.openLinked()) return;
     const s = this.state ?? this.keptLine;
     if (s) this.send(s);
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
+  }
+
+  // A link to a position (`/analysis?variant=lasca&fen=...`) opens it as
+  // a new game, once: the address is then the board's own, so a reload
+  // keeps the line played from it. Whether there was one.
+  openLinked() {
+    const query = new URLSearchParams(location.search);
+    const fen = query.get("fen");
+    if (!fen) return false;
+    history.replaceState(history.state, "", location.pathname);
+    this.anotherGame();
+    this.importing = true;
+    this.app.send({ type: "study_position", variant: query.get("variant") || "bashni", fen, moves: [], cursor: 0 });
+    return true;
   }
 
   // Open `line` (as `send` takes it) when the board is entered next; the

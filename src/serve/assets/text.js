@@ -87,3 +87,20 @@ export function clockText(ms) {
   if (total < 10) return `${minutes}:${seconds.toFixed(1).padStart(4, "0")}`;
   return `${minutes}:${String(Math.floor(seconds)).padStart(2, "0")}`;
 }
+
+// Copy `url`, and say on `button` whether it worked for two seconds (the
+// clipboard is only there on https or localhost); then the button says
+// what it said before.
+export function copyLink(button, url) {
+  button.dataset.label ??= button.textContent;
+  const say = (text) => {
+    button.textContent = text;
+    clearTimeout(button.copyTimer);
+    button.copyTimer = setTimeout(() => (button.textContent = button.dataset.label), 2000);
+  };
+  if (!navigator.clipboard) {
+    say("Copy it from the address bar");
+    return;
+  }
+  navigator.clipboard.writeText(url).then(() => say("Link copied"), () => say("Copy it from the address bar"));
+}
