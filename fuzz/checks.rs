@@ -423,17 +423,27 @@ pub fn client_message(data: &[u8]) {
             cursor,
             rules,
             recorded,
+            header,
         } => {
             let study = Study::new(&variant, rules.as_ref(), fen.as_deref(), &moves, cursor)
-                .and_then(|study| study.ending(recorded));
+                .and_then(|study| study.ending(recorded))
+                .and_then(|study| study.headed(header));
             if let Ok(study) = study {
                 let view = study.view();
                 assert_eq!(view.moves.len(), moves.len(), "the whole line is kept");
                 assert!(view.cursor <= moves.len());
-                // The rules and the end sent back read as the line's own.
+                // The rules, the end and the header sent back read as the
+                // line's own.
                 let again = Study::new(&variant, Some(&view.rules), fen.as_deref(), &moves, cursor)
-                    .and_then(|study| study.ending(view.recorded.clone()));
-                assert!(again.is_ok(), "{:?} {:?}", view.rules, view.recorded);
+                    .and_then(|study| study.ending(view.recorded.clone()))
+                    .and_then(|study| study.headed(view.header.clone()));
+                assert!(
+                    again.is_ok(),
+                    "{:?} {:?} {:?}",
+                    view.rules,
+                    view.recorded,
+                    view.header
+                );
             }
         }
         ClientMessage::StudyPdn { text } => {
@@ -442,6 +452,14 @@ pub fn client_message(data: &[u8]) {
                 let ended = |s: &Study| s.view().result.map(|r| (r.result, r.reason));
                 let (back, _) = back.unwrap_or_else(|e| panic!("{text:?}: {e}"));
                 assert_eq!(ended(&back), ended(&study), "{text:?}");
+                // Who played it goes out and comes back.
+                let players = |s: &Study| {
+                    s.view()
+                        .header
+                        .map(|h| (h.white, h.black))
+                        .unwrap_or_default()
+                };
+                assert_eq!(players(&back), players(&study), "{text:?}");
             }
         }
         _ => {}
