@@ -478,20 +478,39 @@ async fn a_file_of_many_games_is_offered_game_by_game() {
     .await;
 }
 
+/// The moves of the game pasted by [`play_a_variation_off_a_game`], and
+/// of the variation it plays (as `study_moves_where` conditions).
+const GAME_LINE: &str = "m.length == 4 && m[3] == 'g7-f6'";
+const VARIATION: &str = "m.length == 2 && m[1] == 'b6-a5'";
+
+/// Paste a game, go back to its first move and play another answer for
+/// Black: the board shows the variation, the game's line set aside.
+async fn play_a_variation_off_a_game(client: &Client) {
+    import(
+        client,
+        "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n",
+    )
+    .await;
+    study_moves_where(client, GAME_LINE).await;
+    click(client, "#study-moves .move[data-ply='1']").await;
+    wait_for(
+        client,
+        "return document.getElementById('study-board').dataset.fen.startsWith('B:')",
+        "Black to move",
+    )
+    .await;
+    type_into(client, "study-move-input", "b6-a5\u{e007}").await;
+    study_moves_where(client, VARIATION).await;
+}
+
 /// Another move played in the middle of a game sets the game's line
 /// aside, not away: one click brings it back (at the move where the two
 /// part), another the variation; a reload keeps both, a new game neither.
 #[tokio::test]
 async fn a_move_off_the_games_line_sets_it_aside_to_come_back_to() {
     on_the_page("/analysis", async |client| {
-        import(client, "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").await;
-        let game = "m.length == 4 && m[3] == 'g7-f6'";
-        study_moves_where(client, game).await;
-        click(client, "#study-moves .move[data-ply='1']").await;
-        wait_for(client, "return document.getElementById('study-board').dataset.fen.startsWith('B:')", "Black to move").await;
-        type_into(client, "study-move-input", "b6-a5\u{e007}").await;
-        let variation = "m.length == 2 && m[1] == 'b6-a5'";
-        study_moves_where(client, variation).await;
+        play_a_variation_off_a_game(client).await;
+        let (game, variation) = (GAME_LINE, VARIATION);
         let other = "const b = document.getElementById('study-other-line'); return !b.hidden && b.textContent";
         assert_eq!(wait_for(client, other, "the way back").await, "Back to the game's line");
         client.refresh().await.expect("reload");
@@ -565,14 +584,8 @@ async fn a_link_to_a_position_opens_it() {
 #[tokio::test]
 async fn two_tabs_keep_their_own_lines() {
     on_the_page("/analysis", async |client| {
-        import(client, "[Variant \"bashni\"]\n1. c3-d4 f6-g5 2. g3-h4 g7-f6 *\n").await;
-        let game = "m.length == 4 && m[3] == 'g7-f6'";
-        study_moves_where(client, game).await;
-        click(client, "#study-moves .move[data-ply='1']").await;
-        wait_for(client, "return document.getElementById('study-board').dataset.fen.startsWith('B:')", "Black to move").await;
-        type_into(client, "study-move-input", "b6-a5\u{e007}").await;
-        let variation = "m.length == 2 && m[1] == 'b6-a5'";
-        study_moves_where(client, variation).await;
+        play_a_variation_off_a_game(client).await;
+        let (game, variation) = (GAME_LINE, VARIATION);
         click(client, "#study-flip").await;
         select(client, "study-multipv", "5").await;
         let url = client.current_url().await.expect("url");
