@@ -1596,6 +1596,56 @@ fn millis(time: Duration) -> i64 {
     i64::try_from(time.as_millis()).expect("milliseconds")
 }
 
+/// Two servers started at the same moment on a database whose last
+/// server is gone: one runs, the other is refused (both found the
+/// heartbeats stale, and both ran, until the database's lease).
+#[tokio::test]
+async fn of_two_servers_started_at_once_one_runs() {
+    let dir = TempDir::new("serve-two-at-once");
+    let database = sqlite(&dir);
+    let mut first = Serve::start(&database, &[]);
+    first.kill9();
+    // Its heartbeat and lease go stale.
+    tokio::time::sleep(Duration::from_millis(4_500)).await;
+    let start = |id: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", &database])
+            .args(["--server-id", id])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("bashni runs")
+    };
+    let mut servers = [start("a"), start("b")];
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (loser, status) = loop {
+        let ended = (servers.iter_mut().enumerate())
+            .find_map(|(i, s)| s.try_wait().expect("its state").map(|status| (i, status)));
+        if let Some(ended) = ended {
+            break ended;
+        }
+        if Instant::now() > deadline {
+            servers.iter_mut().for_each(|s| drop(s.kill()));
+            panic!("both servers run on one database");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut said = String::new();
+    let stderr = servers[loser].stderr.take().expect("stderr");
+    std::io::Read::read_to_string(&mut { stderr }, &mut said).expect("its words");
+    assert!(!status.success(), "refused: {said}");
+    assert!(said.contains("another bashni server"), "{said}");
+    let winner = &mut servers[1 - loser];
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(
+        winner.try_wait().expect("its state").is_none(),
+        "the other runs on"
+    );
+    let _ = winner.kill();
+    let _ = winner.wait();
+}
+
 /// A second server on a database another one serves is refused, saying
 /// why (both would bring back the same rooms and play them apart); once
 /// the first is killed, a server starts there at once.

@@ -229,6 +229,8 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         elo: bashni_engine::search::ELO_RANGE,
     };
     refuse_a_running_server(&store).await?;
+    let holder = lease_holder();
+    take_the_database(&store, &holder, &args.server_id).await?;
     // Read before this server's own heartbeat replaces it, which starts
     // before the rooms are loaded: a second server started meanwhile sees
     // this one alive. The newest of any server's: the rooms are the last
@@ -239,7 +241,7 @@ async fn serve(args: ServeArgs, banner: Banner) -> anyhow::Result<()> {
         .await
         .context("cannot read the last heartbeat")?
         .map(|(_, at)| at);
-    tokio::spawn(heartbeat(store, args.server_id.clone()));
+    tokio::spawn(heartbeat(store, args.server_id.clone(), holder));
     let hub = Arc::new(hub::Hub::new(shared, limits, ranges));
     let restored = hub
         .restore(alive)
@@ -309,13 +311,57 @@ async fn refuse_a_running_server(store: &store::Store) -> anyhow::Result<()> {
     }
 }
 
-/// Write the server's sign of life every [`HEARTBEAT`].
-async fn heartbeat(store: store::Store, server: String) {
+/// A random id of this process, for the database's lease.
+fn lease_holder() -> String {
+    use rand::RngExt;
+    let bits: u128 = rand::rng().random();
+    format!("{bits:032x}")
+}
+
+/// Take the database's lease as `holder` (named `server`): the check of
+/// heartbeats above lets two servers started at the same moment both
+/// through, the lease one of them. A lease just left by a server killed a
+/// moment ago is taken once it is stale.
+async fn take_the_database(store: &store::Store, holder: &str, server: &str) -> anyhow::Result<()> {
+    let stale_ms = 2 * i64::try_from(HEARTBEAT.as_millis()).unwrap_or(i64::MAX);
+    let take = || store.take_lease(holder, server, store::unix_ms_now(), stale_ms);
+    let Some((_, renewed_at)) = take().await? else {
+        return Ok(());
+    };
+    let wait_ms = (renewed_at + stale_ms - store::unix_ms_now()).clamp(0, stale_ms) + 100;
+    tokio::time::sleep(Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))).await;
+    match take().await? {
+        None => Ok(()),
+        Some((other, renewed_at)) => anyhow::bail!(
+            "another bashni server ('{other}') is running on this database: it was alive {} ms ago; \
+             one server per database (stop it, or give this one a database of its own)",
+            store::unix_ms_now() - renewed_at
+        ),
+    }
+}
+
+/// Write the server's sign of life every [`HEARTBEAT`], and renew its
+/// lease: a server whose lease another took (it could not renew it for
+/// two beats, and another server started) stops, as two would play the
+/// same rooms apart; everything it showed is stored.
+async fn heartbeat(store: store::Store, server: String, holder: String) {
     let mut tick = tokio::time::interval(HEARTBEAT);
     loop {
         tick.tick().await;
-        if let Err(e) = store.heartbeat(&server, store::unix_ms_now()).await {
+        let now = store::unix_ms_now();
+        if let Err(e) = store.heartbeat(&server, now).await {
             eprintln!("bashni serve: heartbeat: {e}");
+        }
+        match store.renew_lease(&holder, now).await {
+            Ok(true) => {}
+            Ok(false) => {
+                eprintln!(
+                    "bashni serve: another server took this database while this one could not \
+                     renew its lease: stopping"
+                );
+                std::process::exit(1);
+            }
+            Err(e) => eprintln!("bashni serve: lease: {e}"),
         }
     }
 }

@@ -99,6 +99,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "rematch declined",
         include_str!("../../../migrations/0011_rematch_declined.sql"),
     ),
+    (
+        12,
+        "server lease",
+        include_str!("../../../migrations/0012_server_lease.sql"),
+    ),
 ];
 
 /// The migrator for [`MIGRATIONS`].
@@ -818,6 +823,58 @@ impl Store {
             .execute(p)
             .await?;
             Ok(())
+        })
+    }
+
+    /// Take the database for the process `holder` (a random id), named
+    /// `server`, at `now_ms`, unless another holds it: its last renewal
+    /// is younger than `stale_ms`. One statement, so of two servers
+    /// starting at once one alone takes it. `None` once taken; else the
+    /// holder's name and last renewal.
+    pub async fn take_lease(
+        &self,
+        holder: &str,
+        server: &str,
+        now_ms: i64,
+        stale_ms: i64,
+    ) -> Result<Option<(String, i64)>, StoreError> {
+        let taken = on_pool!(self, p => {
+            sqlx::query(
+                "UPDATE server_lease SET holder = $1, server = $2, renewed_at = $3 \
+                 WHERE id = 1 AND (renewed_at < $4 OR holder = $1)",
+            )
+            .bind(holder)
+            .bind(server)
+            .bind(now_ms)
+            .bind(now_ms.saturating_sub(stale_ms))
+            .execute(p)
+            .await?
+            .rows_affected()
+        });
+        if taken == 1 {
+            return Ok(None);
+        }
+        on_pool!(self, p => {
+            let row = sqlx::query("SELECT server, renewed_at FROM server_lease WHERE id = 1")
+                .fetch_one(p)
+                .await?;
+            Ok(Some((row.try_get("server")?, row.try_get("renewed_at")?)))
+        })
+    }
+
+    /// Renew the lease of `holder` at `now_ms`: whether it still holds it
+    /// (another server takes a lease left stale).
+    pub async fn renew_lease(&self, holder: &str, now_ms: i64) -> Result<bool, StoreError> {
+        on_pool!(self, p => {
+            let renewed = sqlx::query(
+                "UPDATE server_lease SET renewed_at = $2 WHERE id = 1 AND holder = $1",
+            )
+            .bind(holder)
+            .bind(now_ms)
+            .execute(p)
+            .await?
+            .rows_affected();
+            Ok(renewed == 1)
         })
     }
 
