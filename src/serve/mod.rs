@@ -302,13 +302,19 @@ async fn refuse_a_running_server(store: &store::Store) -> anyhow::Result<()> {
     };
     tokio::time::sleep(HEARTBEAT + HEARTBEAT / 4).await;
     match store.latest_heartbeat().await? {
-        Some((server, later)) if later != at => anyhow::bail!(
-            "another bashni server ('{server}') is running on this database: it was alive {} ms ago; \
-             one server per database (stop it, or give this one a database of its own)",
-            store::unix_ms_now() - later
-        ),
+        Some((server, later)) if later != at => Err(running_elsewhere(&server, later)),
         _ => Ok(()),
     }
+}
+
+/// The refusal of a database that `server`, alive at `alive_at` (Unix
+/// milliseconds), runs on.
+fn running_elsewhere(server: &str, alive_at: i64) -> anyhow::Error {
+    anyhow::anyhow!(
+        "another bashni server ('{server}') is running on this database: it was alive {} ms ago; \
+         one server per database (stop it, or give this one a database of its own)",
+        store::unix_ms_now() - alive_at
+    )
 }
 
 /// A random id of this process, for the database's lease.
@@ -332,11 +338,7 @@ async fn take_the_database(store: &store::Store, holder: &str, server: &str) -> 
     tokio::time::sleep(Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))).await;
     match take().await? {
         None => Ok(()),
-        Some((other, renewed_at)) => anyhow::bail!(
-            "another bashni server ('{other}') is running on this database: it was alive {} ms ago; \
-             one server per database (stop it, or give this one a database of its own)",
-            store::unix_ms_now() - renewed_at
-        ),
+        Some((other, renewed_at)) => Err(running_elsewhere(&other, renewed_at)),
     }
 }
 
