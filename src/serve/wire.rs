@@ -377,13 +377,9 @@ impl RecordedEnd {
             "1-1" | "1/2-1/2" => "1-1",
             _ => return None,
         };
-        let reason: String = (reason.unwrap_or_default().chars())
-            .filter(|c| !c.is_control())
-            .take(Self::REASON_CHARS)
-            .collect();
         Some(RecordedEnd {
             result: result.to_owned(),
-            reason: reason.trim().to_owned(),
+            reason: record_text(reason.unwrap_or_default(), Self::REASON_CHARS),
         })
     }
 
@@ -393,15 +389,30 @@ impl RecordedEnd {
         let token = winner_of(&self.result)
             .map(result_token)
             .ok_or_else(|| WireError("recorded.result: 2-0, 0-2 or 1-1".into()))?;
-        let chars = self.reason.chars().count();
-        if chars > Self::REASON_CHARS || self.reason.chars().any(char::is_control) {
-            return Err(WireError(format!(
-                "recorded.reason: at most {} characters, none a control character",
-                Self::REASON_CHARS
-            )));
-        }
+        check_record_text("recorded.reason", &self.reason, Self::REASON_CHARS)?;
         Ok(token)
     }
+}
+
+/// A record's text as the board keeps it: without control characters,
+/// cut to `chars` characters, trimmed.
+fn record_text(text: &str, chars: usize) -> String {
+    let kept: String = (text.chars())
+        .filter(|c| !c.is_control())
+        .take(chars)
+        .collect();
+    kept.trim().to_owned()
+}
+
+/// Whether `text`, a record's `field` as the page sent it back, is one the
+/// board could have sent: within `chars` characters, none a control one.
+fn check_record_text(field: &str, text: &str, chars: usize) -> Result<(), WireError> {
+    if text.chars().count() > chars || text.chars().any(char::is_control) {
+        return Err(WireError(format!(
+            "{field}: at most {chars} characters, none a control character"
+        )));
+    }
+    Ok(())
 }
 
 /// Who played a game on the analysis board, and where and when: an
@@ -434,13 +445,10 @@ impl RecordHeader {
     /// control characters; none if nothing is known.
     pub fn of_tags<'a>(tag: impl Fn(&str) -> Option<&'a str>) -> Option<RecordHeader> {
         let field = |name: &str| -> String {
-            let text: String = (tag(name).unwrap_or_default().chars())
-                .filter(|c| !c.is_control())
-                .take(Self::FIELD_CHARS)
-                .collect();
-            match text.trim() {
+            let text = record_text(tag(name).unwrap_or_default(), Self::FIELD_CHARS);
+            match text.as_str() {
                 "?" | "-" => String::new(),
-                known => known.to_owned(),
+                _ => text,
             }
         };
         let header = RecordHeader {
@@ -462,12 +470,7 @@ impl RecordHeader {
             ("date", &self.date),
         ];
         for (name, text) in fields {
-            if text.chars().count() > Self::FIELD_CHARS || text.chars().any(char::is_control) {
-                return Err(WireError(format!(
-                    "header.{name}: at most {} characters, none a control character",
-                    Self::FIELD_CHARS
-                )));
-            }
+            check_record_text(&format!("header.{name}"), text, Self::FIELD_CHARS)?;
         }
         Ok(())
     }
