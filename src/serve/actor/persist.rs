@@ -182,27 +182,10 @@ mod tests {
 
     #[test]
     fn a_move_is_found_stored_by_its_ply_and_text() {
-        let stored = |ply: u32, text: &str| MoveRecord {
-            room_id: "r".into(),
-            game_no: 1,
-            ply,
-            text: text.into(),
-            elapsed_ms: 0,
-            clock_ms: None,
-            moved_at_ms: 0,
-        };
-        let game = GameRecord {
-            game_no: 1,
-            white_seat: 0,
-            started_at_ms: 0,
-            clock_ms: None,
-            turn_started_at_ms: 0,
-            start_fen: None,
-            moves: vec![stored(1, "c3-d4"), stored(2, "f6-g5")],
-            result: None,
-            offers: None,
-            analysis: None,
-        };
+        let game = GameRecord::first_with(vec![
+            MoveRecord::bare(1, "c3-d4"),
+            MoveRecord::bare(2, "f6-g5"),
+        ]);
         let moved = |ply, text: &str| Event::Moved {
             game_no: 1,
             ply,

@@ -2109,16 +2109,8 @@ mod tests {
             },
             seats: vec![seat(0, "Ann", &tokens[0]), seat(1, "Bob", &tokens[1])],
             game: Some(GameRecord {
-                game_no: 1,
-                white_seat: 0,
-                started_at_ms: 0,
                 clock_ms,
-                turn_started_at_ms: 0,
-                start_fen: None,
-                moves: moves.to_vec(),
-                result: None,
-                offers: None,
-                analysis: None,
+                ..GameRecord::first_with(moves.to_vec())
             }),
             chat: Vec::new(),
         }

@@ -416,30 +416,16 @@ mod tests {
 
     #[test]
     fn an_analysis_that_does_not_fit_the_moves_is_left_out() {
-        let mv = |ply| MoveRecord {
-            room_id: "r".into(),
-            game_no: 1,
-            ply,
-            text: "c3-d4".into(),
-            elapsed_ms: 0,
-            clock_ms: None,
-            moved_at_ms: 0,
-        };
         let analysis = |moves: usize| AnalysisRecord {
             marks: vec![None; moves],
             evals: vec![0; moves],
         };
         let mut game = GameRecord {
-            game_no: 1,
-            white_seat: 0,
-            started_at_ms: 0,
-            clock_ms: None,
-            turn_started_at_ms: 0,
-            start_fen: None,
-            moves: vec![mv(1), mv(2)],
-            result: None,
-            offers: None,
             analysis: Some(analysis(2)),
+            ..GameRecord::first_with(vec![
+                MoveRecord::bare(1, "c3-d4"),
+                MoveRecord::bare(2, "c3-d4"),
+            ])
         };
         drop_unfitting_analysis("r", &mut game);
         assert_eq!(game.analysis, Some(analysis(2)), "it fits");

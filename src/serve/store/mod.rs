@@ -483,6 +483,43 @@ impl GameRecord {
     }
 }
 
+#[cfg(test)]
+impl MoveRecord {
+    /// Ply `ply` of room `r`'s first game, `text`, with no time kept: a
+    /// stored move as tests build one.
+    pub fn bare(ply: u32, text: &str) -> MoveRecord {
+        MoveRecord {
+            room_id: "r".into(),
+            game_no: 1,
+            ply,
+            text: text.into(),
+            elapsed_ms: 0,
+            clock_ms: None,
+            moved_at_ms: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+impl GameRecord {
+    /// A first game with `moves` from the variant's start, seat 0 White,
+    /// no clock and nothing else stored: a game as tests build one.
+    pub fn first_with(moves: Vec<MoveRecord>) -> GameRecord {
+        GameRecord {
+            game_no: 1,
+            white_seat: 0,
+            started_at_ms: 0,
+            clock_ms: None,
+            turn_started_at_ms: 0,
+            start_fen: None,
+            moves,
+            result: None,
+            offers: None,
+            analysis: None,
+        }
+    }
+}
+
 /// A room as loaded for a restart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadedRoom {
