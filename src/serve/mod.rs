@@ -326,8 +326,10 @@ fn lease_holder() -> String {
 
 /// Take the database's lease as `holder` (named `server`): the check of
 /// heartbeats above lets two servers started at the same moment both
-/// through, the lease one of them. A lease just left by a server killed a
-/// moment ago is taken once it is stale.
+/// through, the lease one of them. (The lease does not replace that
+/// check: a server of an earlier version, running on at an upgrade,
+/// writes heartbeats but renews no lease.) A lease just left by a server
+/// killed a moment ago is taken once it is stale.
 async fn take_the_database(store: &store::Store, holder: &str, server: &str) -> anyhow::Result<()> {
     let stale_ms = 2 * i64::try_from(HEARTBEAT.as_millis()).unwrap_or(i64::MAX);
     let take = || store.take_lease(holder, server, store::unix_ms_now(), stale_ms);
