@@ -152,7 +152,7 @@ async fn migrations_apply(store: Store) {
     // The store ran them on connect; the tables are there and empty.
     assert!(store.load_unfinished().await.expect("load").is_empty());
     assert!(store.list_open_rooms(10).await.expect("lobby").is_empty());
-    assert_eq!(store.last_heartbeat("a").await.expect("heartbeat"), None);
+    assert_eq!(store.latest_heartbeat().await.expect("heartbeat"), None);
 }
 
 async fn move_reads_back(store: Store) {
@@ -283,8 +283,8 @@ async fn unfinished_games_come_back(store: Store) {
     assert_eq!(game.turn_started_at_ms, moves[2].moved_at_ms);
     assert_eq!(game.result, None);
     assert_eq!(
-        store.last_heartbeat("server-a").await.expect("hb"),
-        Some(9_500)
+        store.latest_heartbeat().await.expect("hb"),
+        Some(("server-a".to_string(), 9_500))
     );
 }
 

@@ -930,18 +930,6 @@ impl Store {
         })
     }
 
-    /// The last sign of life `server` stored, if any.
-    pub async fn last_heartbeat(&self, server: &str) -> Result<Option<i64>, StoreError> {
-        on_readers!(self, p => {
-            Ok(sqlx::query("SELECT alive_at FROM heartbeats WHERE server = $1")
-                .bind(server)
-                .fetch_optional(p)
-                .await?
-                .map(|row| row.try_get::<i64, _>("alive_at"))
-                .transpose()?)
-        })
-    }
-
     /// The stored token hashes of a room's seats, seat 0 first (`None` for
     /// an engine seat): for tests and audits that tokens are kept hashed.
     pub async fn token_hashes(&self, room_id: &str) -> Result<Vec<Option<String>>, StoreError> {
