@@ -139,9 +139,15 @@ export class Study {
     if (!fen) return false;
     history.replaceState(history.state, "", location.pathname);
     this.anotherGame();
-    this.importing = true;
-    this.app.send({ type: "study_position", variant: query.get("variant") || "bashni", fen, moves: [], cursor: 0 });
+    this.importPosition(query.get("variant") || "bashni", fen);
     return true;
+  }
+
+  // Put `fen` of `variant` on the board as a new game, as an import: a
+  // refusal is said at the PDN box.
+  importPosition(variant, fen) {
+    this.importing = true;
+    this.app.send({ type: "study_position", variant, fen, moves: [], cursor: 0 });
   }
 
   // Open `line` (as `send` takes it) when the board is entered next; the
@@ -181,8 +187,7 @@ export class Study {
     if (fen) {
       this.pdnGames = [];
       $("study-pdn-pick").hidden = true;
-      this.importing = true;
-      this.app.send({ type: "study_position", variant: $("study-variant").value, fen, moves: [], cursor: 0 });
+      this.importPosition($("study-variant").value, fen);
       return;
     }
     this.pdnGames = splitGames(text);
