@@ -178,7 +178,10 @@ impl Study {
             false => text,
         };
         let tags = [
-            ("Event", known(header.event, "bashni analysis board".into())),
+            (
+                "Event",
+                known(header.event, RecordHeader::BOARD_EVENT.into()),
+            ),
             ("Date", known(header.date, today())),
             ("White", known(header.white, "?".into())),
             ("Black", known(header.black, "?".into())),
@@ -569,6 +572,10 @@ mod tests {
         let (bare, _) = Study::from_pdn("1. c3-d4 *").expect("reads");
         assert!(bare.view().header.is_none());
         assert!(bare.to_pdn().contains("[White \"?\"]"));
+        // The board's own export, read back, names nobody: its event and
+        // its day of export are the board's, not a game's.
+        let (again, _) = Study::from_pdn(&bare.to_pdn()).expect("reads back");
+        assert!(again.view().header.is_none(), "{:?}", again.view().header);
     }
 
     #[test]

@@ -440,14 +440,20 @@ impl RecordHeader {
     /// The most characters of a field kept.
     pub const FIELD_CHARS: usize = 80;
 
+    /// The event the analysis board writes into a line it exports when
+    /// its record named none: read back, it names no event.
+    pub const BOARD_EVENT: &'static str = "bashni analysis board";
+
     /// The header a record's tags give (`tag` reads one by name): a tag
     /// missing or `?` is not known, a field is cut to its length without
-    /// control characters; none if nothing is known.
+    /// control characters. None if no player and no event is known: a
+    /// date alone (the board's own export has its day) says nothing of
+    /// whose game it is.
     pub fn of_tags<'a>(tag: impl Fn(&str) -> Option<&'a str>) -> Option<RecordHeader> {
         let field = |name: &str| -> String {
             let text = record_text(tag(name).unwrap_or_default(), Self::FIELD_CHARS);
             match text.as_str() {
-                "?" | "-" => String::new(),
+                "?" | "-" | Self::BOARD_EVENT => String::new(),
                 _ => text,
             }
         };
@@ -457,7 +463,8 @@ impl RecordHeader {
             event: field("Event"),
             date: field("Date"),
         };
-        (header != RecordHeader::default()).then_some(header)
+        let named = [&header.white, &header.black, &header.event];
+        named.iter().any(|text| !text.is_empty()).then_some(header)
     }
 
     /// Each field within its length and without control characters: the
