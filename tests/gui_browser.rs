@@ -166,8 +166,16 @@ async fn the_engines_lines_appear_per_move_and_clicking_one_plays_it() {
         let engine = "return document.getElementById('study-engine').textContent";
         let status = run(client, engine).await;
         assert!(status.as_str().is_some_and(|s| s.starts_with("Engine:")), "{status}");
+        // The engine stays on across a reload, and off once stopped.
+        client.refresh().await.expect("reload");
+        let lines_shown = "return document.querySelectorAll('#study-lines .line').length > 0";
+        wait_for(client, lines_shown, "the engine's lines after a reload").await;
         click(client, "#study-stop").await;
         wait_for(client, "return document.getElementById('study-engine').textContent == 'Engine: stopped'", "stopped").await;
+        client.refresh().await.expect("reload");
+        fen_of(client, "study-board").await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(run(client, engine).await, json!(""), "no analysis after a reload once stopped");
     })
     .await;
 }

@@ -350,6 +350,47 @@ async fn one_address_has_two_analyses_at_once_and_a_waiting_one_says_so() {
     assert_eq!(started["type"], "study_lines", "{started}");
 }
 
+/// The engine is a switch, as lichess's is: once on, each position the
+/// board shows is analysed, also after an analysis met a finished game
+/// (it stopped following then); off after Stop.
+#[tokio::test]
+async fn the_engine_stays_on_from_position_to_position_until_stopped() {
+    let dir = TempDir::new("serve-engine-on");
+    let server = Serve::start(&sqlite(&dir), &[]);
+    let mut page = server.page().await;
+    let at = |cursor: u32| {
+        json!({"type": "study_position", "variant": "bashni", "fen": "W:c3w,d4b 0 1",
+               "moves": ["c3xe5"], "cursor": cursor})
+    };
+    page.send(at(1)).await;
+    page.until(|m| m["type"] == "study").await;
+    page.send(json!({"type": "study_analyse", "lines": 1}))
+        .await;
+    let (over, _) = page.until(|m| m["type"] == "study_lines").await;
+    assert_eq!(over["status"], "the game is over here", "{over}");
+    page.send(at(0)).await;
+    let (lines, _) = page
+        .until(|m| m["type"] == "study_lines" || m["type"] == "error")
+        .await;
+    assert_eq!(
+        lines["running"], true,
+        "the position before is analysed: {lines}"
+    );
+    page.send(json!({"type": "study_stop"})).await;
+    page.until(|m| m["type"] == "study_lines" && m["status"] == "stopped")
+        .await;
+    page.send(at(1)).await;
+    page.until(|m| m["type"] == "study").await;
+    page.send(at(0)).await;
+    page.until(|m| m["type"] == "study").await;
+    while let Some(message) = page.next_within(Duration::from_millis(800)).await {
+        assert_ne!(
+            message["type"], "study_lines",
+            "the engine is off: {message}"
+        );
+    }
+}
+
 /// Asks after the rooms of `claims` (room, token) as the lobby does; the
 /// lines of the answer, newest first.
 async fn your_games(page: &mut Page, claims: &[(&str, &str)]) -> Vec<Value> {

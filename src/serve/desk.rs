@@ -1,8 +1,9 @@
 //! A connection's analysis board: the study it shows and at most one
 //! engine analysis of the position shown. The analysis runs in a slot of
-//! the server's engine pool, with the server's cap on its time; it follows
-//! the board (a new position restarts it with the same number of lines)
-//! and ends with `study_stop`, or when the connection goes.
+//! the server's engine pool, with the server's cap on its time. The engine
+//! stays on once asked, as a switch: each position shown is analysed with
+//! the same number of lines (also after the last analysis ran out of time
+//! or met a finished game), until `study_stop` or the connection goes.
 
 use super::engines::{ANALYSIS_LINES, AnalysisJob, AnalysisUpdate, EnginePool, PvLine};
 use super::listener::{AddressCounts, AddressSlot};
@@ -23,7 +24,6 @@ pub const ANALYSES_PER_ADDRESS: usize = 2;
 
 /// The analysis running for the board.
 struct Running {
-    multipv: u32,
     fen: String,
     /// The lines found so far, kept for the status messages.
     found: Vec<PvLine>,
@@ -43,6 +43,8 @@ pub struct Desk {
     addr: IpAddr,
     study: Option<Study>,
     running: Option<Running>,
+    /// The lines asked while the engine is on.
+    engine_on: Option<u32>,
 }
 
 impl Desk {
@@ -55,6 +57,7 @@ impl Desk {
             addr,
             study: None,
             running: None,
+            engine_on: None,
         }
     }
 
@@ -87,18 +90,21 @@ impl Desk {
         }
     }
 
-    /// Show `study` (a running analysis follows it), with a `note` for
-    /// the player if there is one; the messages to send.
+    /// Show `study` (analysed if the engine is on), with a `note` for
+    /// the player if there is one; the messages to send. An analysis
+    /// refused (the address's analyses) is said in the engine's status:
+    /// the board takes the position all the same.
     fn show(&mut self, study: Study, note: Option<String>) -> Result<Vec<String>, String> {
         let view = StudyView {
             note,
             ..study.view()
         };
         let mut answers = vec![to_json(&ServerMessage::Study(&view))?];
-        let following = self.running.as_ref().map(|r| r.multipv);
+        let fen = study.fen();
         self.study = Some(study);
-        if let Some(lines) = following {
-            answers.push(self.analyse(lines)?);
+        if let Some(lines) = self.engine_on {
+            let status = self.analyse(lines);
+            answers.push(status.or_else(|why| lines_message(&fen, &why, false, &[], false))?);
         }
         Ok(answers)
     }
@@ -112,7 +118,8 @@ impl Desk {
     }
 
     /// Analyse the position shown with `lines` lines, replacing any
-    /// analysis running; the status message to send.
+    /// analysis running, and keep the engine on; the status message to
+    /// send. An analysis refused turns the engine off.
     fn analyse(&mut self, lines: u32) -> Result<String, String> {
         let (low, high) = ANALYSIS_LINES;
         if !(low..=high).contains(&lines) {
@@ -120,15 +127,17 @@ impl Desk {
         }
         let study = self.study.as_ref().ok_or(NO_STUDY)?;
         self.running = None;
+        self.engine_on = Some(lines);
         let fen = study.fen();
         if study.is_over() {
-            return lines_message(&fen, "the game is over here", false, &[]);
+            return lines_message(&fen, "the game is over here", false, &[], true);
         }
-        let counted = self.analyses.slot(self.addr).ok_or_else(|| {
-            format!(
+        let Some(counted) = self.analyses.slot(self.addr) else {
+            self.engine_on = None;
+            return Err(format!(
                 "at most {ANALYSES_PER_ADDRESS} analyses at once from one address: stop one first"
-            )
-        })?;
+            ));
+        };
         let job = AnalysisJob {
             game: *study.config(),
             position: study.position_command(),
@@ -144,9 +153,8 @@ impl Desk {
         } else {
             "starting"
         };
-        let message = lines_message(&fen, waiting, true, &[]);
+        let message = lines_message(&fen, waiting, true, &[], true);
         self.running = Some(Running {
-            multipv: lines,
             fen,
             found: Vec::new(),
             updates,
@@ -159,9 +167,10 @@ impl Desk {
     /// Stop the analysis, if one runs; the status message to send, for
     /// the board's position (an analysis that ended already says so too).
     fn stop(&mut self) -> Result<String, String> {
+        self.engine_on = None;
         let found = self.running.take().map(|r| r.found).unwrap_or_default();
         let study = self.study.as_ref().ok_or(NO_STUDY)?;
-        lines_message(&study.fen(), "stopped", false, &found)
+        lines_message(&study.fen(), "stopped", false, &found, false)
     }
 
     /// The next message of the running analysis; never if none runs.
@@ -183,7 +192,7 @@ impl Desk {
             AnalysisUpdate::Failed(why) => format!("{why}; analyse again for a fresh engine"),
         };
         let ended = matches!(update, AnalysisUpdate::Done | AnalysisUpdate::Failed(_));
-        let message = lines_message(&running.fen, &status, !ended, &running.found);
+        let message = lines_message(&running.fen, &status, !ended, &running.found, true);
         if ended {
             self.running = None;
         }
@@ -198,12 +207,14 @@ fn lines_message(
     status: &str,
     running: bool,
     lines: &[PvLine],
+    engine_on: bool,
 ) -> Result<String, String> {
     to_json(&ServerMessage::StudyLines {
         fen,
         status,
         running,
         lines,
+        engine_on,
     })
 }
 

@@ -92,10 +92,12 @@ pub enum ServerMessage<'a> {
         /// `stopped`, `the game is over here`, or what went wrong: words
         /// to show.
         status: &'a str,
-        /// Whether the analysis goes on (and follows the board).
+        /// Whether the analysis goes on.
         running: bool,
         /// Best first, one per move.
         lines: &'a [PvLine],
+        /// Whether the engine is on: each position shown is analysed.
+        engine_on: bool,
     },
     /// The analysis board's game as PDN.
     StudyPdn {

@@ -19,7 +19,7 @@ const SEND_GAP_MS = 100;
 // The board kept across reloads: {line, aside, flipped, lines}, the line
 // shown, the other line set aside by a move played off it ({line, game}:
 // game, whether it is the game's own line), and how the board is looked
-// at. Each tab keeps its own (sessionStorage), so two tabs do not write
+// at, and whether the engine is on. Each tab keeps its own (sessionStorage), so two tabs do not write
 // over each other's lines; a new tab opens on the one kept last by any
 // (localStorage).
 const BOARD_KEY = "bashni.study.board";
@@ -79,7 +79,11 @@ export class Study {
     this.keptLine = kept.line ?? null;
     this.aside = kept.aside ?? null;
     this.flipped = Boolean(kept.flipped);
-    this.analysing = false;
+    // The engine is a switch the server keeps per connection; the page
+    // keeps it too, to turn it on again after a reload or a reconnection
+    // once the board is back (resuming).
+    this.engineOn = Boolean(kept.engine);
+    this.resuming = false;
     // The games of the PDN file last imported, to pick one from.
     this.pdnGames = [];
     this.queued = null;
@@ -108,7 +112,7 @@ export class Study {
     if (kept.lines) $("study-multipv").value = String(kept.lines);
     $("study-multipv").addEventListener("change", () => {
       this.keep();
-      if (this.analysing) this.analyse();
+      if (this.engineOn) this.analyse();
     });
     listenForStepKeys("study", () => true, (delta) => this.step(delta), (ply) => this.goTo(ply));
   }
@@ -126,6 +130,7 @@ export class Study {
   enter() {
     if (this.openLinked()) return;
     const s = this.state ?? this.keptLine;
+    this.resuming = this.engineOn;
     if (s) this.send(s);
     else this.newGame(this.app.welcome ? this.app.welcome.variants[0].name : "bashni");
   }
@@ -162,7 +167,8 @@ export class Study {
   // and how the board is looked at, for a reload and the next new tab.
   keep(line = this.keptLine) {
     this.keptLine = line ? lineOf(line) : null;
-    const board = { line: this.keptLine, aside: this.aside, flipped: this.flipped, lines: Number($("study-multipv").value) };
+    const lines = Number($("study-multipv").value);
+    const board = { line: this.keptLine, aside: this.aside, flipped: this.flipped, lines, engine: this.engineOn };
     const text = JSON.stringify(board);
     sessionStorage.setItem(BOARD_KEY, text);
     localStorage.setItem(BOARD_KEY, text);
@@ -310,12 +316,14 @@ export class Study {
   }
 
   analyse() {
-    this.analysing = true;
+    this.engineOn = true;
+    this.keep();
     this.app.send({ type: "study_analyse", lines: Number($("study-multipv").value) });
   }
 
   stop() {
-    this.analysing = false;
+    this.engineOn = false;
+    this.keep();
     this.app.send({ type: "study_stop" });
   }
 
@@ -326,6 +334,10 @@ export class Study {
     if (this.importing) this.setAside(null);
     this.importing = this.switching = false;
     this.keep(state);
+    if (this.resuming) {
+      this.resuming = false;
+      this.analyse();
+    }
     this.draw();
     this.moves();
     const s = state;
@@ -377,7 +389,10 @@ export class Study {
   lines(message) {
     if (!this.state || message.fen !== this.state.fen) return;
     $("study-engine").textContent = `Engine: ${message.status}`;
-    this.analysing = message.running;
+    if (this.engineOn !== message.engine_on) {
+      this.engineOn = message.engine_on;
+      this.keep();
+    }
     // A line is a button: a click, or Enter or Space on it, plays its
     // first move. Its moves wrap between moves, never inside one.
     const rows = message.lines.map((line) => h("li", {
