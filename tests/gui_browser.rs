@@ -559,6 +559,29 @@ async fn an_edited_position_keeps_its_move_number() {
     .await;
 }
 
+/// A chain's steps that leave no choice are taken for the player: after
+/// the king's first landing the board waits where the ways part, and a
+/// tap on a landing it took keeps the pick.
+#[tokio::test]
+async fn a_chain_s_forced_steps_are_taken_for_the_player() {
+    let fen = "W:a1W,c3bb,e3b,g3b,g5b 0 1";
+    let query = format!("/analysis?variant=bashni&fen={}", fen.replace(' ', "%20"));
+    on_the_page(&query, async |client| {
+        let linked = format!("return document.getElementById('study-board').dataset.fen == {}", json!(fen));
+        wait_for(client, &linked, "the position linked").await;
+        click_square(client, "a1").await;
+        click_square(client, "d4").await;
+        let targets = "return [...document.querySelectorAll('#study-board .target')].map(t => t.dataset.target).sort()";
+        assert_eq!(run(client, targets).await, json!(["d8", "e7", "f6"]), "f2 and h4 are taken");
+        click_square(client, "f2").await;
+        assert_eq!(run(client, targets).await, json!(["d8", "e7", "f6"]), "still picked");
+        click_square(client, "e7").await;
+        let played = study_moves_where(client, "m.length == 1").await;
+        assert_eq!(played, json!(["a1xd4xf2xh4xe7"]));
+    })
+    .await;
+}
+
 /// A link to a position opens it on the board; the address is then the
 /// board's own, so a reload keeps what was played from it.
 #[tokio::test]

@@ -232,18 +232,34 @@ export class Board {
     if (this.premove) this.premove = null;
     if (this.choices().length === 0) return this.draw();
     if (this.picked) {
+      // A landing already taken (a step the board took for the player)
+      // keeps the pick as it is.
+      if (this.picked.path.includes(square)) return this.draw();
       const depth = this.picked.path.length;
-      const extended = this.matching().filter((m) => m.path[depth] === square);
-      if (extended.length > 0) {
+      if (this.matching().some((m) => m.path[depth] === square)) {
         this.picked.path.push(square);
+        const ways = this.takeForcedSteps();
         // One way left: the rest of the chain plays itself, or waits
         // for the turn.
-        if (extended.length === 1) return this.view.canMove ? this.play(extended[0].text) : this.pickAhead(extended[0]);
+        if (ways.length === 1) return this.view.canMove ? this.play(ways[0].text) : this.pickAhead(ways[0]);
         return this.draw();
       }
     }
     this.picked = this.movable().has(square) ? { from: square, path: [] } : null;
     this.draw();
+  }
+
+  // Take the chain's next landings while every way on goes through the
+  // same one (and none stops here), so that the player taps only where
+  // there is a choice; the moves still matching.
+  takeForcedSteps() {
+    for (;;) {
+      const ways = this.matching();
+      const depth = this.picked.path.length;
+      const next = new Set(ways.map((m) => m.path[depth]));
+      if (next.size !== 1 || next.has(undefined)) return ways;
+      this.picked.path.push(...next);
+    }
   }
 
   // The squares of a move typed so far (typing.js), picked as clicks
