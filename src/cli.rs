@@ -6,7 +6,7 @@ use bashni_engine::perft::{divide_parallel, perft_parallel};
 use bashni_engine::search::{DEFAULT_HASH_MB, MAX_DEPTH};
 use bashni_engine::tt::{DashMapTable, LockFreeTable};
 use bashni_rules::{KingLanding, Position, RuleSet, Variant};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
@@ -92,17 +92,35 @@ enum TableKind {
     Dashmap,
 }
 
+/// clap's error as one line, as every other error is: its first line
+/// with the lines it lists under it (the arguments missing), up to the
+/// blank line before its usage.
+fn one_line_error(text: &str) -> String {
+    let said: Vec<&str> = (text.lines())
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    match said.is_empty() {
+        true => "error: bad command line".to_string(),
+        false => said.join(" "),
+    }
+}
+
 /// Parse the command line and run; returns the process exit code.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    // A negative number is a value, so that its option's parser names
+    // the option ("invalid value '-1' for '--games <GAMES>'"), not an
+    // unknown argument '-1'.
+    let command = Cli::command().mut_subcommands(|sub| sub.allow_negative_numbers(true));
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         // Help and version go to stdout as clap prints them.
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            // One line, as for every other error: clap's first line names
-            // the argument and what is wrong with it.
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("bad command line"));
+            eprintln!("{}", one_line_error(&e.to_string()));
             return 2;
         }
     };

@@ -606,11 +606,28 @@ fn quit_interrupts_a_long_perft() {
     assert!(e.exits(), "engine still running 5 s after quit");
 }
 
+/// Each error of the command line is one line that names what is wrong:
+/// the argument missing, or the option a bad value was given to.
 #[test]
 fn command_line_errors_are_one_line_with_exit_code_2() {
+    let named = [
+        (&["perft"][..], "<DEPTH>"),
+        (&["perft", "-1"], "'-1' for '<DEPTH>'"),
+        (&["match", "--games", "-1"], "'-1' for '--games"),
+        (&["selfplay", "--games", "1"], "--out"),
+    ];
+    for (args, words) in named {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bashni"))
+            .args(args)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?} names {words}: {stderr}");
+    }
     for args in [
-        &["perft", "-1"][..],
-        &["perft", "4000000000"],
+        &["perft", "4000000000"][..],
         &["bench", "--depth", "0"],
         &["bench", "--hash", "65536", "--depth", "1"],
         &["perft", "--fen", "W:c3wbw", "1"],
