@@ -21,7 +21,7 @@ use bashni_rules::{DrawRules, Game, GameEnd, Position, RuleSet, Variant};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
-use record::{SelfplayRecord, origin_line};
+use record::{DataLine, SelfplayRecord, origin_line};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -55,8 +55,9 @@ pub struct SelfplayArgs {
     /// Seeds the random openings and plies (with each game's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file; appended to, and games already in it are skipped (a
-    /// run with more games than the file's extends it).
+    /// Output file; appended to, and the games the same command wrote in
+    /// it are skipped (a run with more games than the file's extends it).
+    /// A file that is not self-play data is refused, left as it is.
     #[arg(long)]
     pub out: PathBuf,
     /// Games played at once (one search thread each).
@@ -247,16 +248,32 @@ pub fn game_block(variant: Variant, index: u64, game: &PlayedGame) -> String {
     block
 }
 
-/// What a data file already holds: its complete games and the commands
-/// its origin lines name.
+/// What a data file already holds: its complete games, each with the
+/// command of the origin line above it, and the commands its origin
+/// lines name.
 #[derive(Debug, Default)]
 struct Existing {
-    done: HashSet<u64>,
+    games: Vec<(u64, Option<String>)>,
     origins: Vec<String>,
 }
 
+impl Existing {
+    /// The games this run need not play: those a command of the same
+    /// shape wrote (another variant's or seed's game 3 is another game).
+    fn done_by(&self, args: &SelfplayArgs) -> HashSet<u64> {
+        let (shape, _) = game_shape(&command_line(args, args.games));
+        let same =
+            |origin: &Option<String>| origin.as_deref().is_some_and(|o| game_shape(o).0 == shape);
+        (self.games.iter())
+            .filter(|(_, origin)| same(origin))
+            .map(|(game, _)| *game)
+            .collect()
+    }
+}
+
 /// Read a data file for resuming. A block cut short by an interrupted
-/// write (after the last marker) is cut off the file.
+/// write (after the last marker) is cut off the file; a file with a
+/// line that is no self-play data is refused, never cut.
 fn read_existing(path: &Path) -> anyhow::Result<Existing> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(Existing::default());
@@ -264,17 +281,26 @@ fn read_existing(path: &Path) -> anyhow::Result<Existing> {
     let mut existing = Existing::default();
     let mut complete_len = 0;
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for (index, line) in text.split_inclusive('\n').enumerate() {
         offset += line.len();
-        if let Some(command) = record::origin_command(line.trim_end()) {
-            existing.origins.push(command.to_string());
-        } else if record::is_marker(line) && line.ends_with('\n') {
-            let end: record::GameEnd = line
-                .trim_end()
-                .parse()
-                .with_context(|| format!("{}: bad marker '{}'", path.display(), line.trim()))?;
-            existing.done.insert(end.game);
-            complete_len = offset;
+        if !line.ends_with('\n') {
+            break; // the torn end of a write
+        }
+        let data = record::parse_numbered(index, line.trim_end()).with_context(|| {
+            format!(
+                "{} is not self-play data, so nothing is added to it: choose another --out",
+                path.display()
+            )
+        })?;
+        match data {
+            DataLine::Origin(command) => existing.origins.push(command),
+            DataLine::GameEnd(end) => {
+                existing
+                    .games
+                    .push((end.game, existing.origins.last().cloned()));
+                complete_len = offset;
+            }
+            DataLine::Record(_) | DataLine::Comment => {}
         }
     }
     if complete_len < text.len() {
@@ -307,7 +333,7 @@ fn game_shape(command: &str) -> (String, Option<u64>) {
 /// command wrote some of the games (its origin line is kept, and this
 /// run's is added after it).
 fn single_origin(args: &SelfplayArgs, existing: &Existing) -> Option<String> {
-    if existing.origins.is_empty() && !existing.done.is_empty() {
+    if existing.origins.is_empty() && !existing.games.is_empty() {
         return None; // games of an unknown command
     }
     let (shape, _) = game_shape(&command_line(args, args.games));
@@ -339,7 +365,7 @@ fn set_single_origin(path: &Path, origin: &str) -> anyhow::Result<()> {
         return Ok(());
     }
     let temp = path.with_extension("origin-tmp");
-    std::fs::write(&temp, new).with_context(|| format!("cannot write {}", temp.display()))?;
+    std::fs::write(&temp, new).with_context(|| format!("cannot write {}", path.display()))?;
     std::fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }
@@ -379,7 +405,7 @@ pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     };
     let network = load_eval_file(&args.eval_file, args.variant).context("--eval-file")?;
     let existing = read_existing(&args.out)?;
-    let done = &existing.done;
+    let done = &existing.done_by(&args);
     let todo: Vec<u64> = (0..args.games)
         .filter(|&i| in_shard(args.shard, i) && !done.contains(&i))
         .collect();
@@ -500,7 +526,8 @@ mod tests {
         let existing = read_existing(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
-        assert_eq!(existing.done, HashSet::from([0, 2]));
+        let games: Vec<u64> = existing.games.iter().map(|(game, _)| *game).collect();
+        assert_eq!(games, [0, 2]);
         assert_eq!(text, whole, "the torn game is cut off");
         assert!(whole.starts_with("W:c3w,f6b 0 1\t0.5\tbashni\t0\t12\n# game 0 "));
     }
@@ -568,5 +595,25 @@ mod tests {
         assert_eq!(origins.len(), 2, "{origins:?}");
         assert!(origins[1].contains("--games 6 ") && origins[1].contains("--seed 8 "));
         assert!(mixed.starts_with(&fresh), "the first run's games are kept");
+        assert_eq!(
+            mixed.matches("\n# game ").count(),
+            11,
+            "another seed's games 0 to 4 are other games, all six played"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_self_play_data_is_refused_and_kept() {
+        let path = std::env::temp_dir().join(format!("bashni-notes-{}.txt", std::process::id()));
+        let notes = "my important notes\nline two\n";
+        std::fs::write(&path, notes).unwrap();
+        let mut args = args(&["--games", "1", "--quiet"]);
+        args.out = path.clone();
+        let error = format!("{:#}", run(args).unwrap_err());
+        let kept = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(kept, notes, "nothing cut, nothing added");
+        assert!(error.contains("is not self-play data"), "{error}");
+        assert!(error.contains("line 1"), "{error}");
     }
 }
