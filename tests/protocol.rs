@@ -595,6 +595,26 @@ fn a_line_that_is_not_utf8_gets_one_error_and_the_engine_goes_on() {
 }
 
 #[test]
+fn stop_ends_a_long_perft_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.send("go perft 30");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let said = e.until("info string perft stopped");
+    assert!(
+        !said.iter().any(|l| l.starts_with("Nodes searched")),
+        "no count for a perft stopped: {said:?}"
+    );
+    // A perft after it counts as ever (the stop was the last one's).
+    e.send("go perft 3");
+    let counted = e.until("Nodes searched");
+    assert_eq!(
+        counted.last().map(String::as_str),
+        Some("Nodes searched: 302")
+    );
+}
+
+#[test]
 fn quit_interrupts_a_long_perft() {
     // Perft 30 would run for years: only the interruption ends it.
     let mut e = Engine::start();

@@ -29,7 +29,7 @@ pub use options::{
 };
 pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 
-use crate::perft::divide_parallel;
+use crate::perft::divide_until;
 use crate::search::{self, Config, Limits, Searcher, Signals};
 use crate::tt::{LockFreeTable, Table};
 use bashni_rules::{Game, GameEnd};
@@ -243,7 +243,7 @@ impl Controller {
         }
     }
 
-    /// Run `work` (perft, bench) as if searching, so that `quit` and
+    /// Run `work` (bench) as if searching, so that `quit` and
     /// `isready` are answered while it runs.
     fn busy<R>(&self, work: impl FnOnce() -> R) -> R {
         self.flags.searching.store(true, Ordering::SeqCst);
@@ -395,7 +395,14 @@ impl Controller {
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {
                 let start = Instant::now();
-                let lines = self.busy(|| divide_parallel(pos, depth, self.options.threads));
+                self.arm_signals(false);
+                let stop = &self.signals.stop;
+                let counted = divide_until(pos, depth, self.options.threads, stop);
+                self.flags.searching.store(false, Ordering::SeqCst);
+                let Some(lines) = counted else {
+                    send("info string perft stopped: no count");
+                    return Ok(());
+                };
                 for (mv, count) in &lines {
                     send(&format!("{mv}: {count}"));
                 }
