@@ -35,13 +35,13 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Full passes over the data.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub epochs: u32,
     /// Positions per Adam step.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch: u64,
     /// Adam's step size.
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.001, value_parser = parse_step)]
     pub learning_rate: f32,
     /// Anneal: the step size falls along a half cosine from
     /// `--learning-rate` at the first step to this at the last (default:
@@ -50,14 +50,15 @@ pub struct TrainArgs {
     pub final_learning_rate: Option<f32>,
     /// The weight of the game result in the target; the rest goes to the
     /// search score's win probability (data without scores: result only).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = parse_fraction)]
     pub lambda: f32,
     /// Decoupled (AdamW) weight decay: each step shrinks every weight
     /// (not the biases) by learning rate x this of itself; 0 for none.
     #[arg(long, default_value_t = 0.0, value_parser = parse_weight_decay)]
     pub weight_decay: f32,
-    /// Every n-th game (by index) is held out; 0 holds none out.
-    #[arg(long, default_value_t = 10)]
+    /// Every n-th game (by index) is held out; 0 holds none out (1 would
+    /// hold out every game).
+    #[arg(long, default_value_t = 10, value_parser = parse_holdout_every)]
     pub holdout_every: u64,
     /// Seeds the initial weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
@@ -70,6 +71,33 @@ pub struct TrainArgs {
 /// A step size: finite and not negative.
 fn parse_rate(text: &str) -> Result<f32, String> {
     parse_non_negative(text, "learning rate")
+}
+
+/// The first step size: finite and above 0 (a NaN one wrote a network
+/// of NaNs, which the engine read as a score of 0 everywhere).
+fn parse_step(text: &str) -> Result<f32, String> {
+    match parse_rate(text)? {
+        0.0 => Err(format!("learning rate '{text}' is not a number > 0")),
+        step => Ok(step),
+    }
+}
+
+/// A weight between the result and the score: 0 to 1.
+fn parse_fraction(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
+}
+
+/// How often a game is held out: 0 (never) or every 2nd game or rarer.
+fn parse_holdout_every(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n != 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not 0 (none held out) or a whole number from 2 up"
+        )),
+    }
 }
 
 /// A weight decay: finite and not negative.
@@ -198,6 +226,15 @@ fn say(bar: &ProgressBar, line: &str) {
 
 /// `bashni train`.
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    // A network that cannot be written is found before the training.
+    let folder = args.out.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(folder) = folder.filter(|folder| !folder.is_dir()) {
+        bail!(
+            "cannot write {}: no folder {}",
+            args.out.display(),
+            folder.display()
+        );
+    }
     let mut set = data::read_data(&args.data, args.variant, args.lambda, args.holdout_every)?;
     if set.fit.is_empty() {
         bail!("no {} positions to fit in the data", args.variant.name());
@@ -297,6 +334,35 @@ mod tests {
                 Sample { stm, other, target }
             })
             .collect()
+    }
+
+    /// Settings that would train nothing, or a network of NaNs, are
+    /// refused before any data is read, naming the option.
+    #[test]
+    fn settings_that_train_nothing_are_refused() {
+        let refused = |flag: &str, value: &str| {
+            let command = clap::Command::new("train").allow_negative_numbers(true);
+            let command = <TrainArgs as clap::Args>::augment_args(command);
+            let argv = ["train", "data.txt", "--out", "net.nnue", flag, value];
+            let error = command.try_get_matches_from(argv).expect_err("refused");
+            assert!(error.to_string().contains(flag), "{flag} {value}: {error}");
+        };
+        for (flag, value) in [
+            ("--learning-rate", "nan"),
+            ("--learning-rate", "inf"),
+            ("--learning-rate", "0"),
+            ("--lambda", "2"),
+            ("--lambda", "-0.5"),
+            ("--epochs", "0"),
+            ("--holdout-every", "1"),
+        ] {
+            refused(flag, value);
+        }
+        let args: TrainArgs = crate::parse_args(&["train", "d", "--out", "n", "--lambda", "1"]);
+        assert_eq!((args.lambda, args.holdout_every), (1.0, 10));
+        let out = std::env::temp_dir().join("bashni-no-such-folder/net.nnue");
+        let error = run(TrainArgs { out, ..args }).expect_err("no folder");
+        assert!(error.to_string().contains("no folder"), "{error}");
     }
 
     /// The cosine schedule starts at the learning rate, ends at the final
