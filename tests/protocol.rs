@@ -415,9 +415,25 @@ fn display_and_eval_commands_answer() {
         lines.iter().any(|l| l.starts_with("d4: height 3")),
         "{lines:#?}"
     );
+    // The network in force is the score `eval` ends with; the linear
+    // terms come before it for comparison, alone once it is linear.
+    e.send("position startpos");
     e.send("eval");
-    let lines = e.sync();
-    assert!(!lines.is_empty());
+    let network = e.sync();
+    let last = network.last().map(String::as_str).unwrap_or_default();
+    assert!(
+        last.starts_with("network score, side to move (White): "),
+        "{network:#?}"
+    );
+    assert!(network.iter().any(|l| l.contains("(EvalFile embedded)")));
+    e.send("setoption name EvalFile value linear");
+    e.send("eval");
+    let linear = e.sync();
+    assert!(
+        linear[0].starts_with("the linear evaluation (EvalFile linear), which the search uses"),
+        "{linear:#?}"
+    );
+    assert!(!linear.iter().any(|l| l.contains("network")), "{linear:#?}");
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub use parse::{GoCommand, parse_go, parse_position, parse_setoption};
 use crate::perft::divide_until;
 use crate::search::{self, Config, Limits, Searcher, Signals};
 use crate::tt::{LockFreeTable, Table};
-use bashni_rules::{Game, GameEnd};
+use bashni_rules::{Colour, Game, GameEnd};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -252,6 +252,31 @@ impl Controller {
         result
     }
 
+    /// The `eval` answer: the linear evaluation term by term, then the
+    /// network's score where one is in force, as the search uses it.
+    fn explain_eval(&self) -> String {
+        let pos = self.game.position();
+        let terms = crate::eval::explain(pos);
+        let Some(network) = self.eval.network() else {
+            return format!(
+                "the linear evaluation (EvalFile linear), which the search uses:\n{terms}"
+            );
+        };
+        let own = network.evaluate_position(pos);
+        let white = match pos.side_to_move() {
+            Colour::White => own,
+            Colour::Black => -own,
+        };
+        format!(
+            "the linear evaluation's terms (EvalFile linear), for comparison:\n{terms}\n\
+             the network (EvalFile {}), which the search uses:\n\
+             network score, White's view: {white}\n\
+             network score, side to move ({}): {own}",
+            self.eval.value(),
+            pos.side_to_move(),
+        )
+    }
+
     fn debug(&self, message: &str) {
         if self.flags.debug.load(Ordering::SeqCst) {
             send(&format!("info string {message}"));
@@ -311,7 +336,7 @@ impl Controller {
                 Ok(())
             }
             "eval" => {
-                send(&crate::eval::explain(self.game.position()));
+                send(&self.explain_eval());
                 Ok(())
             }
             "bench" => crate::bench::BenchOptions::from_args(args)
