@@ -24,7 +24,7 @@ use browser::{
     type_into, wait_for,
 };
 use engine::Engine;
-use fantoccini::Client;
+use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
 use serde_json::json;
 use serve::Serve;
@@ -423,6 +423,46 @@ async fn replay_steps_through(client: &Client, moves: &[String]) {
 
 /// Run `body` with three browsers on one server; they are closed even
 /// when a check fails. Fails under CI without Chromium.
+/// A name is kept as it is typed (a reload with the field still focused
+/// keeps it), and a field left empty is this browser's guest name, not a
+/// bare "Guest".
+async fn a_name_is_kept_as_typed_and_none_is_the_browser_s_guest(client: &Client) {
+    type_into(client, "name", "Dora").await;
+    wait_for(
+        client,
+        "return document.getElementById('name-problem').hidden",
+        "the name checked",
+    )
+    .await;
+    client.refresh().await.expect("reload");
+    let name = "return document.getElementById('name').value";
+    assert_eq!(
+        wait_for(client, name, "the name field").await,
+        json!("Dora")
+    );
+    // Emptied as a person would: End, then Backspace four times.
+    let field = client
+        .find(Locator::Id("name"))
+        .await
+        .expect("the name field");
+    field
+        .send_keys("\u{e010}\u{e003}\u{e003}\u{e003}\u{e003}")
+        .await
+        .expect("keys");
+    client
+        .execute("document.getElementById('name').blur()", vec![])
+        .await
+        .expect("leave the field");
+    let guest = "const g = localStorage.getItem('bashni.guest'); return document.getElementById('name').value === g && g";
+    let shown = wait_for(client, guest, "the guest name back in the field").await;
+    assert!(
+        shown
+            .as_str()
+            .is_some_and(|g| g.starts_with("Guest ") && g.len() > 6),
+        "{shown}"
+    );
+}
+
 async fn with_three_browsers(args: &[&str], body: impl AsyncFnOnce(&mut Serve, [&Client; 3])) {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
@@ -456,6 +496,7 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         let refused = "const p = document.getElementById('name-problem'); \
             return !p.hidden && p.textContent.startsWith('Name refused: a name may not read as the engine')";
         wait_for(ann, refused, "the name refused at its field").await;
+        a_name_is_kept_as_typed_and_none_is_the_browser_s_guest(ann).await;
         // Ann creates a public room, White, without a clock.
         type_into(ann, "name", "Ann").await;
         wait_for(ann, "return document.getElementById('name-problem').hidden", "the name taken").await;
@@ -576,6 +617,11 @@ async fn two_players_and_a_watcher_play_a_whole_game_in_browsers() {
         for client in [ann, bob, cat] {
             wait_for(client, "return document.getElementById('status').textContent.startsWith('Game over')", "the result").await;
         }
+        // The result is told as a note too (on a phone it is below the
+        // board), to the watcher as to the players.
+        let result = text_of(cat, "#status").await;
+        told(cat, &result, "the watcher told the result").await;
+        told(ann, &result, "Ann told the result").await;
         let silent = "return [document.getElementById('sound').textContent, document.body.dataset.sound ?? null]";
         assert_eq!(bob.execute(silent, vec![]).await.expect("script"), json!(["Sound: off", null]), "Bob's sounds stayed off, a reload too");
         click(bob, "#sound").await;

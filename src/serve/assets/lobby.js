@@ -69,7 +69,8 @@ export class Lobby {
 
   showBest(message) {
     if (message.variant !== $("ladder-variant").value) return;
-    $("ladder-own-best").textContent = message.best === null ? "-" : String(message.best);
+    // As the room shows it: no score yet is "-".
+    $("ladder-own-best").textContent = message.best ? String(message.best) : "-";
   }
 
   // The ladder's button leads back to this browser's run going in the

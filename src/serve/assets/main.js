@@ -13,6 +13,7 @@ import { $, h, readJson } from "./text.js";
 
 const TOKENS_KEY = "bashni.tokens";
 const NAME_KEY = "bashni.name";
+const GUEST_KEY = "bashni.guest";
 const DEVICE_KEY = "bashni.device";
 // A device id, room id or seat token: 128 bits as 32 lowercase hex digits.
 const HEX128 = /^[0-9a-f]{32}$/;
@@ -69,7 +70,7 @@ const app = {
     if (connection.send(message) || ASKED_AGAIN_ON_RECONNECT.has(message.type)) return;
     showError("Not connected, so that was not sent: the page is reconnecting.");
   },
-  name: () => $("name").value.trim() || "Guest",
+  name: () => $("name").value.trim() || guestName,
   seat: (id) => (id in app.seats ? app.seats[id] : null),
   watch: (id) => go(`/room/${id}`),
   // Ask again for what the address shows (the room's whole state).
@@ -106,13 +107,22 @@ const app = {
   withdrawNote: (text) => withdrawNote(text),
 };
 
-$("name").value = localStorage.getItem(NAME_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
+// This browser's guest name, the name while the field is empty (a bare
+// "Guest" was everyone's).
+const guestName = localStorage.getItem(GUEST_KEY) || `Guest ${Math.floor(Math.random() * 9000) + 1000}`;
+localStorage.setItem(GUEST_KEY, guestName);
+$("name").value = localStorage.getItem(NAME_KEY) || guestName;
 $("name").addEventListener("change", () => {
-  localStorage.setItem(NAME_KEY, app.name());
+  if (!$("name").value.trim()) $("name").value = guestName;
+  keepName();
   // The ladder's best is kept per name.
   lobby.askBest();
 });
-localStorage.setItem(NAME_KEY, app.name());
+// Kept as it is typed too: a reload before the field is left loses none.
+function keepName() {
+  localStorage.setItem(NAME_KEY, app.name());
+}
+keepName();
 
 // Whether the name may be taken is the server's word, asked a moment
 // after typing stops: a refused name is said at its field, not when a
@@ -120,7 +130,10 @@ localStorage.setItem(NAME_KEY, app.name());
 let nameCheck = null;
 function askAboutName() {
   clearTimeout(nameCheck);
-  nameCheck = setTimeout(() => app.send({ type: "check_name", name: app.name() }), NAME_CHECK_DELAY_MS);
+  nameCheck = setTimeout(() => {
+    keepName();
+    app.send({ type: "check_name", name: app.name() });
+  }, NAME_CHECK_DELAY_MS);
 }
 $("name").addEventListener("input", askAboutName);
 

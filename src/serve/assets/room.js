@@ -212,6 +212,9 @@ export class Room {
     const sameGame = after.game_no === before.game_no;
     // A new game answers every question of the last.
     if (!sameGame) Object.values(QUESTIONS).forEach((text) => this.app.withdrawNote(text));
+    // On a phone the result is below the board: say it here too, to
+    // players and watchers alike.
+    if (sameGame && before.phase === "playing" && after.phase === "over") this.app.notice(endText(after.result, this.names()));
     if (!mine || !sameGame) return;
     const still = after.phase === "playing" && after.moves.length === before.moves.length;
     const tookBack = after.moves.length < before.moves.length;
@@ -262,7 +265,9 @@ export class Room {
     });
     document.body.dataset.phase = s.phase;
     document.body.dataset.seated = colour ? "yes" : "no";
-    const fromPosition = s.start_fen !== variantInfo(this.app.welcome, s.config.variant).start_fen ? " · from a set position" : "";
+    // A ladder's set position is its handicap, which the run's line says.
+    const setPosition = !s.ladder && s.start_fen !== variantInfo(this.app.welcome, s.config.variant).start_fen;
+    const fromPosition = setPosition ? " · from a set position" : "";
     $("room-title").textContent = `${variantTitle(this.app.welcome, s.config.variant)} · ${s.config.clock ?? "no clock"} · ${rulesText(s.config.rules)}${fromPosition}`;
     this.players(this.myColourShown());
     this.ladder();
