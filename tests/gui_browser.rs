@@ -582,6 +582,43 @@ async fn a_chain_s_forced_steps_are_taken_for_the_player() {
     .await;
 }
 
+/// A room played from a position with a no-progress count says how near
+/// the draw it is, and a capture starts the count again.
+#[tokio::test]
+async fn a_room_says_how_near_the_no_progress_draw_is() {
+    let fen = "W:a1W,e5b,h8B 13 1";
+    let query = format!("/analysis?variant=bashni&fen={}", fen.replace(' ', "%20"));
+    on_the_page(&query, async |client| {
+        fen_of(client, "study-board").await;
+        click(client, "#study-play").await;
+        wait_for(
+            client,
+            "return document.body.dataset.view == 'lobby'",
+            "the create form",
+        )
+        .await;
+        select(client, "opponent", "engine").await;
+        select(client, "colour", "white").await;
+        select(client, "clock", "").await;
+        click(client, "#create-button").await;
+        let counted =
+            "const p = document.getElementById('no-progress'); return !p.hidden && p.textContent";
+        let said = wait_for(client, counted, "the count in the room").await;
+        assert_eq!(
+            said,
+            json!("No capture or man move for 6½ moves: a draw at 15 moves.")
+        );
+        // The king takes the man: the count starts again (at most the
+        // engine's king move since).
+        click_square(client, "a1").await;
+        click_square(client, "f6").await;
+        let again = "const p = document.getElementById('no-progress'); \
+            return p.hidden || p.textContent.startsWith('No capture or man move for ½ move:')";
+        wait_for(client, again, "the count started again").await;
+    })
+    .await;
+}
+
 /// A link to a position opens it on the board; the address is then the
 /// board's own, so a reload keeps what was played from it.
 #[tokio::test]

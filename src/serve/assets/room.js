@@ -444,6 +444,17 @@ export class Room {
     document.title = `${myTurn ? "Your move" : game} · bashni`;
   }
 
+  // How near the no-progress draw the game is, while it is played: a
+  // capture or a man move starts the count again.
+  noProgress() {
+    const s = this.state;
+    const limit = s.config.rules.no_progress_plies;
+    const count = Number(s.fen.split(" ").at(-2));
+    const shown = s.phase === "playing" && limit > 0 && count > 0;
+    $("no-progress").hidden = !shown;
+    if (shown) $("no-progress").textContent = `No capture or man move for ${plyCount(count)}: a draw at ${plyCount(limit)}.`;
+  }
+
   ladder() {
     const run = this.state.ladder;
     $("ladder-info").hidden = !run;
@@ -506,6 +517,7 @@ export class Room {
     if (s.engine_status && s.phase === "playing") text += ` Engine: ${s.engine_status}.`;
     if (s.ladder && s.phase === "over") text += `. ${this.runText()}`;
     $("status").textContent = text;
+    this.noProgress();
     const offer = (who) => who && colour && who !== colour;
     $("draw-offered").hidden = !offer(s.draw_offer);
     $("takeback-asked").hidden = !offer(s.takeback);
@@ -679,6 +691,13 @@ export class Room {
 }
 
 // The player's handicap against a rival from 8 on: "one man short".
+// Plies as moves, where they make whole moves: "7 moves", "7½ moves".
+function plyCount(plies) {
+  const moves = Math.floor(plies / 2);
+  const half = plies % 2 ? "½" : "";
+  return `${moves || !half ? moves : ""}${half} ${plies <= 2 ? "move" : "moves"}`;
+}
+
 function menShort(men) {
   return men === 1 ? "one man short" : `${men} men short`;
 }

@@ -29,7 +29,9 @@ export function rulesText(rules) {
   const parts = [rules.forced_capture ? "forced capture" : "captures optional"];
   if (rules.no_progress_plies) parts.push(`${rules.no_progress_plies / 2}-move draw`);
   if (rules.repetitions) parts.push(rules.repetitions === 3 ? "threefold" : `${rules.repetitions}-fold`);
-  if (rules.max_plies) parts.push(`${rules.max_plies} plies`);
+  // Moves, as the no-progress draw counts them (plies said only where
+  // they make no whole number of moves).
+  if (rules.max_plies) parts.push(rules.max_plies % 2 ? `${rules.max_plies} plies` : `${rules.max_plies / 2}-move limit`);
   if (rules.king_landing !== "continue") parts.push("free king landing");
   return parts.join(", ");
 }
