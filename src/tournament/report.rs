@@ -127,7 +127,7 @@ impl Scoreboard {
         let trinomial = wdl.sample();
         bashni_engine::outln!(
             "Elo difference: {}, LOS: {}, DrawRatio: {}",
-            elo_text(trinomial),
+            elo_text(trinomial, "game"),
             percent(wdl.los()),
             percent(wdl.draw_ratio())
         );
@@ -140,7 +140,7 @@ impl Scoreboard {
         );
         bashni_engine::outln!(
             "Pentanomial Elo: {}, LOS: {}",
-            elo_text(pairs),
+            elo_text(pairs, "pair"),
             percent(pairs.and_then(|p| p.los()))
         );
         bashni_engine::outln!("Normalized Elo: {}", normalized_elo_text(penta));
@@ -276,12 +276,21 @@ fn elo_number(elo: f64) -> String {
     }
 }
 
-/// `12.3 +/- 20.1 (95% interval -7.8 .. 32.4)`, or why there is none.
-fn elo_text(sample: Option<Sample>) -> String {
+/// `12.3 +/- 20.1 (95% interval -7.8 .. 32.4)`, or why there is none;
+/// `unit`: what the sample counts, a game or a pair.
+fn elo_text(sample: Option<Sample>, unit: &str) -> String {
     let Some(sample) = sample else {
         return "- (no games)".into();
     };
     let estimate = sample.elo();
+    // Every unit alike: no interval can be had (it read +/- 0.0, a
+    // certainty two drawn pairs do not give).
+    if sample.variance == 0.0 && estimate.elo.is_finite() {
+        return format!(
+            "{} (every {unit} scored the same: no spread)",
+            elo_number(estimate.elo)
+        );
+    }
     if !estimate.elo.is_finite() {
         return format!(
             "{} (one side scored every point: no interval)",
@@ -333,6 +342,23 @@ mod tests {
                 losses: 1
             }
         );
+    }
+
+    #[test]
+    fn no_spread_gives_no_interval() {
+        let mut score = PairingScore::default();
+        for round in ["1", "2"] {
+            score.add(round, 1);
+            score.add(round, 1);
+        }
+        let text = elo_text(score.penta.sample(), "pair");
+        assert_eq!(text, "0.0 (every pair scored the same: no spread)");
+        let mixed = Sample {
+            mean: 0.5,
+            variance: 0.1,
+            count: 4.0,
+        };
+        assert!(elo_text(Some(mixed), "pair").contains("95% interval"));
     }
 
     #[test]
