@@ -71,6 +71,21 @@ async fn on_the_page(path: &str, body: impl AsyncFnOnce(&Client)) {
     }
 }
 
+/// [`on_the_page`] of the analysis board opened by a link to the Bashni
+/// position `fen`, once the board shows it.
+async fn on_a_linked_position(fen: &str, body: impl AsyncFnOnce(&Client)) {
+    let query = format!("/analysis?variant=bashni&fen={}", fen.replace(' ', "%20"));
+    on_the_page(&query, async |client| {
+        let linked = format!(
+            "return document.getElementById('study-board').dataset.fen == {}",
+            json!(fen)
+        );
+        wait_for(client, &linked, "the position linked").await;
+        body(client).await;
+    })
+    .await;
+}
+
 async fn run(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
 }
@@ -564,11 +579,7 @@ async fn an_edited_position_keeps_its_move_number() {
 /// tap on a landing it took keeps the pick.
 #[tokio::test]
 async fn a_chain_s_forced_steps_are_taken_for_the_player() {
-    let fen = "W:a1W,c3bb,e3b,g3b,g5b 0 1";
-    let query = format!("/analysis?variant=bashni&fen={}", fen.replace(' ', "%20"));
-    on_the_page(&query, async |client| {
-        let linked = format!("return document.getElementById('study-board').dataset.fen == {}", json!(fen));
-        wait_for(client, &linked, "the position linked").await;
+    on_a_linked_position("W:a1W,c3bb,e3b,g3b,g5b 0 1", async |client| {
         click_square(client, "a1").await;
         click_square(client, "d4").await;
         let targets = "return [...document.querySelectorAll('#study-board .target')].map(t => t.dataset.target).sort()";
@@ -586,10 +597,7 @@ async fn a_chain_s_forced_steps_are_taken_for_the_player() {
 /// the draw it is, and a capture starts the count again.
 #[tokio::test]
 async fn a_room_says_how_near_the_no_progress_draw_is() {
-    let fen = "W:a1W,e5b,h8B 13 1";
-    let query = format!("/analysis?variant=bashni&fen={}", fen.replace(' ', "%20"));
-    on_the_page(&query, async |client| {
-        fen_of(client, "study-board").await;
+    on_a_linked_position("W:a1W,e5b,h8B 13 1", async |client| {
         click(client, "#study-play").await;
         wait_for(
             client,
