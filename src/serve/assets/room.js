@@ -690,14 +690,14 @@ export class Room {
   }
 }
 
-// The player's handicap against a rival from 8 on: "one man short".
-// Plies as moves, where they make whole moves: "7 moves", "7½ moves".
+// Plies as moves, halves included: "½ move", "7 moves", "7½ moves".
 function plyCount(plies) {
   const moves = Math.floor(plies / 2);
   const half = plies % 2 ? "½" : "";
   return `${moves || !half ? moves : ""}${half} ${plies <= 2 ? "move" : "moves"}`;
 }
 
+// The player's handicap against a rival from 8 on: "one man short".
 function menShort(men) {
   return men === 1 ? "one man short" : `${men} men short`;
 }

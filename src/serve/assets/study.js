@@ -16,12 +16,12 @@ import { messageBytes, positionOf, splitGames } from "./pdnfile.js";
 
 // The least time between two requests for a line, in milliseconds.
 const SEND_GAP_MS = 100;
-// The board kept across reloads: {line, aside, flipped, lines}, the line
-// shown, the other line set aside by a move played off it ({line, game}:
-// game, whether it is the game's own line), and how the board is looked
-// at, and whether the engine is on. Each tab keeps its own (sessionStorage), so two tabs do not write
-// over each other's lines; a new tab opens on the one kept last by any
-// (localStorage).
+// The board kept across reloads: {line, aside, flipped, lines, engine},
+// the line shown, the other line set aside by a move played off it
+// ({line, game}: game, whether it is the game's own line), how the board
+// is looked at, and whether the engine is on. Each tab keeps its own
+// (sessionStorage), so two tabs do not write over each other's lines; a
+// new tab opens on the one kept last by any (localStorage).
 const BOARD_KEY = "bashni.study.board";
 // Where boards were kept before: a line alone, read once.
 const OLD_LINE_KEY = "bashni.study";
