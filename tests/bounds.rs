@@ -296,6 +296,9 @@ fn lines_of_megabytes() {
         let answer: Vec<&str> = answers.next().expect("an answer").lines().collect();
         assert_eq!(answer.len(), 1, "one line for a {} byte line", line.len());
         assert!(answer[0].starts_with("info string error: "));
+        // What it quotes of the line is cut: a host need not read
+        // megabytes of error.
+        assert!(answer[0].len() < 1000, "{} bytes", answer[0].len());
     }
     let rest = answers.next().expect("the board and the search");
     let pos = bashni_after(&["c3-d4"]);

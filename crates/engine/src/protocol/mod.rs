@@ -46,7 +46,24 @@ fn send(line: &str) {
 }
 
 fn error(message: &str) {
-    send(&format!("info string error: {message}"));
+    send(&format!("info string error: {}", cut_error(message)));
+}
+
+/// The most characters of an error's message sent: an error quotes what
+/// it refuses, and a line of megabytes chokes the host that reads it.
+const ERROR_CHARS: usize = 300;
+
+/// `message` within [`ERROR_CHARS`], saying how long it was if cut.
+fn cut_error(message: &str) -> std::borrow::Cow<'_, str> {
+    match message.char_indices().nth(ERROR_CHARS) {
+        None => message.into(),
+        Some((end, _)) => format!(
+            "{}... (cut: {} bytes in all)",
+            &message[..end],
+            message.len()
+        )
+        .into(),
+    }
 }
 
 /// What the reader passes to the controller, in the order read.
