@@ -132,10 +132,21 @@ fn shards_in_separate_processes_merge_into_the_unsharded_match() {
 fn stats_reports_bad_files_in_one_line() {
     let bad = temp("bad.pdn");
     std::fs::write(&bad, "[White \"a\"]\n\n1. c3-d4\n").unwrap();
-    for args in [vec![bad.to_str().unwrap()], vec!["/no/such.pdn"]] {
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matches/threads-lasca-10+0.1.pdn");
+    let good = good.to_str().unwrap();
+    let twice = good.replace("/matches/", "/matches/./");
+    for args in [
+        vec![bad.to_str().unwrap()],
+        vec!["/no/such.pdn"],
+        vec![good, &twice],
+    ] {
         let out = Command::new(BIN).arg("stats").args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{out:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        if args.len() == 2 {
+            assert!(stderr.contains("is given twice"), "{stderr}");
+        }
     }
     let _ = std::fs::remove_file(&bad);
 }

@@ -32,7 +32,17 @@ pub struct StatsArgs {
 /// Print the report of the games in `args.files`.
 pub fn run(args: StatsArgs) -> anyhow::Result<()> {
     let mut games = Vec::new();
+    let mut read = Vec::new();
     for path in &args.files {
+        // One file twice would count its games twice, as shards do not.
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if read.contains(&same) {
+            bail!(
+                "'{}' is given twice: its games would count twice",
+                path.display()
+            );
+        }
+        read.push(same);
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read '{}'", path.display()))?;
         let found = parse_pdn(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
