@@ -84,6 +84,9 @@ pub fn parse_file(text: &str, rules: RuleSet) -> anyhow::Result<Vec<Entry>> {
         }
         entries.push(parse_line(line, content, rules).with_context(|| format!("line {line}"))?);
     }
+    if entries.is_empty() {
+        bail!("no positions in the file (each line: a position or startpos, then operations)");
+    }
     Ok(entries)
 }
 
@@ -100,8 +103,9 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
-/// Split at `;` outside quotes; empty pieces are dropped.
-fn operations(text: &str) -> Vec<&str> {
+/// Split at `;` outside quotes; empty pieces are dropped. A quote left
+/// open is an error (the rest of the line would be one name).
+fn operations(text: &str) -> anyhow::Result<Vec<&str>> {
     let mut pieces = Vec::new();
     let (mut start, mut quoted) = (0, false);
     for (i, c) in text.char_indices() {
@@ -114,20 +118,29 @@ fn operations(text: &str) -> Vec<&str> {
             _ => {}
         }
     }
+    if quoted {
+        bail!("a quote '\"' is not closed");
+    }
     pieces.push(text[start..].trim());
     pieces.retain(|p| !p.is_empty());
-    pieces
+    Ok(pieces)
+}
+
+/// The text up to the first space or `;`, if any.
+fn first_word(text: &str) -> Option<&str> {
+    let word = text.split(|c: char| c.is_whitespace() || c == ';').next()?;
+    (!word.is_empty()).then_some(word)
 }
 
 /// The position part of a line: the board and up to two counters (or
-/// `startpos`), and the rest.
+/// `startpos`), and the rest. A `;` ends the position too (`W:c3w;`).
 fn split_position(content: &str) -> (String, &str) {
-    let mut words = content.split_whitespace();
-    let mut position = words.next().unwrap_or("").to_string();
-    let mut rest = content.trim_start()[position.len()..].trim_start();
+    let content = content.trim_start();
+    let mut position = first_word(content).unwrap_or("").to_string();
+    let mut rest = content[position.len()..].trim_start();
     if position != "startpos" {
         for _ in 0..2 {
-            let Some(word) = rest.split_whitespace().next() else {
+            let Some(word) = first_word(rest) else {
                 break;
             };
             if !word.chars().all(|c| c.is_ascii_digit()) {
@@ -142,7 +155,7 @@ fn split_position(content: &str) -> (String, &str) {
 
 fn parse_line(line: usize, content: &str, default_rules: RuleSet) -> anyhow::Result<Entry> {
     let (fen, rest) = split_position(content);
-    let ops = operations(rest);
+    let ops = operations(rest)?;
     let mut rules = default_rules;
     for op in &ops {
         if let Some(("variant", name)) = op.split_once(char::is_whitespace) {
@@ -381,9 +394,12 @@ mod tests {
             "B:h2b,d4b,f4w 0 7 ; bm d4-e3 ; id sac-quiet-1\n",
             "startpos am a3-b4; variant lasca;\n",
             "startpos\n",
+            "W:c3w,f6b 0 3;id tight\n",
         );
         let entries = parse_file(text, bashni()).unwrap();
-        assert_eq!(entries.len(), 4);
+        assert_eq!(entries.len(), 5);
+        assert_eq!(entries[4].id.as_deref(), Some("tight"));
+        assert_eq!(entries[4].position.fullmove_number(), 3);
         assert_eq!(entries[0].id.as_deref(), Some("sac; quiet # 2"));
         assert_eq!(entries[0].best_moves[0].to_string(), "a3-b4");
         assert_eq!(entries[1].position.fullmove_number(), 7);
@@ -412,6 +428,8 @@ mod tests {
             ("startpos variant chess;\n", "line 1"),
             ("startpos bm e1-f2;\n", "line 1"),
             ("startpos ce 35;\n", "unknown operation"),
+            ("startpos id café \"x;\n", "line 1: a quote"),
+            ("# nothing but a comment\n", "no positions"),
         ] {
             let err = format!("{:#}", parse_file(text, bashni()).unwrap_err());
             assert!(err.contains(expected), "{text}: {err}");
