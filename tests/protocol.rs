@@ -250,6 +250,10 @@ fn error_lines_say_what_is_wrong_and_where() {
             "setoption name MultiPV value 99",
             "option MultiPV: 99 is outside 1..64",
         ),
+        (
+            "setoption name Skill Level value -1",
+            "option Skill Level: -1 is outside 0..20",
+        ),
         ("setoption name Nope value 1", "unknown option 'Nope'"),
         (
             "position fen W:c3wbw 0 1",

@@ -66,7 +66,8 @@ enum Expect {
         position: Box<Position>,
         search_moves: Vec<String>,
     },
-    /// `go perft`: the total of the rules core's perft.
+    /// `go perft`: the total of the rules core's perft (or the perft
+    /// stopped, by a `stop` read after it).
     Perft(u64),
     /// `d`: this FEN and key.
     Board { fen: String, key: String },
@@ -528,6 +529,12 @@ fn check_round(round: &Round, lines: &[String]) {
                     search_moves,
                 }) => check_bestmove(position, search_moves, rest),
                 _ => panic!("'{line}' answers no search"),
+            }
+        } else if line == "info string perft stopped: no count" {
+            // A `stop` read after a `go perft` ends it, as it ends a search.
+            match expects.next() {
+                Some(Expect::Perft(_)) => {}
+                _ => panic!("'{line}' answers no go perft"),
             }
         } else if let Some(total) = line.strip_prefix("Nodes searched: ") {
             match expects.next() {

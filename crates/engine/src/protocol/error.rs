@@ -33,8 +33,9 @@ pub enum ProtocolError {
     OutOfRange {
         /// The option, as given.
         option: String,
-        /// The value given.
-        value: u64,
+        /// The value given (a negative one is out of range too, not "not a
+        /// whole number").
+        value: i128,
         /// The smallest value allowed.
         min: u64,
         /// The largest value allowed.

@@ -125,19 +125,19 @@ fn needed<'v>(name: &str, value: Option<&'v str>) -> Result<&'v str, ProtocolErr
 
 fn spin(name: &str, value: Option<&str>, (min, max): (u64, u64)) -> Result<u64, ProtocolError> {
     let text = needed(name, value)?;
-    let n: u64 = text.parse().map_err(|_| ProtocolError::NotANumber {
+    let n: i128 = text.parse().map_err(|_| ProtocolError::NotANumber {
         option: name.to_string(),
         text: text.to_string(),
     })?;
-    if n < min || n > max {
-        return Err(ProtocolError::OutOfRange {
+    match u64::try_from(n) {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(ProtocolError::OutOfRange {
             option: name.to_string(),
             value: n,
             min,
             max,
-        });
+        }),
     }
-    Ok(n)
 }
 
 fn check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
