@@ -632,6 +632,9 @@ fn stop_ends_a_long_perft_and_the_engine_goes_on() {
         counted.last().map(String::as_str),
         Some("Nodes searched: 302")
     );
+    // Piped with a `quit` behind it, a perft counts, then quits.
+    let out = run_piped(b"go perft 3\nquit\n");
+    assert!(out.contains("Nodes searched: 302"), "{out}");
 }
 
 #[test]

@@ -67,7 +67,7 @@ enum Expect {
         search_moves: Vec<String>,
     },
     /// `go perft`: the total of the rules core's perft (or the perft
-    /// stopped, by a `stop` read after it).
+    /// stopped, by a `stop` read while it ran).
     Perft(u64),
     /// `d`: this FEN and key.
     Board { fen: String, key: String },
@@ -531,7 +531,7 @@ fn check_round(round: &Round, lines: &[String]) {
                 _ => panic!("'{line}' answers no search"),
             }
         } else if line == "info string perft stopped: no count" {
-            // A `stop` read after a `go perft` ends it, as it ends a search.
+            // A `stop` read while a `go perft` runs ends it.
             match expects.next() {
                 Some(Expect::Perft(_)) => {}
                 _ => panic!("'{line}' answers no go perft"),

@@ -260,7 +260,7 @@ impl Controller {
         }
     }
 
-    /// Run `work` (bench) as if searching, so that `quit` and
+    /// Run `work` (perft, bench) as if searching, so that `quit` and
     /// `isready` are answered while it runs.
     fn busy<R>(&self, work: impl FnOnce() -> R) -> R {
         self.flags.searching.store(true, Ordering::SeqCst);
@@ -437,10 +437,13 @@ impl Controller {
         let limits = match parse_go(args, pos)? {
             GoCommand::Perft(depth) => {
                 let start = Instant::now();
-                self.arm_signals(false);
+                // Only a `stop` read while the count runs ends it: one
+                // read before (a `quit` queued behind it counts as one)
+                // would leave `go perft 6` then `quit`, piped, no count.
+                self.signals.stop.store(false, Ordering::SeqCst);
                 let stop = &self.signals.stop;
-                let counted = divide_until(pos, depth, self.options.threads, stop);
-                self.flags.searching.store(false, Ordering::SeqCst);
+                let threads = self.options.threads;
+                let counted = self.busy(|| divide_until(pos, depth, threads, stop));
                 let Some(lines) = counted else {
                     send("info string perft stopped: no count");
                     return Ok(());
