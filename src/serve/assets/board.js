@@ -232,9 +232,6 @@ export class Board {
     if (this.premove) this.premove = null;
     if (this.choices().length === 0) return this.draw();
     if (this.picked) {
-      // A landing already taken (a step the board took for the player)
-      // keeps the pick as it is.
-      if (this.picked.path.includes(square)) return this.draw();
       const depth = this.picked.path.length;
       if (this.matching().some((m) => m.path[depth] === square)) {
         this.picked.path.push(square);
@@ -244,6 +241,10 @@ export class Board {
         if (ways.length === 1) return this.view.canMove ? this.play(ways[0].text) : this.pickAhead(ways[0]);
         return this.draw();
       }
+      // A landing already taken (a step the board took for the player)
+      // keeps the pick as it is; asked only after the next landings, as
+      // a chain may land on a square it landed on before.
+      if (this.picked.path.includes(square)) return this.draw();
     }
     this.picked = this.movable().has(square) ? { from: square, path: [] } : null;
     this.draw();
