@@ -104,7 +104,11 @@ impl Desk {
         self.study = Some(study);
         if let Some(lines) = self.engine_on {
             let status = self.analyse(lines);
-            answers.push(status.or_else(|why| lines_message(&fen, &why, false, &[], false))?);
+            answers.push(
+                status.or_else(|why| {
+                    lines_message(&fen, &why, false, &[], self.engine_on.is_some())
+                })?,
+            );
         }
         Ok(answers)
     }
@@ -130,7 +134,13 @@ impl Desk {
         self.engine_on = Some(lines);
         let fen = study.fen();
         if study.is_over() {
-            return lines_message(&fen, "the game is over here", false, &[], true);
+            return lines_message(
+                &fen,
+                "the game is over here",
+                false,
+                &[],
+                self.engine_on.is_some(),
+            );
         }
         let Some(counted) = self.analyses.slot(self.addr) else {
             self.engine_on = None;
@@ -153,7 +163,7 @@ impl Desk {
         } else {
             "starting"
         };
-        let message = lines_message(&fen, waiting, true, &[], true);
+        let message = lines_message(&fen, waiting, true, &[], self.engine_on.is_some());
         self.running = Some(Running {
             fen,
             found: Vec::new(),
@@ -170,7 +180,13 @@ impl Desk {
         self.engine_on = None;
         let found = self.running.take().map(|r| r.found).unwrap_or_default();
         let study = self.study.as_ref().ok_or(NO_STUDY)?;
-        lines_message(&study.fen(), "stopped", false, &found, false)
+        lines_message(
+            &study.fen(),
+            "stopped",
+            false,
+            &found,
+            self.engine_on.is_some(),
+        )
     }
 
     /// The next message of the running analysis; never if none runs.
@@ -192,7 +208,13 @@ impl Desk {
             AnalysisUpdate::Failed(why) => format!("{why}; analyse again for a fresh engine"),
         };
         let ended = matches!(update, AnalysisUpdate::Done | AnalysisUpdate::Failed(_));
-        let message = lines_message(&running.fen, &status, !ended, &running.found, true);
+        let message = lines_message(
+            &running.fen,
+            &status,
+            !ended,
+            &running.found,
+            self.engine_on.is_some(),
+        );
         if ended {
             self.running = None;
         }
